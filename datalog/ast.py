@@ -1,0 +1,258 @@
+"""The abstract syntax of a `.dl` program: frozen attrs classes, one per grammar rule.
+
+Class names match the rule names of `dl.lark` (`path_atom` -> `PathAtom`). Every node carries
+a `loc` (line, column) for error messages; `loc` takes no part in equality or hashing, so a
+program printed and parsed again compares equal to the original (see `printer.py`).
+
+Analyses (dependency graph, topological order, safety) are pure functions over these nodes in
+their own modules; nothing is cached on the nodes (STYLE.md, Soufflé's analyses).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+
+@attrs.frozen
+class Loc:
+    """A 1-based source position: where a node starts."""
+
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+def _loc() -> Loc | None:
+    return attrs.field(default=None, eq=False, hash=False, repr=False, kw_only=True)
+
+
+# ---- terms -------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Var:
+    """A variable: an identifier other than `_`."""
+
+    name: str
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Const:
+    """A constant vertex id: a quoted string or an integer, kept as its text.
+
+    `42`, `"42"` and the vertex id `42` are equal (SEMANTICS.md §3); `quoted` only tells the
+    printer how the user wrote it.
+    """
+
+    value: str
+    quoted: bool = attrs.field(default=True, eq=False, hash=False)
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Anon:
+    """The anonymous variable `_`: every occurrence is a fresh variable."""
+
+    loc: Loc | None = _loc()
+
+
+Term = Union[Var, Const, Anon]
+
+
+# ---- regular expressions of path atoms ---------------------------------------------------
+
+
+@attrs.frozen
+class Label:
+    """A predicate name inside a regular expression."""
+
+    name: str
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Concat:
+    """`r1 / r2 / ...` (two or more parts)."""
+
+    parts: tuple["Regex", ...]
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Alt:
+    """`r1 | r2 | ...` (two or more options)."""
+
+    options: tuple["Regex", ...]
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Star:
+    """`r*`: zero or more."""
+
+    inner: "Regex"
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Plus:
+    """`r+`: one or more."""
+
+    inner: "Regex"
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Optional:
+    """`r?`: zero or one."""
+
+    inner: "Regex"
+    loc: Loc | None = _loc()
+
+
+Regex = Union[Label, Concat, Alt, Star, Plus, Optional]
+
+
+def regex_labels(regex: Regex) -> tuple[str, ...]:
+    """The predicate names of `regex`, in first-occurrence order, without repeats."""
+    seen: dict[str, None] = {}
+
+    def walk(node: Regex) -> None:
+        if isinstance(node, Label):
+            seen.setdefault(node.name, None)
+        elif isinstance(node, Concat):
+            for part in node.parts:
+                walk(part)
+        elif isinstance(node, Alt):
+            for option in node.options:
+                walk(option)
+        else:
+            walk(node.inner)
+
+    walk(regex)
+    return tuple(seen)
+
+
+def regex_nullable(regex: Regex) -> bool:
+    """Whether the empty word is in L(regex) (then `[R]` holds `(v, v)` on the active domain)."""
+    if isinstance(regex, Label):
+        return False
+    if isinstance(regex, Concat):
+        return all(regex_nullable(p) for p in regex.parts)
+    if isinstance(regex, Alt):
+        return any(regex_nullable(o) for o in regex.options)
+    if isinstance(regex, Plus):
+        return regex_nullable(regex.inner)
+    return True  # Star, Optional
+
+
+# ---- body literals -----------------------------------------------------------------------
+
+
+@attrs.frozen
+class Atom:
+    """`p(t1, ..., tn)`: a predicate applied to terms (binary once checked)."""
+
+    pred: str
+    args: tuple[Term, ...]
+    quoted: bool = attrs.field(default=False, eq=False, hash=False)
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Closure:
+    """`p+(x, y)` or `p*(x, y)`, optionally `as NAME` (the name of its PATH result stream)."""
+
+    pred: str
+    op: str  # "+" or "*"
+    args: tuple[Term, ...]
+    alias: str | None = None
+    quoted: bool = attrs.field(default=False, eq=False, hash=False)
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class PathAtom:
+    """`[R](x, y)`: pairs joined by a path whose label word is in L(R), optionally `as NAME`."""
+
+    regex: Regex
+    args: tuple[Term, ...]
+    alias: str | None = None
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Comparison:
+    """`x = y` or `x != y` in a rule body: a FILTER, never a generator of bindings."""
+
+    left: Term
+    op: str  # "=" or "!="
+    right: Term
+    loc: Loc | None = _loc()
+
+
+Literal = Union[Atom, Closure, PathAtom, Comparison]
+BodyAtom = Union[Atom, Closure, PathAtom]
+
+
+def literal_preds(literal: Literal) -> tuple[str, ...]:
+    """The predicate names a body literal reads."""
+    if isinstance(literal, (Atom, Closure)):
+        return (literal.pred,)
+    if isinstance(literal, PathAtom):
+        return regex_labels(literal.regex)
+    return ()
+
+
+# ---- rules and directives ----------------------------------------------------------------
+
+
+@attrs.frozen
+class Rule:
+    """`head :- body.`"""
+
+    head: Atom
+    body: tuple[Literal, ...]
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Duration:
+    """A duration in time units, with the text the user wrote (`24h` -> 86400, "24h")."""
+
+    value: int
+    text: str = attrs.field(eq=False, hash=False)
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class Directive:
+    """A `.name ...` line, as written. The checker validates it by name (`.window`, `.slide`,
+    `.output`, `.input`); `values` are durations or names, `labels` the names after `for`."""
+
+    name: str
+    values: tuple[Union[Duration, str], ...] = ()
+    labels: tuple[str, ...] = ()
+    loc: Loc | None = _loc()
+
+
+Statement = Union[Rule, Directive]
+
+
+@attrs.frozen
+class Program:
+    """A whole `.dl` file: its statements in source order."""
+
+    statements: tuple[Statement, ...]
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        return tuple(s for s in self.statements if isinstance(s, Rule))
+
+    @property
+    def directives(self) -> tuple[Directive, ...]:
+        return tuple(s for s in self.statements if isinstance(s, Directive))

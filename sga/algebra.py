@@ -1,0 +1,274 @@
+"""The logical operators of the Streaming Graph Algebra (thesis ch. 5.2, Defs 30-34).
+
+Every operator consumes and produces streaming graphs: streams of `(src, trg, label)` tuples
+annotated with a validity interval `[ts, exp)`. Each node here is a frozen attrs class whose
+`label` is the label of the stream it produces; its children are other nodes, so a plan is a
+DAG in which structurally equal sub-plans are equal objects (a label is scanned once and
+shared by every consumer, thesis 5.2.2).
+
+This module knows nothing of the `.dl` AST (`sga/translate.py` is the only bridge); regular
+expressions are therefore kept here as small nested tuples (see `Regex`).
+
+Operators:
+- WSCAN(ω, β): an input label's edges, each valid on `[t, ⌊t/β⌋·β + ω)`.
+- FILTER: keeps the tuples whose endpoints satisfy conditions (constants, `src = trg`, ...).
+- RENAME: relabels (optionally reverses) one stream; a one-atom rule.
+- UNION: the union of several streams under one label (several rules with one head).
+- PATTERN: an n-ary join of its inputs on shared variables, with a conjunctive predicate;
+  output `(head src, head trg)`; validity = intersection of the inputs' (SEMANTICS.md §6).
+- PATH: pairs joined by a path whose label word is in L(regex), arbitrary-path semantics;
+  validity of a path = intersection of its edges'; per pair the union over paths.
+- VERTICES: the active domain V_τ as `(v, v)` tuples, the ε-pairs of a nullable PATH.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Iterator
+
+import attrs
+
+# ---- regular expressions over stream labels ----------------------------------------------
+# ("label", name) | ("concat", r1, r2, ...) | ("alt", r1, r2, ...) | ("star", r) | ("plus", r)
+# | ("opt", r). Plain tuples: hashable, cheap, and independent of the datalog AST.
+Regex = tuple
+
+
+def regex_labels(regex: Regex) -> tuple[str, ...]:
+    """The labels of `regex` in first-occurrence order, without repeats."""
+    seen: dict[str, None] = {}
+
+    def walk(node: Regex) -> None:
+        if node[0] == "label":
+            seen.setdefault(node[1], None)
+        else:
+            for child in node[1:]:
+                walk(child)
+
+    walk(regex)
+    return tuple(seen)
+
+
+def regex_nullable(regex: Regex) -> bool:
+    """Whether ε ∈ L(regex)."""
+    kind = regex[0]
+    if kind == "label":
+        return False
+    if kind == "concat":
+        return all(regex_nullable(r) for r in regex[1:])
+    if kind == "alt":
+        return any(regex_nullable(r) for r in regex[1:])
+    if kind == "plus":
+        return regex_nullable(regex[1])
+    return True  # star, opt
+
+
+_PRECEDENCE = {"alt": 0, "concat": 1, "star": 2, "plus": 2, "opt": 2, "label": 3}
+
+
+def _quote_label(name: str) -> str:
+    if name.isidentifier():
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def regex_text(regex: Regex, outer: int = 0) -> str:
+    """`regex` in .dl notation, with only the parentheses precedence needs: `a/b*/(c|d)+`."""
+    kind = regex[0]
+    prec = _PRECEDENCE[kind]
+    if kind == "label":
+        text = _quote_label(regex[1])
+    elif kind == "concat":
+        text = "/".join(regex_text(r, prec + 1) for r in regex[1:])
+    elif kind == "alt":
+        text = "|".join(regex_text(r, prec + 1) for r in regex[1:])
+    else:
+        text = regex_text(regex[1], prec + 1) + {"star": "*", "plus": "+", "opt": "?"}[kind]
+    return f"({text})" if prec < outer else text
+
+
+# ---- conditions --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class EdgeCondition:
+    """A FILTER condition on one tuple: `left op right`, each side `"src"`, `"trg"`, or a
+    constant vertex id (when `right_const`)."""
+
+    left: str
+    op: str  # "=" or "!="
+    right: str
+    right_const: bool = False
+
+    def text(self) -> str:
+        right = f'"{self.right}"' if self.right_const else self.right
+        return f"{self.left} {self.op} {right}"
+
+
+@attrs.frozen
+class VarCondition:
+    """A PATTERN condition over the rule's variables: `left op right`; `right` is a variable
+    or, when `right_const`, a constant vertex id."""
+
+    left: str
+    op: str
+    right: str
+    right_const: bool = False
+
+    def text(self) -> str:
+        right = f'"{self.right}"' if self.right_const else self.right
+        return f"{self.left} {self.op} {right}"
+
+
+# ---- operators ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class WScan:
+    """WSCAN(ω, β) over the input stream of `label` (Def 30)."""
+
+    label: str
+    window: int
+    slide: int
+
+    @property
+    def inputs(self) -> tuple["Op", ...]:
+        return ()
+
+
+@attrs.frozen
+class Filter:
+    """FILTER (Def 31): the tuples of `input` satisfying every condition; stateless."""
+
+    input: "Op"
+    conditions: tuple[EdgeCondition, ...]
+
+    @property
+    def label(self) -> str:
+        return self.input.label
+
+    @property
+    def inputs(self) -> tuple["Op", ...]:
+        return (self.input,)
+
+
+@attrs.frozen
+class Rename:
+    """Relabel `input` as `label`, swapping src and trg when `reverse` (a one-atom rule)."""
+
+    input: "Op"
+    label: str
+    reverse: bool = False
+
+    @property
+    def inputs(self) -> tuple["Op", ...]:
+        return (self.input,)
+
+
+@attrs.frozen
+class Union:
+    """UNION (Def 32): every tuple of every input, relabelled `label`."""
+
+    inputs: tuple["Op", ...]
+    label: str
+
+
+@attrs.frozen
+class Pattern:
+    """PATTERN (Def 33): join `inputs[i]` bound to variables `bindings[i] = (src, trg)`,
+    keep the combinations satisfying `conditions`, output `(head[0], head[1])` as `label`.
+
+    Validity is the intersection of the joined tuples' intervals; empty ones yield nothing.
+    """
+
+    inputs: tuple["Op", ...]
+    bindings: tuple[tuple[str, str], ...]
+    head: tuple[str, str]
+    label: str
+    conditions: tuple[VarCondition, ...] = ()
+
+    def join_predicate(self) -> tuple[str, ...]:
+        """Φ in the thesis's positional notation: `trg1 = src2`, ... (1-based inputs)."""
+        first: dict[str, str] = {}
+        out = []
+        for i, (s, t) in enumerate(self.bindings, start=1):
+            for pos, var in (("src", s), ("trg", t)):
+                ref = f"{pos}{i}"
+                if var in first:
+                    out.append(f"{first[var]} = {ref}")
+                else:
+                    first[var] = ref
+        return tuple(out)
+
+    def head_refs(self) -> tuple[str, str]:
+        """The output endpoints in positional notation (`src1`, `trg2`)."""
+        first: dict[str, str] = {}
+        for i, (s, t) in enumerate(self.bindings, start=1):
+            first.setdefault(s, f"src{i}")
+            first.setdefault(t, f"trg{i}")
+        return (first[self.head[0]], first[self.head[1]])
+
+
+@attrs.frozen
+class Vertices:
+    """The active domain V_τ (SEMANTICS.md §2) as `(v, v)` tuples labelled `label`: each input
+    tuple `(s, t)` valid on `[ts, exp)` makes `(s, s)` and `(t, t)` valid on it."""
+
+    inputs: tuple["WScan", ...]
+    label: str = "V"
+
+
+@attrs.frozen
+class Path:
+    """PATH (Def 34): `(u, v)` such that some path from u to v, over the tuples of `inputs`
+    (each input's `label` is a letter of `regex`), spells a word of L(regex). Vertices may
+    repeat (arbitrary paths). When ε ∈ L(regex), `domain` supplies the `(v, v)` pairs."""
+
+    inputs: tuple["Op", ...]
+    regex: Regex
+    label: str
+    domain: "Vertices | None" = None
+
+
+Op = typing.Union[WScan, Filter, Rename, Union, Pattern, Vertices, Path]
+OPERATORS: tuple[type, ...] = (WScan, Filter, Rename, Union, Pattern, Vertices, Path)
+
+
+def op_kind(op: Op) -> str:
+    """The operator's name as the papers write it: WSCAN, FILTER, ..."""
+    return type(op).__name__.upper()
+
+
+def children(op: Op) -> tuple[Op, ...]:
+    """Every node `op` reads from, PATH's domain included."""
+    if isinstance(op, Path) and op.domain is not None:
+        return op.inputs + (op.domain,)
+    return op.inputs
+
+
+@attrs.frozen
+class Plan:
+    """A query's plan: the DAG whose roots are the output predicates' operators.
+
+    `order` is the topological order of predicates the translation followed (the planner's).
+    """
+
+    outputs: tuple[Op, ...]
+    order: tuple[str, ...] = ()
+
+    def nodes(self) -> Iterator[Op]:
+        """Every distinct node once, children before parents (a topological order)."""
+        done: list[Op] = []
+        index: dict[Op, None] = {}
+
+        def visit(op: Op) -> None:
+            if op in index:
+                return
+            for child in children(op):
+                visit(child)
+            index[op] = None
+            done.append(op)
+
+        for root in self.outputs:
+            visit(root)
+        return iter(done)

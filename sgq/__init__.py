@@ -1,0 +1,2 @@
+"""sgq: streaming graph queries."""
+__version__ = "0.1.0"
