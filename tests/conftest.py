@@ -1,0 +1,20 @@
+"""Shared test set-up: tests/ on sys.path for the test-support modules, and hypothesis
+profiles (`ci`, the default, and `thorough`, chosen with HYPOTHESIS_PROFILE=thorough)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.register_profile(
+    "thorough", deadline=None, max_examples=2000,
+    suppress_health_check=[HealthCheck.too_slow], print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
