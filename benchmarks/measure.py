@@ -1,0 +1,211 @@
+"""One measurement: a system run over one workload's stream file, in this process.
+
+Systems (all read and parse the same CSV file, so parsing cost is in every number):
+- `engine`: sgq's incremental engine, one batch per timestamp (the product).
+- `ingest`: parse + WSCAN only — validity intervals and window contents, no query: the
+  ceiling for any engine on this stream.
+- `reeval`: the one-time query re-evaluated from scratch on the window's snapshot at every
+  slide boundary (benchmarks/reevaluate.py), the strategy incremental engines replace.
+- `spark`: the Spark oracle re-run on the window at each slide boundary (a handful only:
+  it costs seconds per slide).
+
+Each returns a dict of raw figures; `suite.py` runs each in a fresh subprocess (so peak RSS is
+the system's own) and takes medians over repetitions.
+"""
+
+from __future__ import annotations
+
+import gc
+import resource
+import time
+from collections import deque
+
+from sgq.stream_io import read_edges
+
+from .workloads import Workload
+
+
+def _percentiles(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    xs = sorted(values)
+    pick = lambda q: xs[min(len(xs) - 1, int(q * (len(xs) - 1) + 0.5))]  # noqa: E731
+    return {"p50": pick(0.5), "p99": pick(0.99), "max": xs[-1]}
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _batches(path: str):
+    """(t, edges of time t) in stream order."""
+    batch: list = []
+    current = None
+    for edge in read_edges(path):
+        if edge[3] != current:
+            if batch:
+                yield current, batch
+            batch = []
+            current = edge[3]
+        batch.append(edge)
+    if batch:
+        yield current, batch
+
+
+def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
+    """The incremental engine: throughput, latency per timestamp batch and per slide, state."""
+    from sgq.api import compile as compile_query
+
+    with open(query_path, encoding="utf-8") as handle:
+        query = compile_query(handle.read(), filename=query_path,
+                              window=workload.window, slide=workload.slide)
+    engine = query.engine()
+    batch_lat: list[float] = []
+    slide_lat: list[float] = []
+    slide_acc = 0.0
+    current_slide = None
+    results = 0
+    edges = 0
+    peak_state = 0
+    gc.collect()
+    start = time.perf_counter()
+    for t, batch in _batches(stream):
+        s = t // workload.slide
+        if s != current_slide:
+            if current_slide is not None:
+                slide_lat.append(slide_acc)
+                state = engine.stats().get("state", 0)
+                peak_state = max(peak_state, state)
+            current_slide, slide_acc = s, 0.0
+        t0 = time.perf_counter()
+        engine.push_batch(batch)
+        results += len(engine.drain())
+        dt = time.perf_counter() - t0
+        batch_lat.extend([dt] * len(batch))
+        slide_acc += dt
+        edges += len(batch)
+    engine.close()
+    results += len(engine.drain())
+    total = time.perf_counter() - start
+    slide_lat.append(slide_acc)
+    stats = engine.stats()
+    return {
+        "edges": edges,
+        "seconds": total,
+        "throughput": edges / total if total else 0.0,
+        "latency_edge": _percentiles(batch_lat),
+        "latency_slide": _percentiles(slide_lat),
+        "results": results,
+        "peak_state": max(peak_state, stats.get("peak_state", 0)),
+        "state_by_operator": stats.get("operators", {}),
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def run_ingest(workload: Workload, stream: str, query_path: str) -> dict:
+    """Parse + WSCAN: each edge's validity interval, window contents kept in expiry order."""
+    window, slide = workload.window, workload.slide
+    live: deque = deque()
+    edges = 0
+    peak = 0
+    start = time.perf_counter()
+    for src, trg, label, t, op in read_edges(stream):
+        exp = (t // slide) * slide + window
+        while live and live[0][3] <= t:
+            live.popleft()
+        live.append((src, trg, label, exp))
+        edges += 1
+        if len(live) > peak:
+            peak = len(live)
+    total = time.perf_counter() - start
+    return {"edges": edges, "seconds": total, "throughput": edges / total if total else 0.0,
+            "peak_state": peak, "peak_rss_mb": _peak_rss_mb()}
+
+
+def _window_snapshots(workload: Workload, stream: str, checked, max_slides: int | None):
+    """(slide end τ, number of edges ingested, snapshot) at each slide boundary."""
+    window, slide = workload.window, workload.slide
+    live: deque = deque()
+    boundary = None
+    count = 0
+    emitted = 0
+    for src, trg, label, t, op in read_edges(stream):
+        if boundary is None:
+            boundary = (t // slide + 1) * slide
+        while t >= boundary:
+            yield boundary, count, _snapshot(live, boundary - 1, checked)
+            emitted += 1
+            if max_slides is not None and emitted >= max_slides:
+                return
+            boundary += slide
+        exp = (t // slide) * slide + checked.window_of(label) if checked else (t // slide) * slide + window
+        live.append((src, trg, label, exp))
+        count += 1
+    if boundary is not None:
+        yield boundary, count, _snapshot(live, boundary - 1, checked)
+
+
+def _snapshot(live: deque, tau: int, checked) -> dict[str, set]:
+    while live and live[0][3] <= tau:
+        live.popleft()
+    snap: dict[str, set] = {}
+    for src, trg, label, exp in live:
+        if exp > tau:
+            snap.setdefault(label, set()).add((src, trg))
+    return snap
+
+
+def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int | None = None) -> dict:
+    """Re-evaluation from scratch at each slide boundary: latency per slide and throughput."""
+    from sgq.datalog.check import check_text
+
+    from .reevaluate import evaluate
+
+    with open(query_path, encoding="utf-8") as handle:
+        checked = check_text(handle.read(), query_path, window=workload.window,
+                             slide=workload.slide)
+    # per-label windows: edges of one label expire in order only within the default window;
+    # the snapshot filter above re-checks exp, so order only affects how early we pop.
+    lat: list[float] = []
+    prev_count = 0
+    per_slide_edges: list[int] = []
+    start = time.perf_counter()
+    results = 0
+    for tau, count, snap in _window_snapshots(workload, stream, checked, max_slides):
+        t0 = time.perf_counter()
+        rel = evaluate(checked, snap)
+        lat.append(time.perf_counter() - t0)
+        results = sum(len(rel.get(o, ())) for o in checked.outputs)
+        per_slide_edges.append(count - prev_count)
+        prev_count = count
+    total = time.perf_counter() - start
+    edges = prev_count
+    return {
+        "edges": edges, "seconds": total, "slides": len(lat),
+        "throughput": edges / total if total else 0.0,
+        "latency_slide": _percentiles(lat),
+        "last_snapshot_results": results,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int = 3) -> dict:
+    """The Spark oracle re-run per slide on the window's contents (a few slides only)."""
+    from sgq.datalog.check import check_text
+    from sgq.oracle import evaluate_snapshots  # type: ignore[attr-defined]
+
+    with open(query_path, encoding="utf-8") as handle:
+        checked = check_text(handle.read(), query_path, window=workload.window,
+                             slide=workload.slide)
+    lat: list[float] = []
+    for tau, count, snap in _window_snapshots(workload, stream, checked, None):
+        if len(lat) >= max_slides:
+            break
+        edges = [(s, t, label, tau, "+") for label, pairs in snap.items() for s, t in pairs]
+        t0 = time.perf_counter()
+        evaluate_snapshots(checked, edges, [tau])
+        lat.append(time.perf_counter() - t0)
+    return {"slides": len(lat), "latency_slide": _percentiles(lat), "peak_rss_mb": _peak_rss_mb()}
+
+
+SYSTEMS = {"engine": run_engine, "ingest": run_ingest, "reeval": run_reeval, "spark": run_spark}

@@ -1,0 +1,110 @@
+"""Tables and plots of a suite result: the terminal table and docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+
+def _fmt_rate(m: dict) -> str:
+    return f"{m['throughput']:,.0f}" if m and "throughput" in m else "–"
+
+
+def _fmt_ms(m: dict, key: str = "latency_slide", q: str = "p50") -> str:
+    if not m or key not in m:
+        return "–"
+    return f"{m[key][q] * 1000:,.2f}"
+
+
+def table_rows(result: dict) -> list[list[str]]:
+    rows = []
+    for row in result["rows"]:
+        w = row["workload"]
+        e, i, r = row.get("engine", {}), row.get("ingest", {}), row.get("reeval", {})
+        ratios = row.get("ratios", {})
+        rows.append([
+            w["name"], f"{w['edges']:,}", f"{w['window'] // 86400}d/{w['slide'] // 3600}h",
+            _fmt_rate(e) if "error" not in e else "error",
+            _fmt_ms(e, "latency_edge", "p50"), _fmt_ms(e, "latency_edge", "p99"),
+            _fmt_ms(e), _fmt_ms(e, q="p99"),
+            f"{e.get('peak_rss_mb', 0):,.0f}", f"{e.get('peak_state', 0):,}",
+            _fmt_rate(i), f"{ratios['throughput_vs_ingest'] * 100:.1f}%" if "throughput_vs_ingest" in ratios else "–",
+            _fmt_ms(r) if "error" not in r else "error",
+            f"{ratios['reeval_slide_latency_over_engine']:,.0f}x" if "reeval_slide_latency_over_engine" in ratios else "–",
+        ])
+    return rows
+
+
+HEADERS = ["workload", "edges", "ω/β", "engine e/s", "edge p50 ms", "edge p99 ms",
+           "slide p50 ms", "slide p99 ms", "RSS MB", "peak state", "ingest e/s", "vs ingest",
+           "reeval slide p50 ms", "reeval/engine"]
+
+
+def format_table(result: dict) -> str:
+    rows = [HEADERS] + table_rows(result)
+    widths = [max(len(r[c]) for r in rows) for c in range(len(HEADERS))]
+    lines = ["  ".join(cell.rjust(widths[c]) if c else cell.ljust(widths[c])
+                       for c, cell in enumerate(r)) for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _markdown_table(result: dict) -> str:
+    rows = table_rows(result)
+    out = ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def _plots(result: dict, folder: Path) -> list[str]:
+    """PNG plots (matplotlib, optional): throughput and p99 vs window, vs slide."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    made = []
+    for tag, key, xlabel, scale in (("-w", "window", "window (days)", 86400),
+                                    ("-s", "slide", "slide (hours)", 3600)):
+        rows = [r for r in result["rows"] if tag in r["workload"]["name"] and "throughput" in r.get("engine", {})]
+        if len(rows) < 2:
+            continue
+        xs = [r["workload"][key] / scale for r in rows]
+        fig, ax1 = plt.subplots(figsize=(6, 3.5))
+        ax1.plot(xs, [r["engine"]["throughput"] for r in rows], "o-", label="throughput")
+        ax1.set_xlabel(xlabel)
+        ax1.set_ylabel("edges/s")
+        ax2 = ax1.twinx()
+        ax2.plot(xs, [r["engine"]["latency_slide"]["p99"] * 1000 for r in rows], "s--", color="tab:red", label="slide p99")
+        ax2.set_ylabel("slide latency p99 (ms)")
+        ax1.set_title(f"{rows[0]['workload']['name'].split(tag)[0]}: throughput and p99 vs {key}")
+        fig.tight_layout()
+        name = f"bench-{key}.png"
+        fig.savefig(folder / name, dpi=110)
+        plt.close(fig)
+        made.append(name)
+    return made
+
+
+def write_report(result: dict, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    plots = _plots(result, path.parent)
+    m = result["machine"]
+    when = datetime.datetime.fromtimestamp(result["started"], datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    text = [
+        "# Benchmarks", "",
+        f"Recorded {when} with `{result.get('command', 'sgq bench')}` "
+        f"({result['seconds']:.0f} s; medians of {result['repeat']} runs per figure).", "",
+        f"Machine: {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, Python {m['python']}, {m['platform']}.", "",
+        "Systems, all reading the same CSV stream: **engine** = sgq's incremental engine; "
+        "**ingest** = parse + WSCAN only (the ceiling); **reeval** = the one-time query "
+        "recomputed from scratch at each slide boundary (benchmarks/reevaluate.py). "
+        "Latency per edge is the time of the batch (one timestamp) the edge arrived in; "
+        "latency per slide is the engine's total work within one slide.", "",
+        _markdown_table(result), "",
+    ]
+    for name in plots:
+        text += [f"![{name}]({name})", ""]
+    path.write_text("\n".join(text))

@@ -1,0 +1,134 @@
+"""The benchmark suite: generate streams, run every system on every workload in a fresh
+subprocess, repeat, and keep medians; ratios are always taken within one suite run.
+
+`python -m sgq.benchmarks.suite` and `sgq bench` drive this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import attrs
+
+from .workloads import Workload, specs_dir
+
+
+def stream_file(w: Workload, cache: Path) -> Path:
+    """The workload's stream as CSV, generated once and cached by its parameters."""
+    from sgq.generators import generate, write_csv
+
+    cache.mkdir(parents=True, exist_ok=True)
+    name = f"{w.kind}-{w.edges}-d{w.days}-s{w.seed}-x{w.deletions:g}.csv"
+    path = cache / name
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
+            write_csv(generate(w.kind, w.edges, seed=w.seed, days=w.days, deletions=w.deletions), out)
+        os.replace(tmp, path)
+    return path
+
+
+def run_child(system: str, w: Workload, stream: Path, timeout: float, **kw) -> dict:
+    """Run one measurement in a fresh interpreter; its JSON result, or an error record."""
+    payload = json.dumps({"system": system, "workload": attrs.asdict(w),
+                          "stream": str(stream), "query": str(specs_dir() / w.query), "kw": kw})
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "sgq.benchmarks.child"], input=payload, text=True,
+            capture_output=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout after {timeout:.0f}s"}
+    if proc.returncode != 0:
+        tail = (proc.stderr or "").strip().splitlines()[-3:]
+        return {"error": " | ".join(tail) or f"exit {proc.returncode}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _median_of(runs: list[dict]) -> dict:
+    """Medians of numeric fields (nested one level) over repeated runs."""
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return runs[0] if runs else {"error": "no run"}
+    out: dict = {"runs": len(ok)}
+    for key, value in ok[0].items():
+        if isinstance(value, (int, float)):
+            out[key] = statistics.median(r[key] for r in ok)
+        elif isinstance(value, dict) and all(isinstance(v, (int, float)) for v in value.values()):
+            out[key] = {k: statistics.median(r[key][k] for r in ok) for k in value}
+        else:
+            out[key] = value
+    return out
+
+
+def machine_info() -> dict:
+    info = {"python": platform.python_version(), "platform": platform.platform(),
+            "cpus": os.cpu_count(), "processor": platform.processor() or platform.machine()}
+    try:
+        with open("/proc/meminfo") as fh:
+            info["memory_gb"] = round(int(fh.readline().split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    return info
+
+
+def run_suite(
+    workloads: list[Workload], systems: tuple[str, ...], repeat: int, cache: Path,
+    timeout: float = 600.0, log: Callable[[str], None] = print, reeval_slides: int | None = 5,
+) -> dict:
+    """Every system on every workload, `repeat` times each; medians and same-run ratios."""
+    started = time.time()
+    rows = []
+    for w in workloads:
+        stream = stream_file(w, cache)
+        row: dict = {"workload": attrs.asdict(w)}
+        for system in systems:
+            kw = {"max_slides": reeval_slides} if system == "reeval" else {}
+            reps = 1 if system == "spark" else repeat
+            runs = [run_child(system, w, stream, timeout, **kw) for _ in range(reps)]
+            row[system] = _median_of(runs)
+            log(f"  {w.name:<20} {system:<7} {_short(row[system])}")
+        row["ratios"] = ratios(row)
+        rows.append(row)
+    return {"started": started, "seconds": time.time() - started, "machine": machine_info(),
+            "repeat": repeat, "rows": rows}
+
+
+def _short(m: dict) -> str:
+    if "error" in m:
+        return "error: " + m["error"]
+    parts = []
+    if "throughput" in m:
+        parts.append(f"{m['throughput']:,.0f} edges/s")
+    if "latency_slide" in m:
+        parts.append(f"slide p50 {m['latency_slide']['p50'] * 1000:,.1f} ms")
+    if "peak_rss_mb" in m:
+        parts.append(f"rss {m['peak_rss_mb']:,.0f} MB")
+    return ", ".join(parts)
+
+
+def ratios(row: dict) -> dict:
+    """engine vs baselines, measured in the same suite run."""
+    out = {}
+    e, i, r = row.get("engine", {}), row.get("ingest", {}), row.get("reeval", {})
+    if "throughput" in e and i.get("throughput"):
+        out["throughput_vs_ingest"] = e["throughput"] / i["throughput"]
+    if "latency_slide" in e and "latency_slide" in r and e["latency_slide"]["p50"] > 0:
+        out["reeval_slide_latency_over_engine"] = (
+            r["latency_slide"]["p50"] / e["latency_slide"]["p50"]
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:  # pragma: no cover - thin wrapper
+    from sgq.commands.bench import main as bench_main
+
+    return bench_main(argv)

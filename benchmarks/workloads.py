@@ -1,0 +1,82 @@
+"""The benchmark workloads: a query from specs/ over a generated stream (thesis 4.5.1, 5.5.1).
+
+A workload names a `.dl` file, a generator kind and size, and the window and slide to run it
+with. Windows are in the generators' time unit (seconds). The quick suite runs a handful of
+small workloads; the full suite runs the thesis workloads at sizes where windows hold tens of
+thousands of edges.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import attrs
+
+DAY = 86400
+
+
+@attrs.frozen
+class Workload:
+    name: str
+    query: str          # path relative to the repository's specs/queries/
+    kind: str           # generator: snb, so, gmark
+    edges: int
+    days: int
+    window: int
+    slide: int
+    seed: int = 1
+    deletions: float = 0.0
+
+    @property
+    def edges_per_window(self) -> float:
+        return self.edges * self.window / (self.days * DAY)
+
+
+def specs_dir() -> Path:
+    """specs/queries of the source tree (benchmarks run from a checkout)."""
+    here = Path(__file__).resolve().parent.parent / "specs" / "queries"
+    if here.is_dir():
+        return here
+    env = os.environ.get("SGQ_SPECS")
+    if env:
+        return Path(env)
+    raise FileNotFoundError("specs/queries not found: run sgq bench from a source checkout")
+
+
+def quick() -> list[Workload]:
+    """About a minute or two on the reference machine."""
+    return [
+        Workload("rpq-q11-snb", "rpq/snb/q11.dl", "snb", 60_000, 30, 10 * DAY, DAY),
+        Workload("sga-q1-snb", "sga/snb/q1.dl", "snb", 60_000, 30, 10 * DAY, DAY),
+        Workload("sga-q7-snb", "sga/snb/q7.dl", "snb", 30_000, 30, 10 * DAY, DAY),
+        Workload("rpq-q1-so", "rpq/so/q1.dl", "so", 10_000, 100, 10 * DAY, DAY),
+        Workload("rpq-q6-so", "rpq/so/q6.dl", "so", 10_000, 100, 10 * DAY, DAY),
+    ]
+
+
+def full() -> list[Workload]:
+    """The thesis workloads at window sizes of ≥ 50k edges where the stream allows."""
+    out = [
+        Workload(f"sga-q{i}-snb", f"sga/snb/q{i}.dl", "snb", 400_000, 60, 10 * DAY, DAY)
+        for i in range(1, 8)
+    ]
+    out += [
+        Workload(f"rpq-q{i}-snb", f"rpq/snb/q{i}.dl", "snb", 400_000, 60, 10 * DAY, DAY)
+        for i in (1, 2, 3, 6, 7, 8, 11)
+    ]
+    out += [
+        Workload(f"rpq-q{i}-so", f"rpq/so/q{i}.dl", "so", 100_000, 100, 10 * DAY, DAY)
+        for i in range(1, 12)
+    ]
+    return out
+
+
+def window_sweep(base: Workload, windows_days: tuple[int, ...]) -> list[Workload]:
+    """Thesis Fig. 5.5: the same stream at growing windows (slide fixed)."""
+    return [attrs.evolve(base, name=f"{base.name}-w{w}d", window=w * DAY) for w in windows_days]
+
+
+def slide_sweep(base: Workload, slides_hours: tuple[int, ...]) -> list[Workload]:
+    """Thesis Fig. 5.6: the same stream and window at growing slides."""
+    return [attrs.evolve(base, name=f"{base.name}-s{s}h", slide=s * 3600) for s in slides_hours]

@@ -1,0 +1,194 @@
+"""Print a plan: text (the papers' notation), JSON (for tools) and Graphviz DOT.
+
+Every operator gets an id `#n`, numbered in pre-order from the outputs (children in input
+order, a PATH's domain last), so the three formats agree and the output is deterministic.
+In the text tree a shared node (a WSCAN read by two PATTERNs, a derived predicate read twice)
+is printed in full once and referenced by id afterwards: the plan is a DAG (thesis 5.2.2).
+
+Operator lines follow thesis 5.2.1: `WSCAN[likes](ω=86400, β=3600)`, `FILTER[trg = "x"]`,
+`PATTERN[src1, trg2 -> RL](trg1 = src2, ...)`, `PATH[follows+ as FP]`, `UNION[Ans]`,
+`RENAME[trg, src -> A]`, `VERTICES[V](likes, posts)`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .algebra import (
+    Filter,
+    Op,
+    Path,
+    Pattern,
+    Plan,
+    Rename,
+    Union,
+    Vertices,
+    WScan,
+    children,
+    op_kind,
+    regex_text,
+)
+
+
+def number(plan: Plan) -> dict[Op, int]:
+    """Each distinct node -> its id: pre-order from the outputs, first visit wins."""
+    ids: dict[Op, int] = {}
+
+    def visit(op: Op) -> None:
+        if op in ids:
+            return
+        ids[op] = len(ids) + 1
+        for child in children(op):
+            visit(child)
+
+    for root in plan.outputs:
+        visit(root)
+    return ids
+
+
+def _pattern_refs(op: Pattern) -> dict[str, str]:
+    """Each variable -> its first position, `src1`, `trg2`, ... (thesis Def 33 notation)."""
+    refs: dict[str, str] = {}
+    for i, (s, t) in enumerate(op.bindings, start=1):
+        refs.setdefault(s, f"src{i}")
+        refs.setdefault(t, f"trg{i}")
+    return refs
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def predicate_terms(op: Pattern) -> list[str]:
+    """Φ of a PATTERN: the join equalities, then its comparisons, positionally."""
+    refs = _pattern_refs(op)
+    terms = list(op.join_predicate())
+    for cond in op.conditions:
+        right = _quote(cond.right) if cond.right_const else refs.get(cond.right, cond.right)
+        terms.append(f"{refs.get(cond.left, cond.left)} {cond.op} {right}")
+    return terms
+
+
+def parameters(op: Op) -> dict:
+    """The operator's own parameters (not its inputs), as plain JSON-able values."""
+    if isinstance(op, WScan):
+        return {"window": op.window, "slide": op.slide}
+    if isinstance(op, Filter):
+        return {"conditions": [
+            {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
+            for c in op.conditions
+        ]}
+    if isinstance(op, Rename):
+        return {"reverse": op.reverse}
+    if isinstance(op, Pattern):
+        return {
+            "bindings": [list(b) for b in op.bindings],
+            "head": list(op.head),
+            "head_refs": list(op.head_refs()),
+            "predicate": predicate_terms(op),
+            "conditions": [
+                {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
+                for c in op.conditions
+            ],
+        }
+    if isinstance(op, Path):
+        return {"regex": regex_text(op.regex), "nullable": op.domain is not None}
+    return {}
+
+
+def describe(op: Op) -> str:
+    """One operator on one line, in the papers' notation (without its inputs)."""
+    if isinstance(op, WScan):
+        return f"WSCAN[{op.label}](ω={op.window}, β={op.slide})"
+    if isinstance(op, Filter):
+        conds = ", ".join(
+            f"{c.left} {c.op} {_quote(c.right) if c.right_const else c.right}"
+            for c in op.conditions
+        )
+        return f"FILTER[{conds}]"
+    if isinstance(op, Rename):
+        ends = "trg, src" if op.reverse else "src, trg"
+        return f"RENAME[{ends} -> {op.label}]"
+    if isinstance(op, Union):
+        return f"UNION[{op.label}]"
+    if isinstance(op, Pattern):
+        src, trg = op.head_refs()
+        return f"PATTERN[{src}, {trg} -> {op.label}]({', '.join(predicate_terms(op))})"
+    if isinstance(op, Path):
+        text = regex_text(op.regex)
+        generated = op.label in (text, f"[{text}]")
+        return f"PATH[{text}]" if generated else f"PATH[{text} as {op.label}]"
+    if isinstance(op, Vertices):
+        return f"VERTICES[{op.label}]({', '.join(i.label for i in op.inputs)})"
+    return op_kind(op)  # pragma: no cover - every operator is listed above
+
+
+def explain_text(plan: Plan) -> str:
+    """The order line, then each output's tree; a node already printed shows as `#n (shared)`."""
+    ids = number(plan)
+    lines = ["order: " + ", ".join(plan.order)]
+    printed: set[Op] = set()
+
+    def walk(op: Op, depth: int) -> None:
+        pad = "  " * depth
+        if op in printed:
+            lines.append(f"{pad}#{ids[op]} (shared) {describe(op)}")
+            return
+        printed.add(op)
+        lines.append(f"{pad}#{ids[op]} {describe(op)}")
+        for child in children(op):
+            walk(child, depth + 1)
+
+    for root in plan.outputs:
+        lines.append(f"output {root.label}:")
+        walk(root, 1)
+    return "\n".join(lines) + "\n"
+
+
+def explain_data(plan: Plan) -> dict:
+    """The plan as plain data: order, output ids, operators by id."""
+    ids = number(plan)
+    operators = []
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        entry = {
+            "id": ident,
+            "kind": op_kind(op),
+            "label": op.label,
+            "inputs": [ids[i] for i in op.inputs],
+            "parameters": parameters(op),
+            "text": describe(op),
+        }
+        if isinstance(op, Path) and op.domain is not None:
+            entry["domain"] = ids[op.domain]
+        operators.append(entry)
+    return {
+        "order": list(plan.order),
+        "outputs": [ids[root] for root in plan.outputs],
+        "operators": operators,
+    }
+
+
+def explain_json(plan: Plan) -> str:
+    """`explain_data` as indented JSON (stable key order)."""
+    return json.dumps(explain_data(plan), indent=2, ensure_ascii=False) + "\n"
+
+
+def _dot_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def explain_dot(plan: Plan) -> str:
+    """A Graphviz digraph; edges follow the data, from an input up to its consumer."""
+    ids = number(plan)
+    outputs = set(plan.outputs)
+    lines = ["digraph sga {", "  rankdir=BT;", "  node [shape=box, fontname=\"monospace\"];"]
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        style = ", style=bold" if op in outputs else ""
+        lines.append(f"  n{ident} [label={_dot_string(f'#{ident} ' + describe(op))}{style}];")
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        for child in op.inputs:
+            lines.append(f"  n{ids[child]} -> n{ident};")
+        if isinstance(op, Path) and op.domain is not None:
+            lines.append(f"  n{ids[op.domain]} -> n{ident} [style=dashed, label=\"ε\"];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,68 @@
+"""`sgq bench`: the benchmark suite (benchmarks/), with same-run baseline ratios.
+
+`--quick` runs a few small workloads (under five minutes) and prints the table; the full run
+adds the thesis workloads, the window and slide sweeps and the Spark baseline, and writes the
+JSON results and, with --report, docs/benchmarks.md with its plots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import UserError
+
+NAME = "bench"
+HELP = "run the benchmark suite (throughput, latency, memory vs baselines)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true", help="a few small workloads (< 5 min)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median); default 3")
+    parser.add_argument("--systems", default=None,
+                        help="comma list of engine, ingest, reeval, spark (default: all but spark for --quick)")
+    parser.add_argument("--only", default=None, help="run only workloads whose name contains this")
+    parser.add_argument("--sweeps", action="store_true", help="add the window and slide sweeps")
+    parser.add_argument("--output", "-o", default=None, help="write the JSON results here")
+    parser.add_argument("--report", default=None, metavar="MD",
+                        help="write a markdown report with plots (e.g. docs/benchmarks.md)")
+    parser.add_argument("--cache", default=".bench-cache", help="where generated streams are kept")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..benchmarks import workloads as wl
+    from ..benchmarks.report import format_table, write_report
+    from ..benchmarks.suite import run_suite
+
+    if args.repeat < 1:
+        raise UserError("--repeat must be at least 1")
+    systems = tuple(s.strip() for s in args.systems.split(",")) if args.systems else (
+        ("engine", "ingest", "reeval") if args.quick else ("engine", "ingest", "reeval", "spark")
+    )
+    for s in systems:
+        if s not in ("engine", "ingest", "reeval", "spark"):
+            raise UserError(f"unknown system '{s}' (use engine, ingest, reeval, spark)")
+    workloads = wl.quick() if args.quick else wl.full()
+    if args.sweeps:
+        base = next(w for w in workloads if w.name.startswith("rpq-q1"))
+        workloads += wl.window_sweep(base, (2, 5, 10, 20)) + wl.slide_sweep(base, (1, 6, 24))
+    if args.only:
+        workloads = [w for w in workloads if args.only in w.name]
+        if not workloads:
+            raise UserError(f"no workload name contains '{args.only}'")
+    print(f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
+          f"{args.repeat} runs each (medians)", file=sys.stderr)
+    result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,
+                       log=lambda line: print(line, file=sys.stderr))
+    result["command"] = "sgq bench " + " ".join(sys.argv[2:])
+    print(format_table(result))
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(json.dumps(result, indent=1))
+    if args.report:
+        write_report(result, Path(args.report))
+        print(f"report written to {args.report}", file=sys.stderr)
+    return 0

@@ -1,0 +1,62 @@
+"""`sgq explain FILE`: print the canonical SGA plan of a `.dl` program (thesis 5.2.2).
+
+Errors in the program are printed as `FILE:LINE:COL: error: ...` with the source line and a
+caret, exit code 1; a missing file or a bad option is a usage error, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sgq.datalog.check import check_text
+from sgq.datalog.errors import DlErrors
+from sgq.datalog.parser import parse_duration
+from sgq.errors import UserError
+from sgq.sga.explain import explain_dot, explain_json, explain_text
+from sgq.sga.translate import translate
+
+NAME = "explain"
+HELP = "Print the streaming graph algebra plan of a .dl program."
+
+FORMATS = {"text": explain_text, "json": explain_json, "dot": explain_dot}
+
+
+def _duration(text: str) -> int:
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the .dl program")
+    parser.add_argument(
+        "--format", choices=tuple(FORMATS), default="text",
+        help="text (the papers' notation, default), json, or dot (Graphviz)",
+    )
+    parser.add_argument(
+        "--window", type=_duration, metavar="D",
+        help="window size, overriding .window (e.g. 24h, 30d, 3600)",
+    )
+    parser.add_argument(
+        "--slide", type=_duration, metavar="D", help="slide, overriding .slide (e.g. 1h)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise UserError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {args.file}: not UTF-8 text") from None
+    try:
+        checked = check_text(text, args.file, window=args.window, slide=args.slide)
+        plan = translate(checked, source=text)
+    except DlErrors as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    sys.stdout.write(FORMATS[args.format](plan))
+    return 0

@@ -1,0 +1,271 @@
+"""Reading edge streams and writing results: the file formats of `sgq run` and `sgq verify`.
+
+Input: one edge per line, CSV (default), TSV or JSON Lines; the columns are `src, trg, label,
+ts` and optionally `op` (`+` insert, `-` delete, SEMANTICS.md §1). A header line is optional
+(recognised by its column names); `columns` maps other orders (`ts,src,label,trg`). Vertex ids
+are kept as text; times must be integers.
+
+A malformed line raises `StreamError` naming the file, the line and the reason; with
+`on_error="skip"` the reader reports it to a callback and goes on (SEMANTICS.md §7).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from typing import Callable, Iterable, Iterator, TextIO
+
+from .errors import UserError
+
+Edge = tuple[str, str, str, int, str]
+
+COLUMNS = ("src", "trg", "label", "ts", "op")
+REQUIRED = ("src", "trg", "label", "ts")
+_ALIASES = {
+    "source": "src", "from": "src",
+    "target": "trg", "dst": "trg", "to": "trg",
+    "time": "ts", "timestamp": "ts", "type": "label", "l": "label", "lbl": "label",
+}
+FORMATS = ("csv", "tsv", "jsonl")
+
+
+class StreamError(UserError):
+    """A malformed input line: `FILE:LINE: reason`."""
+
+    def __init__(self, filename: str, line: int, reason: str):
+        super().__init__(f"{filename}:{line}: {reason}")
+        self.filename, self.line, self.reason = filename, line, reason
+
+
+def parse_columns(spec: str | Iterable[str] | None) -> tuple[str, ...]:
+    """`"src,trg,label,ts"` -> the column order; checks names and that the required ones exist."""
+    if spec is None:
+        return COLUMNS[:4]
+    names = [c.strip().lower() for c in (spec.split(",") if isinstance(spec, str) else spec)]
+    names = [_ALIASES.get(n, n) for n in names]
+    for n in names:
+        if n not in COLUMNS and n not in ("_", ""):
+            raise UserError(
+                f"unknown column '{n}' in --columns (use src, trg, label, ts, op; _ skips one)"
+            )
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise UserError(f"--columns lacks {', '.join(missing)} (needs src, trg, label, ts)")
+    dup = {n for n in names if names.count(n) > 1 and n not in ("_", "")}
+    if dup:
+        raise UserError(f"--columns names {', '.join(sorted(dup))} twice")
+    return tuple(names)
+
+
+def guess_format(path: str | None) -> str:
+    """csv, tsv or jsonl from the file name (csv for stdin and unknown endings)."""
+    if not path or path == "-":
+        return "csv"
+    name = path.lower()
+    for ending in (".gz",):
+        if name.endswith(ending):
+            name = name[: -len(ending)]
+    if name.endswith((".tsv", ".tab")):
+        return "tsv"
+    if name.endswith((".jsonl", ".ndjson", ".json")):
+        return "jsonl"
+    return "csv"
+
+
+def _header_columns(fields: list[str]) -> tuple[str, ...] | None:
+    """The column order if `fields` is a header line, else None."""
+    names = [_ALIASES.get(f.strip().lower(), f.strip().lower()) for f in fields]
+    if all(n in COLUMNS for n in names) and all(c in names for c in REQUIRED):
+        return tuple(names)
+    return None
+
+
+def _edge(values: dict[str, str], filename: str, lineno: int) -> Edge:
+    src, trg, label = values.get("src", ""), values.get("trg", ""), values.get("label", "")
+    for name, value in (("src", src), ("trg", trg), ("label", label)):
+        if value == "":
+            raise StreamError(filename, lineno, f"empty {name}")
+    ts_text = values.get("ts", "").strip()
+    try:
+        ts = int(ts_text)
+    except ValueError:
+        raise StreamError(
+            filename, lineno, f"time '{ts_text}' is not an integer"
+        ) from None
+    op = values.get("op", "+").strip() or "+"
+    if op not in ("+", "-"):
+        raise StreamError(filename, lineno, f"unknown op '{op}' (use + or -)")
+    return (src, trg, label, ts, op)
+
+
+def _delimited(
+    lines: Iterable[str], delimiter: str, columns: tuple[str, ...] | None, filename: str,
+    on_error: Callable[[StreamError, str], None] | None,
+    position: list[int] | None = None,
+) -> Iterator[Edge]:
+    order = columns
+    first = True
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        if position is not None:
+            position[0] = lineno
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            if isinstance(raw, BadEncoding):
+                raise StreamError(filename, lineno, "not valid UTF-8")
+            fields = next(csv.reader([line], delimiter=delimiter))
+            if first:
+                first = False
+                header = _header_columns(fields)
+                if header is not None:
+                    order = order or header
+                    continue
+                if order is None:
+                    order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
+            if len(fields) != len(order):
+                raise StreamError(
+                    filename, lineno,
+                    f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
+                )
+            yield _edge(dict(zip(order, (f.strip() for f in fields))), filename, lineno)
+        except StreamError as exc:
+            if on_error is None:
+                raise
+            on_error(exc, line)
+        except csv.Error as exc:
+            err = StreamError(filename, lineno, f"malformed line ({exc})")
+            if on_error is None:
+                raise err from None
+            on_error(err, line)
+
+
+def _jsonl(
+    lines: Iterable[str], columns: tuple[str, ...] | None, filename: str,
+    on_error: Callable[[StreamError, str], None] | None,
+    position: list[int] | None = None,
+) -> Iterator[Edge]:
+    order = columns or COLUMNS
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if position is not None:
+            position[0] = lineno
+        if not line:
+            continue
+        try:
+            if isinstance(raw, BadEncoding):
+                raise StreamError(filename, lineno, "not valid UTF-8")
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise StreamError(filename, lineno, f"invalid JSON ({exc.msg})") from None
+            if isinstance(obj, list):
+                if len(obj) not in (4, 5) or (columns and len(obj) != len(columns)):
+                    raise StreamError(filename, lineno, f"expected 4 or 5 values, found {len(obj)}")
+                values = {k: str(v) for k, v in zip(order, obj)}
+            elif isinstance(obj, dict):
+                values = {_ALIASES.get(k.lower(), k.lower()): str(v) for k, v in obj.items()}
+                missing = [c for c in REQUIRED if c not in values]
+                if missing:
+                    raise StreamError(filename, lineno, f"missing {', '.join(missing)}")
+            else:
+                raise StreamError(filename, lineno, "expected a JSON object or array")
+            yield _edge(values, filename, lineno)
+        except StreamError as exc:
+            if on_error is None:
+                raise
+            on_error(exc, line)
+
+
+class BadEncoding(str):
+    """A line that is not valid UTF-8 (its text decoded with replacement characters)."""
+
+
+def decoded_lines(stream: Iterable[bytes], filename: str = "") -> Iterator[str]:
+    """Lines of a binary stream as UTF-8; an undecodable line comes as a BadEncoding, which
+    the parsers report as a bad line (so `--on-error skip` can skip it)."""
+    for raw in stream:
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield BadEncoding(raw.decode("utf-8", errors="replace"))
+
+
+def read_edges(
+    path: str | os.PathLike | TextIO,
+    fmt: str | None = None,
+    columns: str | Iterable[str] | None = None,
+    on_error: Callable[[StreamError, str], None] | None = None,
+) -> Iterator[Edge]:
+    """Edges `(src, trg, label, ts, op)` of a file, `-` (stdin) or an open text stream.
+
+    Streams in bounded memory. Raises StreamError on the first bad line unless `on_error`
+    takes it.
+    """
+    cols = parse_columns(columns) if columns is not None else None
+    if hasattr(path, "read"):
+        name = getattr(path, "name", "<stream>")
+        fmt = fmt or guess_format(str(name))
+        yield from parse_lines(path, fmt, cols, str(name), on_error)
+        return
+    path = os.fspath(path)
+    fmt = fmt or guess_format(path)
+    if fmt not in FORMATS:
+        raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
+    if path == "-":
+        yield from parse_lines(decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error)
+        return
+    if not os.path.exists(path):
+        raise UserError(f"input file '{path}' does not exist")
+    if os.path.isdir(path):
+        raise UserError(f"input '{path}' is a directory, not an edge file")
+    if path.endswith(".gz"):
+        import gzip
+
+        with gzip.open(path, "rb") as handle:
+            yield from parse_lines(decoded_lines(handle, path), fmt, cols, path, on_error)
+        return
+    with open(path, "rb") as handle:
+        yield from parse_lines(decoded_lines(handle, path), fmt, cols, path, on_error)
+
+
+def parse_lines(
+    lines: Iterable[str], fmt: str, cols: tuple[str, ...] | None, name: str,
+    on_error: Callable[[StreamError, str], None] | None = None,
+    position: list[int] | None = None,
+) -> Iterator[Edge]:
+    """Edges of text lines already read (see read_edges for the format); `position[0]` is
+    kept at the current line number, for errors found later (out-of-order times)."""
+    if fmt == "jsonl":
+        return _jsonl(lines, cols, name, on_error, position)
+    return _delimited(lines, "\t" if fmt == "tsv" else ",", cols, name, on_error, position)
+
+
+# ---- output ------------------------------------------------------------------------------
+
+INTERVAL_FIELDS = ("src", "trg", "label", "ts", "exp")
+DELTA_FIELDS = ("time", "op", "src", "trg", "label")
+
+
+class ResultWriter:
+    """Writes interval or delta rows as CSV (with a header) or JSON Lines."""
+
+    def __init__(self, out: TextIO, fields: tuple[str, ...], fmt: str = "csv"):
+        self.out, self.fields, self.fmt = out, fields, fmt
+        self.rows = 0
+        if fmt == "csv":
+            self._csv = csv.writer(out, lineterminator="\n")
+            self._csv.writerow(fields)
+
+    def write(self, row: tuple) -> None:
+        self.rows += 1
+        if self.fmt == "csv":
+            self._csv.writerow(row)
+        else:
+            self.out.write(json.dumps(dict(zip(self.fields, row)), ensure_ascii=False) + "\n")
+
+    def flush(self) -> None:
+        self.out.flush()
