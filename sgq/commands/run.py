@@ -19,7 +19,8 @@ from ..stream_io import (
     DELTA_FIELDS, FORMATS, INTERVAL_FIELDS, ResultWriter, decoded_lines, parse_columns,
     parse_lines, guess_format,
 )
-from .common import add_window_arguments, compile_program
+from ..reorder import ordered
+from .common import add_window_arguments, compile_program, duration_arg
 
 NAME = "run"
 HELP = "run a .dl program incrementally over an edge stream"
@@ -42,6 +43,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", "-o", metavar="OUT", default="-",
                         help="result file (CSV; JSON Lines if it ends in .jsonl); default stdout")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--on-error", choices=("fail", "skip"), default="fail",
+                        help="on a malformed line: stop with FILE:LINE: reason (default), "
+                        "or write it to the rejects file and go on")
+    parser.add_argument("--rejects", metavar="FILE", default=None,
+                        help="where skipped and dropped lines go (CSV line,reason,text); "
+                        "default OUT.rejects.csv, or sgq-rejects.csv when writing to stdout")
+    parser.add_argument("--max-lateness", type=duration_arg, metavar="D", default=None,
+                        help="reorder edges up to D time units late; drop (and report) later ones")
 
 
 class _ByteCounter:
@@ -97,7 +106,12 @@ def run(args: argparse.Namespace) -> int:
         counter = _ByteCounter(handle)
         lines = decoded_lines(counter, args.input)
         name = args.input
-    edges = parse_lines(lines, fmt, columns, name)
+    rejects = _Rejects(args)
+    position = [0]
+    edges = parse_lines(lines, fmt, columns, name,
+                        on_error=rejects.bad_line if args.on_error == "skip" else None,
+                        position=position)
+    edges = ordered(edges, name, position, args.max_lateness, on_late=rejects.late_edge)
 
     out_fmt = "jsonl" if args.output.lower().endswith((".jsonl", ".ndjson")) else "csv"
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8", newline="")
@@ -141,18 +155,64 @@ def run(args: argparse.Namespace) -> int:
                 writer.write(row)
     finally:
         progress.done()
+        rejects.close()
         writer.flush()
         if out is not sys.stdout:
             out.close()
         if counter is not None:
             counter.handle.close()
     stats = engine.stats()
-    if not args.no_progress or True:
-        rate = n / progress.elapsed if progress.elapsed > 0 else 0.0
-        print(
-            f"sgq run: {n:,} edges, {writer.rows:,} {'deltas' if deltas else 'results'} "
-            f"in {progress.elapsed:.2f}s ({human(rate)} edges/s), peak state "
-            f"{stats.get('peak_state', stats.get('state', 0)):,}",
-            file=sys.stderr,
-        )
+    rate = n / progress.elapsed if progress.elapsed > 0 else 0.0
+    extra = ""
+    if rejects.skipped or rejects.dropped:
+        extra = (f", {rejects.skipped:,} bad lines skipped, {rejects.dropped:,} late edges "
+                 f"dropped (see {rejects.path})")
+    unmatched = stats.get("unmatched_deletions", 0)
+    if unmatched:
+        extra += f", {unmatched:,} deletions matched nothing"
+    print(
+        f"sgq run: {n:,} edges, {writer.rows:,} {'deltas' if deltas else 'results'} "
+        f"in {progress.elapsed:.2f}s ({human(rate)} edges/s), peak state "
+        f"{stats.get('peak_state', stats.get('state', 0)):,}{extra}",
+        file=sys.stderr,
+    )
     return 0
+
+
+class _Rejects:
+    """The rejects file (CSV `line,reason,text`), opened on the first rejected line."""
+
+    def __init__(self, args: argparse.Namespace):
+        if args.rejects:
+            self.path = args.rejects
+        elif args.output != "-":
+            self.path = args.output + ".rejects.csv"
+        else:
+            self.path = "sgq-rejects.csv"
+        self.skipped = 0
+        self.dropped = 0
+        self._out = None
+        self._csv = None
+
+    def _write(self, line: int, reason: str, text: str) -> None:
+        if self._out is None:
+            import csv
+
+            self._out = open(self.path, "w", encoding="utf-8", newline="")
+            self._csv = csv.writer(self._out, lineterminator="\n")
+            self._csv.writerow(("line", "reason", "text"))
+        self._csv.writerow((line, reason, text))
+
+    def bad_line(self, err, text: str) -> None:
+        self.skipped += 1
+        self._write(err.line, err.reason, text)
+
+    def late_edge(self, err, edge) -> None:
+        self.dropped += 1
+        if self.dropped <= 3:
+            print(f"sgq run: warning: {err}", file=sys.stderr)
+        self._write(err.line, err.reason, ",".join(map(str, edge)))
+
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()

@@ -1,0 +1,112 @@
+"""The edge readers of `sgq run` (sgq/stream_io.py): formats, headers, columns, bad lines."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from sgq.errors import UserError
+from sgq.stream_io import (
+    INTERVAL_FIELDS, ResultWriter, StreamError, parse_columns, parse_lines, read_edges,
+)
+
+
+def lines(text: str):
+    return io.StringIO(text)
+
+
+def edges(text: str, fmt: str = "csv", columns=None, on_error=None):
+    cols = parse_columns(columns) if columns else None
+    return list(parse_lines(lines(text), fmt, cols, "in.csv", on_error))
+
+
+def test_csv_with_and_without_header_give_the_same_edges():
+    with_header = edges("src,trg,label,ts\na,b,x,1\nb,c,y,2\n")
+    without = edges("a,b,x,1\nb,c,y,2\n")
+    assert with_header == without == [("a", "b", "x", 1, "+"), ("b", "c", "y", 2, "+")]
+
+
+def test_header_order_is_followed():
+    assert edges("ts,label,trg,src,op\n5,x,b,a,-\n") == [("a", "b", "x", 5, "-")]
+
+
+def test_columns_map_other_orders_and_override_no_header():
+    assert edges("5,a,x,b\n", columns="ts,src,label,trg") == [("a", "b", "x", 5, "+")]
+
+
+def test_five_columns_mean_op():
+    assert edges("a,b,x,1,-\n") == [("a", "b", "x", 1, "-")]
+
+
+def test_tsv_and_jsonl():
+    assert edges("a\tb\tx\t1\n", fmt="tsv") == [("a", "b", "x", 1, "+")]
+    text = '{"src": "a", "trg": "b", "label": "x", "ts": 1}\n["c", 2, "y", 3, "-"]\n'
+    assert edges(text, fmt="jsonl") == [("a", "b", "x", 1, "+"), ("c", "2", "y", 3, "-")]
+
+
+def test_integer_ids_are_text():
+    assert edges("1,2,x,3\n") == [("1", "2", "x", 3, "+")]
+
+
+def test_blank_and_comment_lines_are_ignored():
+    assert edges("# a comment\n\na,b,x,1\n") == [("a", "b", "x", 1, "+")]
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("a,b,x\n", "expected 4 columns (src,trg,label,ts), found 3"),
+        ("a,b,x,1.5\n", "time '1.5' is not an integer"),
+        ("a,b,x,1,*\n", "unknown op '*' (use + or -)"),
+        (",b,x,1\n", "empty src"),
+        ("a,b,,1\n", "empty label"),
+    ],
+)
+def test_bad_lines_name_file_line_and_reason(text, reason):
+    with pytest.raises(StreamError) as info:
+        edges(("a,b,x,0,+\n" if text.count(",") == 4 else "a,b,x,0\n") + text)
+    assert str(info.value) == f"in.csv:2: {reason}"
+
+
+def test_skip_mode_reports_each_bad_line_and_goes_on():
+    bad = []
+    got = edges("a,b,x,1\noops\nb,c,x,two\nc,d,x,3\n", on_error=lambda e, line: bad.append((e.line, line)))
+    assert got == [("a", "b", "x", 1, "+"), ("c", "d", "x", 3, "+")]
+    assert bad == [(2, "oops"), (3, "b,c,x,two")]
+
+
+def test_bad_utf8_is_a_bad_line(tmp_path):
+    path = tmp_path / "e.csv"
+    path.write_bytes(b"a,b,x,1\n\xff\xfe,b,x,2\n")
+    with pytest.raises(StreamError, match=r"e.csv:2: not valid UTF-8"):
+        list(read_edges(str(path)))
+    bad = []
+    assert list(read_edges(str(path), on_error=lambda e, l: bad.append(e.line))) == [("a", "b", "x", 1, "+")]
+    assert bad == [2]
+
+
+def test_missing_file_is_a_user_error(tmp_path):
+    with pytest.raises(UserError, match="does not exist"):
+        list(read_edges(str(tmp_path / "nope.csv")))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("src,trg,label", "lacks ts"),
+    ("src,trg,label,ts,when", "unknown column 'when'"),
+    ("src,src,label,ts,trg", "names src twice"),
+])
+def test_bad_columns(spec, message):
+    with pytest.raises(UserError, match=message):
+        parse_columns(spec)
+
+
+def test_result_writer_csv_and_jsonl():
+    out = io.StringIO()
+    w = ResultWriter(out, INTERVAL_FIELDS)
+    w.write(("a", "b", "Ans", 1, 11))
+    assert out.getvalue() == "src,trg,label,ts,exp\na,b,Ans,1,11\n"
+    out = io.StringIO()
+    w = ResultWriter(out, INTERVAL_FIELDS, "jsonl")
+    w.write(("a", "b", "Ans", 1, 11))
+    assert out.getvalue() == '{"src": "a", "trg": "b", "label": "Ans", "ts": 1, "exp": 11}\n'
