@@ -173,6 +173,7 @@ class Closure:
     alias: str | None = None
     quoted: bool = attrs.field(default=False, eq=False, hash=False)
     loc: Loc | None = _loc()
+    alias_loc: Loc | None = _loc()
 
 
 @attrs.frozen
@@ -183,6 +184,7 @@ class PathAtom:
     args: tuple[Term, ...]
     alias: str | None = None
     loc: Loc | None = _loc()
+    alias_loc: Loc | None = _loc()
 
 
 @attrs.frozen
@@ -232,12 +234,18 @@ class Duration:
 @attrs.frozen
 class Directive:
     """A `.name ...` line, as written. The checker validates it by name (`.window`, `.slide`,
-    `.output`, `.input`); `values` are durations or names, `labels` the names after `for`."""
+    `.output`, `.input`); `values` are durations or names, `labels` the names after `for`.
+    `value_locs`, `label_locs` and `for_loc` only place carets (no part in equality)."""
 
     name: str
     values: tuple[Union[Duration, str], ...] = ()
     labels: tuple[str, ...] = ()
     loc: Loc | None = _loc()
+    value_locs: tuple[Loc | None, ...] = attrs.field(
+        default=(), eq=False, hash=False, repr=False, kw_only=True)
+    label_locs: tuple[Loc | None, ...] = attrs.field(
+        default=(), eq=False, hash=False, repr=False, kw_only=True)
+    for_loc: Loc | None = _loc()
 
 
 Statement = Union[Rule, Directive]

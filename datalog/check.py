@@ -1,13 +1,15 @@
 """Check a parsed program against LANGUAGE.md / SEMANTICS.md §3 and derive its facts.
 
-`check` runs every check (each a small function in `datalog/checks/`), collects all errors of
-the file, and raises them together; a clean program becomes a `CheckedProgram`.
+`check` runs every check of `datalog/checks/` (one small function per error kind), collects
+all errors of the file and raises them together as `DlErrors`; a clean program becomes a
+`CheckedProgram`.
 """
 
 from __future__ import annotations
 
-from .ast import Directive, Duration, Program, literal_preds
+from .ast import Program, literal_preds
 from .checked import CheckedProgram
+from .checks import ALL_CHECKS, CheckContext
 from .dependency_graph import first_appearance, topological_order
 from .errors import DlError, DlErrors
 from .parser import parse
@@ -21,55 +23,57 @@ def check(
     window: int | None = None,
     slide: int | None = None,
 ) -> CheckedProgram:
-    """Validate `program`; `window`/`slide` override its `.window`/`.slide` (command line).
+    """Validate `program`; `window`/`slide` override its default `.window` / its `.slide`
+    (command line; per-label windows `.window ... for` stay).
 
-    Raises DlErrors listing every problem found.
+    Raises DlErrors listing every problem found, in source order.
     """
+    ctx = CheckContext(program, filename, source, window, slide)
     errors: list[DlError] = []
-    default_window: int | None = None
-    label_windows: dict[str, int] = {}
-    program_slide: int | None = None
-    outputs: list[str] = []
-    for d in program.directives:
-        if d.name == "window":
-            size = d.values[0].value if d.values and isinstance(d.values[0], Duration) else None
-            if size is None:
-                errors.append(DlError(".window needs a duration", d.loc, filename, source))
-            elif d.labels:
-                for label in d.labels:
-                    label_windows[label] = size
-            else:
-                default_window = size
-        elif d.name == "slide":
-            program_slide = d.values[0].value
-        elif d.name == "output":
-            outputs.extend(v for v in d.values if isinstance(v, str))
+    for run in ALL_CHECKS:
+        errors.extend(run(ctx))
     if errors:
         raise DlErrors(errors)
+    return _checked(ctx)
+
+
+def _checked(ctx: CheckContext) -> CheckedProgram:
+    program, facts = ctx.program, ctx.facts
     heads = {r.head.pred for r in program.rules}
     seen = first_appearance(program)
-    idb = tuple(p for p in seen if p in heads)
     body_preds = {p for r in program.rules for lit in r.body for p in literal_preds(lit)}
-    edb = tuple(p for p in seen if p not in heads and p in body_preds)
-    if not outputs and "Answer" in heads:
-        outputs = ["Answer"]
-    w = window if window is not None else default_window
-    s = slide if slide is not None else (program_slide or 1)
+    outputs: dict[str, None] = {}
+    for d in ctx.directives_named("output"):
+        outputs.update((v, None) for v in d.values if isinstance(v, str))
+    if not outputs:
+        outputs["Answer"] = None
+    if ctx.window is not None:
+        window = ctx.window
+    else:
+        window = facts.window.value if facts.window is not None else None
+    if ctx.slide is not None:
+        slide = ctx.slide
+    else:
+        slide = facts.slide.value if facts.slide is not None else 1
     return CheckedProgram(
         program=program,
-        window=w,
-        slide=s,
-        edb=edb,
-        idb=idb,
+        window=window,  # None only when `.window ... for` covers every input label
+        slide=slide,
+        edb=tuple(p for p in seen if p not in heads and p in body_preds),
+        idb=tuple(p for p in seen if p in heads),
         outputs=tuple(outputs),
         order=topological_order(program),
-        label_windows=tuple(sorted(label_windows.items())),
-        filename=filename,
+        label_windows=tuple(sorted((k, d.value) for k, (d, _) in facts.label_windows.items())),
+        filename=ctx.filename,
     )
 
 
 def check_text(
     text: str, filename: str = "<string>", *, window: int | None = None, slide: int | None = None
 ) -> CheckedProgram:
-    """Parse and check `.dl` text in one step."""
+    """Parse and check `.dl` text in one step.
+
+    >>> check_text(".window 30d\\nAnswer(x, y) :- a+(x, y).").edb
+    ('a',)
+    """
     return check(parse(text, filename), filename=filename, source=text, window=window, slide=slide)

@@ -7,6 +7,8 @@ what to write instead. No user mistake ever surfaces as a Python traceback.
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from .ast import Loc
@@ -38,7 +40,8 @@ class DlError(Exception):
         width = 1
         if self.loc.end_line == self.loc.line and self.loc.end_column:
             width = max(1, self.loc.end_column - self.loc.column)
-        caret = " " * (self.loc.column - 1) + "^" + "~" * (width - 1)
+        pad = "".join("\t" if c == "\t" else " " for c in line[: self.loc.column - 1])
+        caret = pad + "^" + "~" * (width - 1)
         return f"{head}\n    {line}\n    {caret}"
 
 
@@ -59,10 +62,162 @@ class DlErrors(Exception):
 
 
 def source_line(source: str | None, line: int) -> str | None:
-    """The text of 1-based `line` of `source`, tabs expanded to keep the caret aligned."""
+    """The text of 1-based `line` of `source` (the caret copies its tabs to stay aligned)."""
     if source is None:
         return None
     lines = source.splitlines()
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+# ---- every message a user can get, and examples that trigger it ---------------------------
+#
+# Checks build their messages from these templates (`TEMPLATE.format(...)`), so the table below
+# is the full list; tests/datalog/test_error_table.py proves every row reachable from its
+# examples (Lark's GRAMMAR_ERRORS habit). Decisions worth knowing:
+# - a rule head holds variables only: `_` and constants are rejected (filter in the body);
+# - `.output` must name a rule head (an input label cannot be an output as is);
+# - several `.output` / `.input` lines add up; a second default `.window`, a second window for
+#   one label or a second `.slide` is an error;
+# - the window must come from `.window` or the command line, for every input label;
+# - one alias may name the same closure / path atom in several places, not two different ones.
+
+# syntax (datalog/parser.py)
+SYNTAX_CHAR = "unexpected character '{char}'{expected}"
+SYNTAX_COMPARISON = "'{op}' is not a .dl comparison; only x = y and x != y are supported"
+SYNTAX_IF = "expected ':-' between the head and the body of a rule"
+SYNTAX_STRING = "unterminated string (a string ends with '\"' on the same line)"
+SYNTAX_COMMENT = "unterminated comment: '/*' has no closing '*/'"
+SYNTAX_TOKEN = "unexpected {token}{expected}"
+SYNTAX_MISSING_DOT = "unexpected {token}: is the rule on line {line} missing its final '.'?"
+SYNTAX_EOF = "unexpected end of file{expected}"
+SYNTAX_EOF_DOT = "unexpected end of file: the last rule is missing its final '.'"
+SYNTAX_DIRECTIVE_VALUE = (
+    "'{name}' was read as a value of '.{directive}' (line {line}), so a rule cannot start "
+    "here: is a value missing after '.{directive}'?"
+)
+SYNTAX_HEAD = (
+    "a rule head is a plain atom such as {name}(x, y); closures and path atoms belong in "
+    "rule bodies"
+)
+
+# directives (datalog/checks/directive_*.py)
+UNKNOWN_DIRECTIVE = "unknown directive '.{name}'; known: .window, .slide, .output, .input{hint}"
+NEEDS_DURATION = "'.{name}' needs a duration, e.g. .{name} {example}"
+NAME_NOT_DURATION = (
+    "'.{name}' needs a duration, not the name '{value}' "
+    "(an integer with an optional unit s, m, h, d or w)"
+)
+ONE_DURATION = "'.{name}' takes one duration, but {count} values are given"
+NEEDS_NAMES = "'.{name}' needs at least one predicate name, e.g. .{name} {example}"
+DURATION_NOT_NAME = (
+    "'.{name}' takes predicate names, not '{value}' (quote a name that is not an "
+    "identifier: \"{value}\")"
+)
+NO_FOR = "'.{name}' takes no 'for' list{reason}"
+DUPLICATE_WINDOW = "duplicate default '.window': already set to {value} on line {line}"
+DUPLICATE_LABEL_WINDOW = "duplicate window for '{label}': already set to {value} on line {line}"
+DUPLICATE_SLIDE = "duplicate '.slide': already set to {value} on line {line}"
+BAD_DURATION = "bad duration '{text}': {reason}"
+
+# windows (datalog/checks/window_*.py)
+NO_WINDOW = "no window size: add '.window DURATION' to the program or pass --window"
+NO_LABEL_WINDOW = (
+    "input label '{label}' has no window: add a default '.window DURATION' or pass --window"
+)
+SLIDE_TOO_LARGE = (
+    "slide {slide} is larger than the window {window}{of_label}; a slide must not exceed "
+    "any window"
+)
+
+# the program as a whole (datalog/checks/*.py)
+NO_RULES = "the program has no rules; a query needs at least one, e.g. Answer(x, y) :- a(x, y)."
+NO_OUTPUT = "the program has no output: add '.output NAME' or define 'Answer'"
+UNKNOWN_OUTPUT = "output '{name}' is not the head of any rule{hint}"
+UNDEFINED = "predicate '{name}' is never defined: it is no rule's head and is not listed in .input"
+HEAD_IS_INPUT = "'{name}' is an input label ({where}), so it cannot be the head of a rule"
+RECURSION = (
+    "recursion is not allowed: {cycle} (a program may recurse only through p+, p* or [R])"
+)
+
+# rules (datalog/checks/*.py)
+ARITY = "atom '{name}' has {count}; atoms are binary: {example}"
+UNSAFE_HEAD = "head variable '{name}' does not appear in any body atom"
+HEAD_ANON = "'_' cannot appear in a rule head: name a variable bound in the body"
+HEAD_CONST = (
+    "constant {const} cannot appear in a rule head: use a variable and filter it in the body, "
+    "e.g. x = {const}"
+)
+UNBOUND_COMPARED = (
+    "variable '{name}' is compared but appears in no body atom "
+    "(comparisons filter, they do not bind)"
+)
+ANON_COMPARED = "'_' cannot be compared; name the variable"
+CONSTANTS_COMPARED = "a comparison of two constants is always true or always false; remove it"
+ALIAS_IS_PREDICATE = "alias '{name}' is also the name of a predicate; choose another name"
+ALIAS_REUSED = (
+    "alias '{name}' already names a different closure or path atom on line {line}; choose "
+    "another name"
+)
+
+_W = ".window 10\n"
+
+ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (SYNTAX_CHAR, (_W + "A(x, y) :- a(x, y); b(x, y).", _W + "A(x, y) :- a(x, y) & b(x, y).")),
+    (SYNTAX_COMPARISON, (_W + "A(x, y) :- a(x, y), x < y.", _W + "A(x, y) :- a(x, y), x >= y.")),
+    (SYNTAX_IF, (_W + "A(x, y) : a(x, y).", _W + "A(x, y) <- a(x, y).")),
+    (SYNTAX_STRING, (_W + 'A(x, y) :- a(x, "y).',)),
+    (SYNTAX_COMMENT, (_W + "A(x, y) :- a(x, y). /* never closed", "/* A(x, y) :- a(x, y).")),
+    (SYNTAX_TOKEN, (_W + "A(x, y) :- a(x, y),.", _W + "A(x, y) :- [a/](x, y).")),
+    (SYNTAX_MISSING_DOT, (_W + "A(x, y) :- a(x, y)\nB(x, y) :- b(x, y).",)),
+    (SYNTAX_EOF, (_W + "A(x, y) :- a(x,", _W + "A(x, y) :-")),
+    (SYNTAX_EOF_DOT, (_W + "A(x, y) :- a(x, y)",)),
+    (SYNTAX_DIRECTIVE_VALUE, (".window 10\n.output\nA(x, y) :- a(x, y).",
+                              ".window 10 for\nA(x, y) :- a(x, y).")),
+    (SYNTAX_HEAD, (_W + "A+(x, y) :- a(x, y).", _W + "A*(x, y) :- a(x, y).")),
+    (UNKNOWN_DIRECTIVE, (".windows 10\nAnswer(x, y) :- a(x, y).",
+                         ".foo\n.window 10\nAnswer(x, y) :- a(x, y).")),
+    (NEEDS_DURATION, ("Answer(x, y) :- a(x, y).\n.window", ".slide\n.window 10\nAnswer(x, y) :- a(x, y).")),
+    (NAME_NOT_DURATION, (".window day\nAnswer(x, y) :- a(x, y).",)),
+    (ONE_DURATION, (".window 10, 20\nAnswer(x, y) :- a(x, y).",)),
+    (NEEDS_NAMES, (_W + ".output for a\nAnswer(x, y) :- a(x, y).",)),
+    (DURATION_NOT_NAME, (_W + ".input 42\nAnswer(x, y) :- a(x, y).",
+                         _W + ".output 5\nAnswer(x, y) :- a(x, y).")),
+    (NO_FOR, (_W + ".slide 2 for a\nAnswer(x, y) :- a(x, y).",
+              _W + ".output Answer for a\nAnswer(x, y) :- a(x, y).")),
+    (DUPLICATE_WINDOW, (_W + ".window 20\nAnswer(x, y) :- a(x, y).",)),
+    (DUPLICATE_LABEL_WINDOW, (_W + ".window 5 for a\n.window 6 for a\nAnswer(x, y) :- a(x, y).",)),
+    (DUPLICATE_SLIDE, (_W + ".slide 2\n.slide 3\nAnswer(x, y) :- a(x, y).",)),
+    (BAD_DURATION, (".window 10x\nAnswer(x, y) :- a(x, y).", ".window 0\nAnswer(x, y) :- a(x, y).",
+                    ".window -5\nAnswer(x, y) :- a(x, y).")),
+    (NO_WINDOW, ("Answer(x, y) :- a(x, y).",)),
+    (NO_LABEL_WINDOW, (".window 5 for a\nAnswer(x, y) :- a(x, z), b(z, y).",)),
+    (SLIDE_TOO_LARGE, (".window 1h\n.slide 2h\nAnswer(x, y) :- a(x, y).",
+                       ".window 1h\n.window 1m for a\n.slide 5m\nAnswer(x, y) :- a(x, y).")),
+    (NO_RULES, (_W, "// nothing here\n")),
+    (NO_OUTPUT, (_W + "A(x, y) :- a(x, y).",)),
+    (UNKNOWN_OUTPUT, (_W + ".output B\nA(x, y) :- a(x, y).", _W + ".output a\nA(x, y) :- a(x, y).")),
+    (UNDEFINED, (_W + ".input a\nAnswer(x, y) :- a(x, z), b(z, y).",)),
+    (HEAD_IS_INPUT, (_W + ".input a\nAnswer(x, y) :- a(x, y).\na(x, y) :- Answer(x, y).",
+                     _W + ".window 5 for A\nA(x, y) :- a(x, y).\nAnswer(x, y) :- A(x, y).")),
+    (RECURSION, (_W + "Answer(x, y) :- Answer(x, z), a(z, y).",
+                 _W + "Answer(x, y) :- B(x, y).\nB(x, y) :- Answer(x, y).",
+                 _W + "Answer(x, y) :- Answer+(x, y).")),
+    (ARITY, (_W + "Answer(x, y) :- a(x, y, z).", _W + "Answer(x) :- a(x, y).",
+             _W + "Answer(x, y) :- a+(x).")),
+    (UNSAFE_HEAD, (_W + "Answer(x, z) :- a(x, y).", _W + "Answer(x, y) :- a(x, x), x = y.")),
+    (HEAD_ANON, (_W + "Answer(x, _) :- a(x, y).",)),
+    (HEAD_CONST, (_W + 'Answer(x, "bob") :- a(x, y).', _W + "Answer(42, y) :- a(x, y).")),
+    (UNBOUND_COMPARED, (_W + "Answer(x, y) :- a(x, y), x != z.",)),
+    (ANON_COMPARED, (_W + "Answer(x, y) :- a(x, y), x != _.",)),
+    (CONSTANTS_COMPARED, (_W + 'Answer(x, y) :- a(x, y), "a" = "b".',)),
+    (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),
+    (ALIAS_REUSED, (_W + "Answer(x, y) :- a+(x, z) as P, b+(z, y) as P.",)),
+)
+
+
+def message_pattern(template: str) -> re.Pattern[str]:
+    """A regex matching every message `template.format(...)` can produce."""
+    parts = re.split(r"\{[a-z_]+\}", template)
+    return re.compile(".*".join(re.escape(p) for p in parts), re.DOTALL)

@@ -8,12 +8,14 @@ errors (arity, safety, recursion...) are not found here but by `datalog.checks`.
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 
 import lark
 from lark import Lark, Token, Transformer, v_args
 
 from . import ast
+from . import errors
 from .errors import DlError, DlErrors
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -60,28 +62,40 @@ class _PredName:
         self.name, self.quoted, self.loc = name, quoted, loc
 
 
-class BadDuration(Exception):
-    def __init__(self, text: str, loc: ast.Loc | None, reason: str):
-        super().__init__(reason)
-        self.text, self.loc, self.reason = text, loc, reason
-
-
 def parse_duration(text: str) -> int:
-    """`24h` -> 86400, `10` -> 10. Raises ValueError with a reason for anything else."""
+    """`24h` -> 86400, `10` -> 10. Raises ValueError with a reason for anything else.
+
+    >>> parse_duration("30d"), parse_duration("90")
+    (2592000, 90)
+    """
+    def bad(reason: str) -> ValueError:
+        return ValueError(errors.BAD_DURATION.format(text=text, reason=reason))
+
     if text.startswith("-"):
-        raise ValueError(f"bad duration '{text}': a duration must be a positive integer")
+        raise bad("a duration must be a positive integer")
     digits = len(text) - len(text.lstrip("0123456789"))
     number, unit = text[:digits], text[digits:]
     if not number:
-        raise ValueError(f"bad duration '{text}': expected an integer with an optional unit")
+        raise bad("expected an integer with an optional unit (s, m, h, d, w)")
     if unit and unit not in UNITS:
-        raise ValueError(
-            f"bad duration '{text}': unknown unit '{unit}' (units: s, m, h, d, w)"
-        )
+        raise bad(f"unknown unit '{unit}' (units: s, m, h, d, w)")
     value = int(number) * UNITS.get(unit, 1)
     if value < 1:
-        raise ValueError(f"bad duration '{text}': a duration must be at least 1")
+        raise bad("a duration must be at least 1")
     return value
+
+
+def format_duration(value: int) -> str:
+    """The shortest exact spelling: 2592000 -> `30d`, 90 -> `90`, 120 -> `2m`.
+
+    >>> format_duration(2592000), format_duration(90), format_duration(604800)
+    ('30d', '90', '1w')
+    """
+    for unit in ("w", "d", "h", "m"):
+        size = UNITS[unit]
+        if value >= size and value % size == 0:
+            return f"{value // size}{unit}"
+    return str(value)
 
 
 @v_args(meta=True)
@@ -93,25 +107,30 @@ class _ToAst(Transformer):
 
     # -- directives
     def directive(self, meta, children):
-        name_tok, values, _for, labels = children
+        name_tok, values, for_tok, labels = children
+        values = values or []
+        labels = labels or []
         return ast.Directive(
             name=str(name_tok)[1:],
-            values=tuple(values or ()),
-            labels=tuple(p.name for p in (labels or ())),
+            values=tuple(v for v, _ in values),
+            labels=tuple(p.name for p in labels),
             loc=_loc_of(name_tok),
+            value_locs=tuple(loc for _, loc in values),
+            label_locs=tuple(p.loc for p in labels),
+            for_loc=_loc_of(for_tok) if for_tok is not None else None,
         )
 
     def dir_values(self, meta, children):
-        return [c.name if isinstance(c, _PredName) else c for c in children]
+        return [(c.name, c.loc) if isinstance(c, _PredName) else (c, c.loc) for c in children]
 
     def duration(self, meta, children):
+        """Kept even when invalid (value 0): `checks/durations.py` reports it with the rest."""
         (tok,) = children
-        loc = _loc_of(tok)
         try:
             value = parse_duration(str(tok))
-        except ValueError as exc:
-            raise BadDuration(str(tok), loc, str(exc)) from None
-        return ast.Duration(value, str(tok), loc=loc)
+        except ValueError:
+            value = 0
+        return ast.Duration(value, str(tok), loc=_loc_of(tok))
 
     def pred_list(self, meta, children):
         return list(children)
@@ -132,7 +151,7 @@ class _ToAst(Transformer):
         pred, op, args, _as, alias = children
         return ast.Closure(
             pred.name, str(op), args, alias=str(alias) if alias else None,
-            quoted=pred.quoted, loc=pred.loc,
+            quoted=pred.quoted, loc=pred.loc, alias_loc=_loc_of(alias) if alias else None,
         )
 
     def path_atom(self, meta, children):
@@ -140,11 +159,14 @@ class _ToAst(Transformer):
         return ast.PathAtom(
             regex, args, alias=str(alias) if alias else None,
             loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
+            alias_loc=_loc_of(alias) if alias else None,
         )
 
     def comparison(self, meta, children):
         left, op, right = children
-        return ast.Comparison(left, str(op), right, loc=left.loc)
+        return ast.Comparison(
+            left, str(op), right, loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column)
+        )
 
     def args(self, meta, children):
         return tuple(c for c in children if c is not None)
@@ -196,12 +218,34 @@ _TOKEN_NAMES = {
     "DIRECTIVE": "a directive", "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "DOT": "'.'",
     "LSQB": "'['", "RSQB": "']'", "SLASH": "'/'", "VBAR": "'|'", "STAR": "'*'",
     "PLUS": "'+'", "QMARK": "'?'", "CLOSURE_OP": "'+' or '*'", "COMPARE_OP": "'=' or '!='",
-    "IF": "':-'", "FOR": "'for'", "AS": "'as'", "$END": "the end of the file",
+    "__ANON_0": "':-'", "FOR": "'for'", "AS": "'as'", "$END": "the end of the file",
 }
 
+# A small lexer for the error path only: it finds the tokens before an error position, so a
+# message can say what the parser had just read (lark's exception only knows the bad token).
+_SCAN = re.compile(
+    r"(?P<ws>\s+)|(?P<comment>//[^\n]*|/\*(?:.|\n)*?\*/)|(?P<string>\"(?:[^\"\\\n]|\\.)*\")"
+    r"|(?P<directive>\.[A-Za-z_][A-Za-z0-9_]*)|(?P<word>-?[0-9A-Za-z_]+)|(?P<other>:-|!=|.)",
+    re.DOTALL,
+)
 
-def _describe_expected(expected) -> str:
-    names = sorted({_TOKEN_NAMES.get(e, repr(e)) for e in expected if not e.startswith("__")})
+
+def _tokens_before(text: str, pos: int) -> list[tuple[str, str, int]]:
+    """(kind, text, start) of every token that ends at or before `pos`, comments skipped."""
+    out = []
+    for m in _SCAN.finditer(text, 0, pos):
+        kind = m.lastgroup
+        if kind not in ("ws", "comment") and m.end() <= pos:
+            out.append((kind, m.group(), m.start()))
+    return out
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _describe(expected) -> str:
+    names = sorted({_TOKEN_NAMES.get(e, repr(e)) for e in expected if e in _TOKEN_NAMES})
     if not names:
         return ""
     if len(names) == 1:
@@ -209,40 +253,104 @@ def _describe_expected(expected) -> str:
     return "; expected " + ", ".join(names[:-1]) + " or " + names[-1]
 
 
+def _acceptable(exc) -> set[str]:
+    """The tokens the parser really accepts here (the LALR state's list can hold more)."""
+    parser = getattr(exc, "interactive_parser", None)
+    if parser is not None:
+        try:
+            return set(parser.accepts())
+        except Exception:  # pragma: no cover - fall back to lark's own list
+            pass
+    return set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+
+
+def _pos_loc(text: str, pos: int, width: int = 1) -> ast.Loc:
+    line = _line_of(text, pos)
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return ast.Loc(line, col, line, col + width)
+
+
+def _end_loc(text: str, before: list[tuple[str, str, int]]) -> ast.Loc:
+    """Just after the last token: where the missing text belongs."""
+    if not before:
+        return _pos_loc(text, 0)
+    _, tok, start = before[-1]
+    return _pos_loc(text, start + len(tok))
+
+
+def _swallowed_by_directive(before: list[tuple[str, str, int]]) -> tuple[str, str, int] | None:
+    """When a name was taken as a directive's value: (name, directive, directive line)."""
+    if not before or before[-1][0] not in ("word", "string"):
+        return None
+    for kind, tok, start in reversed(before[:-1]):
+        if kind == "directive":
+            return before[-1][1], tok[1:], start
+        if not (kind in ("word", "string") or tok == ","):
+            return None
+    return None
+
+
 def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str) -> DlError:
-    loc = ast.Loc(exc.line, exc.column) if getattr(exc, "line", -1) not in (None, -1) else None
+    pos = getattr(exc, "pos_in_stream", None)
+    if isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END":
+        pos = len(text)
+    if pos is None:
+        pos = len(text)
+    # an unterminated block comment shows up as a stray '/' (or '*')
+    comment = text.rfind("/*", 0, pos + 2)
+    if comment != -1 and text.startswith("/*", comment) and comment >= pos - 1 \
+            and "*/" not in text[comment + 2:]:
+        line = _line_of(text, comment)
+        col = comment - (text.rfind("\n", 0, comment) + 1) + 1
+        return DlError(errors.SYNTAX_COMMENT, ast.Loc(line, col, line, col + 2), filename, text)
+    accepts = _acceptable(exc)
+    before = _tokens_before(text, pos)
     if isinstance(exc, lark.exceptions.UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        line, col = exc.line, exc.column
+        loc = ast.Loc(line, col, line, col + 1)
+        ch = text[pos] if pos < len(text) else ""
         if ch == '"':
-            msg = "unterminated string (a string ends with '\"' on the same line)"
-        elif text.startswith("/*", exc.pos_in_stream):
-            msg = "unterminated comment (a block comment ends with '*/')"
-        else:
-            msg = f"unexpected character '{ch}'"
-        return DlError(msg, loc, filename, text)
-    if isinstance(exc, lark.exceptions.UnexpectedEOF):
-        lines = text.splitlines() or [""]
-        loc = ast.Loc(len(lines), len(lines[-1]) + 1)
-        return DlError(
-            "unexpected end of file" + _describe_expected(exc.expected)
-            + " (is a rule missing its final '.'?)", loc, filename, text,
-        )
+            return DlError(errors.SYNTAX_STRING, loc, filename, text)
+        if ch == ":" or text.startswith("<-", pos):
+            if "__ANON_0" in accepts or not accepts:
+                return DlError(errors.SYNTAX_IF, ast.Loc(line, col, line, col + (2 if ch == "<" else 1)),
+                               filename, text)
+        if ch in "<>":
+            op = text[pos:pos + 2] if text.startswith(("<=", ">="), pos) else ch
+            return DlError(errors.SYNTAX_COMPARISON.format(op=op),
+                           ast.Loc(line, col, line, col + len(op)), filename, text)
+        return DlError(errors.SYNTAX_CHAR.format(char=ch, expected=_describe(accepts)), loc,
+                       filename, text)
     tok = exc.token
     if tok.type == "$END":
-        lines = text.splitlines() or [""]
-        loc = ast.Loc(len(lines), len(lines[-1]) + 1)
-        return DlError(
-            "unexpected end of file" + _describe_expected(exc.expected)
-            + " (is a rule missing its final '.'?)", loc, filename, text,
-        )
+        loc = _end_loc(text, before)
+        if "DOT" in accepts:
+            return DlError(errors.SYNTAX_EOF_DOT, loc, filename, text)
+        return DlError(errors.SYNTAX_EOF.format(expected=_describe(accepts)), loc, filename, text)
     loc = ast.Loc(tok.line, tok.column, tok.end_line, tok.end_column)
-    return DlError(
-        f"unexpected '{tok}'" + _describe_expected(exc.expected), loc, filename, text
-    )
+    if str(tok) == "(" and "LPAR" not in accepts:
+        swallowed = _swallowed_by_directive(before)
+        if swallowed is not None:
+            name, directive, start = swallowed
+            where = _pos_loc(text, before[-1][2], len(name))
+            return DlError(errors.SYNTAX_DIRECTIVE_VALUE.format(
+                name=name, directive=directive, line=_line_of(text, start)), where, filename, text)
+    if tok.type in ("CLOSURE_OP", "PLUS", "STAR") and accepts == {"LPAR"} and before:
+        return DlError(errors.SYNTAX_HEAD.format(name=before[-1][1]), loc, filename, text)
+    if "DOT" in accepts and before and _line_of(text, before[-1][2]) < tok.line:
+        # the statement ended on an earlier line without its '.'
+        first = before[-1]
+        return DlError(errors.SYNTAX_MISSING_DOT.format(
+            token=f"'{tok}'", line=_line_of(text, first[2])), loc, filename, text)
+    return DlError(errors.SYNTAX_TOKEN.format(token=f"'{tok}'", expected=_describe(accepts)),
+                   loc, filename, text)
 
 
 def parse(text: str, filename: str = "<string>") -> ast.Program:
     """Parse `.dl` text into a Program (syntax only). Raises DlErrors on a syntax error.
+
+    Durations are kept as written; invalid ones (value 0) are reported by `check`, together
+    with every other error of the file.
 
     >>> parse("A(x, y) :- a(x, y).").rules[0].head.pred
     'A'
@@ -251,10 +359,4 @@ def parse(text: str, filename: str = "<string>") -> ast.Program:
         tree = _lark().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise DlErrors([_syntax_error(exc, filename, text)]) from None
-    try:
-        return _ToAst().transform(tree)
-    except lark.exceptions.VisitError as exc:
-        if isinstance(exc.orig_exc, BadDuration):
-            bad = exc.orig_exc
-            raise DlErrors([DlError(bad.reason, bad.loc, filename, text)]) from None
-        raise
+    return _ToAst().transform(tree)

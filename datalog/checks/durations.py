@@ -1,0 +1,26 @@
+"""Bad durations: an unknown unit, zero or a negative number (SEMANTICS.md §2: ω, β ≥ 1).
+
+The parser keeps every duration as written so that this check reports them all at once.
+"""
+
+from __future__ import annotations
+
+from ..ast import Duration
+from ..errors import DlError
+from ..parser import parse_duration
+from .context import CheckContext
+
+
+def check_durations(ctx: CheckContext) -> list[DlError]:
+    """`.window 10x` -> bad duration '10x': unknown unit 'x' (units: s, m, h, d, w)"""
+    errors = []
+    for d in ctx.program.directives:
+        if d.name not in ("window", "slide"):
+            continue  # a number after .output/.input is a misplaced name, not a duration
+        for value in d.values:
+            if isinstance(value, Duration):
+                try:
+                    parse_duration(value.text)
+                except ValueError as exc:
+                    errors.append(ctx.error(str(exc), value.loc))
+    return errors

@@ -1,0 +1,10 @@
+"""A program needs at least one rule (SEMANTICS.md §3: a finite, non-empty set of rules)."""
+
+from __future__ import annotations
+
+from ..errors import DlError, NO_RULES
+from .context import CheckContext
+
+
+def check_has_rules(ctx: CheckContext) -> list[DlError]:
+    return [] if ctx.program.rules else [ctx.error(NO_RULES, None)]

@@ -1,0 +1,15 @@
+"""A program must say what it outputs: `.output NAME`, else a predicate `Answer`
+(SEMANTICS.md §3)."""
+
+from __future__ import annotations
+
+from ..errors import DlError, NO_OUTPUT
+from .context import CheckContext
+from .facts import heads
+
+
+def check_has_output(ctx: CheckContext) -> list[DlError]:
+    program = ctx.program
+    if not program.rules or ctx.directives_named("output") or "Answer" in heads(program):
+        return []
+    return [ctx.error(NO_OUTPUT, None)]

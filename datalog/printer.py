@@ -1,0 +1,124 @@
+"""AST to canonical `.dl` text: `print_program(parse(text))` parses back to an equal Program.
+
+Canonical means: one statement per line, directives then a blank line before the first rule
+that follows a directive, `, ` between arguments, regexes with only the parentheses their
+precedence needs (`|` binds loosest, then `/`, then the postfix `*`, `+`, `?`), names quoted
+only when they are not identifiers (or are the keywords `for` / `as`), constants as written
+(an integer bare, anything else quoted). LANGUAGE.md has the syntax.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import ast
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INT = re.compile(r"-?(0|[1-9][0-9]*)")
+_KEYWORDS = frozenset({"for", "as"})
+
+
+def quote(text: str) -> str:
+    """`"text"` with `\\`, `"`, newlines and tabs escaped the way the parser reads them."""
+    body = (text.replace("\\", "\\\\").replace('"', '\\"')
+            .replace("\n", "\\n").replace("\t", "\\t"))
+    return f'"{body}"'
+
+
+def name_text(name: str) -> str:
+    """A predicate name as written: bare if it is an identifier, else quoted."""
+    if _IDENT.fullmatch(name) and name not in _KEYWORDS:
+        return name
+    return quote(name)
+
+
+def term_text(term: ast.Term) -> str:
+    if isinstance(term, ast.Var):
+        return term.name
+    if isinstance(term, ast.Anon):
+        return "_"
+    if not term.quoted and _INT.fullmatch(term.value) and term.value != "-0":
+        return term.value
+    return quote(term.value)
+
+
+def args_text(args: tuple[ast.Term, ...]) -> str:
+    return "(" + ", ".join(term_text(t) for t in args) + ")"
+
+
+# precedence: 0 = alternation, 1 = concatenation, 2 = postfix / label
+def _regex(node: ast.Regex, context: int) -> str:
+    if isinstance(node, ast.Label):
+        return name_text(node.name)
+    if isinstance(node, ast.Alt):
+        text = " | ".join(_regex(o, 1) for o in node.options)
+        return f"({text})" if context >= 1 else text
+    if isinstance(node, ast.Concat):
+        text = "/".join(_regex(p, 2) for p in node.parts)
+        return f"({text})" if context >= 2 else text
+    op = "*" if isinstance(node, ast.Star) else "+" if isinstance(node, ast.Plus) else "?"
+    return _regex(node.inner, 3) + op
+
+
+def regex_text(regex: ast.Regex) -> str:
+    """`a/(b | c)*`: the regex with minimal parentheses.
+
+    Inside an alternation an option that is itself an alternation keeps its parentheses (and
+    likewise a concatenation inside a concatenation), so the parsed tree has the same shape.
+    """
+    return _regex(regex, 0)
+
+
+def _alias(literal) -> str:
+    """` as NAME`: an alias is always an identifier (the grammar's NAME), never quoted."""
+    return f" as {literal.alias}" if literal.alias is not None else ""
+
+
+def literal_text(literal: ast.Literal) -> str:
+    if isinstance(literal, ast.Atom):
+        return name_text(literal.pred) + args_text(literal.args)
+    if isinstance(literal, ast.Closure):
+        return name_text(literal.pred) + literal.op + args_text(literal.args) + _alias(literal)
+    if isinstance(literal, ast.PathAtom):
+        return f"[{regex_text(literal.regex)}]" + args_text(literal.args) + _alias(literal)
+    return f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
+
+
+def rule_text(rule: ast.Rule) -> str:
+    body = ", ".join(literal_text(lit) for lit in rule.body)
+    return f"{literal_text(rule.head)} :- {body}."
+
+
+def directive_text(directive: ast.Directive) -> str:
+    parts = [f".{directive.name}"]
+    if directive.values:
+        parts.append(", ".join(
+            v.text if isinstance(v, ast.Duration) else name_text(v) for v in directive.values
+        ))
+    if directive.labels:
+        parts.append("for " + ", ".join(name_text(label) for label in directive.labels))
+    return " ".join(parts)
+
+
+def print_program(program: ast.Program) -> str:
+    """The canonical text of `program`, ending in a newline.
+
+    >>> from sgq.datalog.parser import parse
+    >>> print(print_program(parse('.window 24h\\nA(x,y):-[a/(b|"c:d")*](x,y) as P, x!=y.')), end="")
+    .window 24h
+    <BLANKLINE>
+    A(x, y) :- [a/(b | "c:d")*](x, y) as P, x != y.
+    """
+    lines: list[str] = []
+    previous: ast.Statement | None = None
+    for statement in program.statements:
+        if isinstance(statement, ast.Rule):
+            if isinstance(previous, ast.Directive):
+                lines.append("")
+            lines.append(rule_text(statement))
+        else:
+            if isinstance(previous, ast.Rule):
+                lines.append("")
+            lines.append(directive_text(statement))
+        previous = statement
+    return "\n".join(lines) + "\n" if lines else ""

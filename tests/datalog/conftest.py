@@ -1,0 +1,8 @@
+"""tests/datalog/ on sys.path, so its support module `dl_strategies` is importable."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
