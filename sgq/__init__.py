@@ -1,2 +1,13 @@
-"""sgq: streaming graph queries."""
+"""sgq: streaming graph queries.
+
+    q = sgq.compile(path_or_text, window=None, slide=None)
+    eng = q.engine(paths=False)
+    eng.push(src, trg, label, t); eng.close(); eng.drain()
+"""
+
+from .api import Engine, Query, Result, compile
+from .errors import UserError
+
 __version__ = "0.1.0"
+
+__all__ = ["Engine", "Query", "Result", "UserError", "compile", "__version__"]

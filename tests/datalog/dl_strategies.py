@@ -33,7 +33,7 @@ def terms() -> st.SearchStrategy[ast.Term]:
 
 
 def regexes(labels: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[ast.Regex]:
-    leaf = (labels or names()).map(ast.Label)
+    leaf = (names() if labels is None else labels).map(ast.Label)
     return st.recursive(leaf, lambda inner: st.one_of(
         st.lists(inner, min_size=2, max_size=3).map(lambda xs: ast.Concat(tuple(xs))),
         st.lists(inner, min_size=2, max_size=3).map(lambda xs: ast.Alt(tuple(xs))),
