@@ -59,7 +59,7 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     with open(query_path, encoding="utf-8") as handle:
         query = compile_query(handle.read(), filename=query_path,
                               window=workload.window, slide=workload.slide)
-    engine = query.engine()
+    engine = query.engine(history=False)
     batch_lat: list[float] = []
     slide_lat: list[float] = []
     slide_acc = 0.0

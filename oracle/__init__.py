@@ -12,22 +12,22 @@ from .session import spark_session
 
 
 def evaluate_cases(checked, streams):
-    """See `oracle.evaluate.evaluate_cases` (imported lazily: it needs pyspark)."""
-    from .evaluate import evaluate_cases as run
+    """See `oracle.evaluation.evaluate_cases` (imported lazily: it needs pyspark)."""
+    from .evaluation import evaluate_cases as run
 
     return run(checked, streams)
 
 
 def evaluate(checked, edges):
-    """See `oracle.evaluate.evaluate`."""
-    from .evaluate import evaluate as run
+    """See `oracle.evaluation.evaluate`."""
+    from .evaluation import evaluate as run
 
     return run(checked, edges)
 
 
 def evaluate_many(cases):
-    """See `oracle.evaluate.evaluate_many`."""
-    from .evaluate import evaluate_many as run
+    """See `oracle.evaluation.evaluate_many`."""
+    from .evaluation import evaluate_many as run
 
     return run(cases)
 

@@ -18,3 +18,21 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow], print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """The Spark oracle's shared local SparkSession (started once per test session); skips
+    when Java or pyspark is missing."""
+    from sgq.errors import UserError
+    from sgq.oracle.session import spark_session, stop_session
+
+    try:
+        session = spark_session()
+    except UserError as exc:
+        pytest.skip(str(exc))
+    yield session
+    stop_session()

@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         fields = INTERVAL_FIELDS + (("path",) if args.paths else ())
     writer = ResultWriter(out, fields, out_fmt)
-    engine = query.engine(paths=args.paths and not deltas)
+    engine = query.engine(paths=args.paths and not deltas, history=False)
     view = engine.delta_view() if deltas else None
     progress = Progress(total, enabled=False if args.no_progress or counter is None else None)
 

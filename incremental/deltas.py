@@ -1,0 +1,69 @@
+"""The delta view of interval results: `(τ, '+'|'-', src, trg, label)` (SEMANTICS.md §5).
+
+'+' when a key enters the output snapshot, '-' when it leaves. Results arrive as intervals;
+a key's coverage is kept as one open segment `[start, until)`, widened by overlapping or
+touching results. An event at instant τ is released only once time has passed τ (every input
+with time ≤ τ consumed: `frontier > τ`), so a '-' is never premature and the order within one
+instant is deterministic: '+' before '-', then by (src, trg, label). `close()` releases the rest
+(time runs on).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+
+class DeltaView:
+    """Feed results (anything with src, trg, label, ts, exp) and the engine's time frontier."""
+
+    __slots__ = ("open", "ends", "events")
+
+    def __init__(self) -> None:
+        self.open: dict[tuple, list] = {}   # key -> [start, until]
+        self.ends: list = []                # (until, key), possibly stale
+        self.events: list = []              # (τ, 0 for '+' / 1 for '-', src, trg, label)
+
+    def feed(self, results, frontier=math.inf) -> list[tuple]:
+        """Take new results; return the events at instants `< frontier`, in order."""
+        for r in results:
+            key = (r.src, r.trg, r.label)
+            ts, exp = r.ts, r.exp
+            if exp <= ts:
+                continue
+            seg = self.open.get(key)
+            if seg is not None and ts <= seg[1]:
+                if exp > seg[1]:
+                    seg[1] = exp
+                    heapq.heappush(self.ends, (exp, key))
+                continue
+            if seg is not None:  # a gap: the old segment ends before this one starts
+                heapq.heappush(self.events, (seg[1], 1, *key))
+            self.open[key] = [ts, exp]
+            heapq.heappush(self.ends, (exp, key))
+            heapq.heappush(self.events, (ts, 0, *key))
+        return self._release(frontier)
+
+    def close(self) -> list[tuple]:
+        """End of input: every remaining event, the '-' of every open key included."""
+        return self._release(math.inf)
+
+    def _release(self, frontier) -> list[tuple]:
+        ends, open_, events = self.ends, self.open, self.events
+        while ends and ends[0][0] < frontier:
+            until, key = heapq.heappop(ends)
+            seg = open_.get(key)
+            if seg is not None and seg[1] == until:
+                del open_[key]
+                heapq.heappush(events, (until, 1, *key))
+        out = []
+        while events and events[0][0] < frontier:
+            tau, op, s, t, label = heapq.heappop(events)
+            out.append((tau, "+" if op == 0 else "-", s, t, label))
+        return out
+
+
+def delta_rows(results) -> list[tuple]:
+    """The whole delta view of a finished run's results."""
+    view = DeltaView()
+    return view.feed(results) + view.close()

@@ -1,0 +1,243 @@
+"""Regular expression -> minimal DFA, the automaton S-PATH walks (thesis Appendix A, line 1
+of Algorithm S-PATH: `ConstructDFA(R)`).
+
+Thompson NFA, subset construction, then Hopcroft's partition refinement. Dead states (from
+which no final state is reachable) are dropped, so a missing transition means "no match".
+Regexes are the algebra's nested tuples (`sga.algebra.Regex`): ("label", l), ("concat", ...),
+("alt", ...), ("star", r), ("plus", r), ("opt", r).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+
+class DFA:
+    """A minimal, trimmed DFA: states `0..n-1`, `start` is 0.
+
+    - `delta[s]`: dict letter -> next state (absent: no match possible).
+    - `finals`: frozenset of accepting states.
+    - `by_letter[l]`: list of `(s, q)` with `delta[s][l] == q` (S-PATH's loop over states).
+    """
+
+    __slots__ = ("delta", "finals", "start", "by_letter", "letters")
+
+    def __init__(self, delta: list[dict[str, int]], finals: Iterable[int]):
+        self.delta = delta
+        self.finals = frozenset(finals)
+        self.start = 0
+        by_letter: dict[str, list[tuple[int, int]]] = {}
+        for s, moves in enumerate(delta):
+            for letter, q in moves.items():
+                by_letter.setdefault(letter, []).append((s, q))
+        self.by_letter = by_letter
+        self.letters = tuple(sorted(by_letter))
+
+    @property
+    def size(self) -> int:
+        return len(self.delta)
+
+    @property
+    def nullable(self) -> bool:
+        return self.start in self.finals
+
+    def accepts(self, word: Iterable[str]) -> bool:
+        """Whether the label sequence `word` is in the language."""
+        s = self.start
+        for letter in word:
+            if s is None:
+                return False
+            s = self.delta[s].get(letter)
+        return s is not None and s in self.finals
+
+    def __repr__(self) -> str:
+        return f"DFA(delta={self.delta!r}, finals={sorted(self.finals)!r})"
+
+
+# ---- Thompson NFA ---------------------------------------------------------------------------
+
+
+class _NFA:
+    __slots__ = ("eps", "moves", "count")
+
+    def __init__(self) -> None:
+        self.eps: list[list[int]] = []
+        self.moves: list[list[tuple[str, int]]] = []
+        self.count = 0
+
+    def state(self) -> int:
+        self.eps.append([])
+        self.moves.append([])
+        self.count += 1
+        return self.count - 1
+
+    def build(self, regex: tuple) -> tuple[int, int]:
+        kind = regex[0]
+        if kind == "label":
+            a, b = self.state(), self.state()
+            self.moves[a].append((regex[1], b))
+            return a, b
+        if kind == "concat":
+            start, end = self.build(regex[1])
+            for part in regex[2:]:
+                s, e = self.build(part)
+                self.eps[end].append(s)
+                end = e
+            return start, end
+        if kind == "alt":
+            a, b = self.state(), self.state()
+            for option in regex[1:]:
+                s, e = self.build(option)
+                self.eps[a].append(s)
+                self.eps[e].append(b)
+            return a, b
+        if kind not in ("star", "plus", "opt"):
+            raise ValueError(f"unknown regex node {kind!r}")
+        s, e = self.build(regex[1])
+        a, b = self.state(), self.state()
+        self.eps[a].append(s)
+        self.eps[e].append(b)
+        if kind in ("star", "opt"):
+            self.eps[a].append(b)
+        if kind in ("star", "plus"):
+            self.eps[e].append(s)
+        return a, b
+
+    def closure(self, states: Iterable[int]) -> frozenset[int]:
+        todo = list(states)
+        seen = set(todo)
+        while todo:
+            q = todo.pop()
+            for r in self.eps[q]:
+                if r not in seen:
+                    seen.add(r)
+                    todo.append(r)
+        return frozenset(seen)
+
+
+def _subset(regex: tuple) -> tuple[list[dict[str, int]], set[int]]:
+    """Subset construction: a DFA (state 0 the start) without the empty set state."""
+    nfa = _NFA()
+    start, accept = nfa.build(regex)
+    first = nfa.closure([start])
+    ids = {first: 0}
+    order = [first]
+    delta: list[dict[str, int]] = []
+    i = 0
+    while i < len(order):
+        current = order[i]
+        i += 1
+        targets: dict[str, set[int]] = {}
+        for q in current:
+            for letter, r in nfa.moves[q]:
+                targets.setdefault(letter, set()).add(r)
+        row: dict[str, int] = {}
+        for letter in sorted(targets):
+            nxt = nfa.closure(targets[letter])
+            if nxt not in ids:
+                ids[nxt] = len(order)
+                order.append(nxt)
+            row[letter] = ids[nxt]
+        delta.append(row)
+    finals = {ids[s] for s in order if accept in s}
+    return delta, finals
+
+
+def _trim(delta: list[dict[str, int]], finals: set[int]) -> tuple[list[dict[str, int]], set[int]]:
+    """Drop states that cannot reach a final state (the start stays, possibly alone)."""
+    back: dict[int, set[int]] = {}
+    for s, row in enumerate(delta):
+        for q in row.values():
+            back.setdefault(q, set()).add(s)
+    live = set(finals)
+    todo = list(finals)
+    while todo:
+        q = todo.pop()
+        for s in back.get(q, ()):
+            if s not in live:
+                live.add(s)
+                todo.append(s)
+    keep = [s for s in range(len(delta)) if s in live or s == 0]
+    new_id = {s: i for i, s in enumerate(keep)}
+    out = [{l: new_id[q] for l, q in delta[s].items() if q in live} for s in keep]
+    return out, {new_id[s] for s in finals}
+
+
+def _hopcroft(delta: list[dict[str, int]], finals: set[int]) -> tuple[list[dict[str, int]], set[int]]:
+    """Hopcroft's partition refinement on a (partial) DFA; missing moves go to an implicit
+    dead state, which is kept as its own block and removed again at the end."""
+    n = len(delta)
+    dead = n
+    letters = sorted({l for row in delta for l in row})
+    # inverse transitions over the completed automaton (dead state included)
+    inv: dict[str, dict[int, list[int]]] = {l: {} for l in letters}
+    for s in range(n + 1):
+        row = delta[s] if s < n else {}
+        for l in letters:
+            q = row.get(l, dead)
+            inv[l].setdefault(q, []).append(s)
+    nonfinal = set(range(n + 1)) - finals
+    partition: list[set[int]] = [b for b in (set(finals), nonfinal) if b]
+    block_of = {s: i for i, b in enumerate(partition) for s in b}
+    work = [i for i in range(len(partition))]
+    while work:
+        a = work.pop()
+        splitter = set(partition[a])
+        for l in letters:
+            pre: set[int] = set()
+            for q in splitter:
+                pre.update(inv[l].get(q, ()))
+            touched: dict[int, set[int]] = {}
+            for s in pre:
+                touched.setdefault(block_of[s], set()).add(s)
+            for b, inside in touched.items():
+                block = partition[b]
+                if len(inside) == len(block):
+                    continue
+                outside = block - inside
+                partition[b] = inside
+                partition.append(outside)
+                new = len(partition) - 1
+                for s in outside:
+                    block_of[s] = new
+                if b in work:
+                    work.append(new)
+                else:
+                    work.append(b if len(inside) <= len(outside) else new)
+    dead_block = block_of[dead]
+    # renumber blocks: the start's block first, then in order of first reach (BFS)
+    start_block = block_of[0]
+    order = [start_block]
+    ids = {start_block: 0}
+    rows: list[dict[str, int]] = []
+    i = 0
+    while i < len(order):
+        b = order[i]
+        i += 1
+        rep = min(partition[b] - {dead}) if partition[b] - {dead} else None
+        row: dict[str, int] = {}
+        if rep is not None:
+            for l in sorted(delta[rep]):
+                qb = block_of[delta[rep][l]]
+                if qb == dead_block:
+                    continue
+                if qb not in ids:
+                    ids[qb] = len(order)
+                    order.append(qb)
+                row[l] = ids[qb]
+        rows.append(row)
+    new_finals = {ids[b] for b in order if partition[b] & finals}
+    return rows, new_finals
+
+
+def compile_regex(regex: tuple) -> DFA:
+    """The minimal trimmed DFA of `regex`.
+
+    >>> d = compile_regex(("plus", ("label", "a")))
+    >>> d.size, d.accepts(["a", "a"]), d.accepts([])
+    (2, True, False)
+    """
+    delta, finals = _subset(regex)
+    delta, finals = _trim(delta, finals)
+    delta, finals = _hopcroft(delta, finals)
+    return DFA(delta, finals)

@@ -1,0 +1,225 @@
+"""The engine: edges in, interval results out (SEMANTICS.md §1, §5).
+
+Edges are buffered per timestamp and pushed through the dataflow (incremental/runtime.py) as
+one batch when a later time shows up, or on `flush` / `advance` / `close` / `push_batch`; the
+results of a batch are exact for every instant before the next input time (timeliness).
+Out-of-order input is an error naming both times. Results of the output predicates are kept for
+`drain()`, sent to subscribers, and (with `history`) merged per key so `snapshot(τ)` can
+answer for any τ.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable, NamedTuple
+
+from ..errors import UserError
+from ..sga.algebra import Plan
+from .deltas import DeltaView
+from .runtime import Dataflow
+
+
+class Result(NamedTuple):
+    """One output sgt: `(src, trg, label)` valid on `[ts, exp)`; `path` the witness edges
+    `(src, trg, label)` when paths are on."""
+
+    src: str
+    trg: str
+    label: str
+    ts: int
+    exp: int
+    path: tuple | None = None
+
+
+class Engine:
+    """Incremental evaluation of one plan. `time` is the frontier: every input with a time
+    `< time` has been consumed (math.inf after `close`)."""
+
+    def __init__(self, plan: Plan, *, paths: bool = False, history: bool = True) -> None:
+        self.dataflow = Dataflow(plan, paths=paths)
+        self.paths = paths
+        self.history: dict[tuple, list] | None = {} if history else None
+        self.time: float = -math.inf
+        self._seen: float = -math.inf
+        self._buffer: dict[str, list] = {}
+        self._buffer_time: int | None = None
+        self._buffered = 0
+        self._drained: list[Result] = []
+        self._subscribers: list[Callable[[Result], None]] = []
+        self._bucket: int | None = None
+        self._closed = False
+        self.edges_in = 0
+        self.results_out = 0
+        self.ignored = 0
+        self.peak_state = 0
+
+    # ---- input
+    def push(self, src, trg, label, t, op: str = "+") -> None:
+        """One edge; ids and labels are converted with str(). Buffered until its time is
+        complete (a later time, flush, advance, close)."""
+        if self._closed:
+            raise UserError("the engine is closed: no more input after close()")
+        try:
+            t = int(t)
+        except (TypeError, ValueError):
+            raise UserError(f"edge {src} -> {trg} ({label}): time {t!r} is not an integer") from None
+        if op not in ("+", "-"):
+            raise UserError(f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} "
+                            "(use '+' or '-')")
+        if t < self._seen:
+            raise UserError(f"out-of-order edge {src} -> {trg} ({label}) at time {t}: time "
+                            f"{self._seen} was already seen (edges must come in "
+                            "non-decreasing time)")
+        if self._buffer_time is not None and t > self._buffer_time:
+            self._run_buffer()
+            self.time = max(self.time, t)
+        self._seen = t
+        self._buffer_time = t
+        label = str(label)
+        batch = self._buffer.get(label)
+        if batch is None:
+            batch = self._buffer[label] = []
+        batch.append((str(src), str(trg), t, op))
+        self._buffered += 1
+
+    def push_batch(self, edges: Iterable) -> None:
+        """Many edges `(src, trg, label, t[, op])`; each timestamp flows through every operator
+        as one batch, and everything pushed is processed before this returns."""
+        push = self.push
+        for edge in edges:
+            if len(edge) == 4:
+                push(edge[0], edge[1], edge[2], edge[3])
+            else:
+                push(edge[0], edge[1], edge[2], edge[3], edge[4])
+        self.flush()
+
+    def flush(self) -> None:
+        """Process anything buffered (more edges with the same time may still follow)."""
+        if self._buffer_time is not None:
+            t = self._buffer_time
+            self._run_buffer()
+            self.time = max(self.time, t)
+
+    def advance(self, t) -> None:
+        """Time is now `t`: no input with a time `< t` will come."""
+        t = int(t)
+        if t < self._seen:
+            raise UserError(f"cannot advance to time {t}: time {self._seen} was already seen")
+        self.flush()
+        self._seen = t
+        self.time = max(self.time, t)
+
+    def close(self) -> None:
+        """End of input: time runs on, every result's expiry is final."""
+        if self._closed:
+            return
+        self.flush()
+        self._closed = True
+        self.time = math.inf
+        self.dataflow.purge(1 << 62)
+
+    # ---- output
+    def drain(self) -> list[Result]:
+        """Results emitted since the last drain, in emission order."""
+        out, self._drained = self._drained, []
+        return out
+
+    def subscribe(self, callback: Callable[[Result], None]) -> None:
+        """Call `callback(result)` for every result emitted from now on."""
+        self._subscribers.append(callback)
+
+    def delta_view(self) -> DeltaView:
+        """A fresh delta view; feed it `drain()` results and `engine.time`."""
+        return DeltaView()
+
+    def snapshot(self, tau: int) -> set[tuple[str, str, str]]:
+        """The output snapshot at `tau` from every result emitted so far."""
+        if self.history is None:
+            raise UserError("snapshot() needs the engine's history (engine(history=True))")
+        return {key for key, ivs in self.history.items()
+                if any(ts <= tau < exp for ts, exp in ivs)}
+
+    def stats(self) -> dict:
+        """Counters and state sizes: edges in, results out, state entries per operator
+        (PATH tree nodes, join index entries, coalescing entries)."""
+        operators = self.dataflow.state_sizes()
+        state = sum(operators.values())
+        self.peak_state = max(self.peak_state, state)
+        return {
+            "edges_in": self.edges_in,
+            "results_out": self.results_out,
+            "ignored_edges": self.ignored,
+            "state": state,
+            "peak_state": self.peak_state,
+            "operators": operators,
+            "time": self.time,
+        }
+
+    # ---- internals
+    def _run_buffer(self) -> None:
+        now = self._buffer_time
+        buffer = self._buffer
+        self._buffer = {}
+        self._buffer_time = None
+        n = self._buffered
+        self._buffered = 0
+        if n == 0:
+            return
+        self.edges_in += n
+        flow = self.dataflow
+        for label in buffer:
+            if label not in flow.wscans:
+                self.ignored += len(buffer[label])
+        bucket = now // flow.slide
+        if bucket != self._bucket:
+            flow.purge(now)
+            self._bucket = bucket
+            state = sum(flow.state_sizes().values())
+            if state > self.peak_state:
+                self.peak_state = state
+        produced = flow.run(buffer, now)
+        if not produced:
+            return
+        labels = flow.output_labels
+        history = self.history
+        subscribers = self._subscribers
+        drained = self._drained
+        for i in flow.outputs:
+            out = produced.get(i)
+            if not out:
+                continue
+            label = labels[i]
+            for s, t, ts, exp, wit in out:
+                r = Result(s, t, label, ts, exp, wit)
+                drained.append(r)
+                self.results_out += 1
+                if history is not None:
+                    _remember(history, (s, t, label), ts, exp)
+                for cb in subscribers:
+                    cb(r)
+
+
+def _remember(history: dict, key: tuple, ts: int, exp: int) -> None:
+    """Merge `[ts, exp)` into the key's sorted, disjoint interval list."""
+    ivs = history.get(key)
+    if ivs is None:
+        history[key] = [(ts, exp)]
+        return
+    last_ts, last_exp = ivs[-1]
+    if ts > last_exp:
+        ivs.append((ts, exp))
+        return
+    if ts >= last_ts:
+        if exp > last_exp:
+            ivs[-1] = (last_ts, exp)
+        return
+    merged = [(ts, exp)]
+    rest = []
+    for iv in ivs:
+        if iv[1] < ts or iv[0] > merged[0][1]:
+            rest.append(iv)
+        else:
+            merged[0] = (min(iv[0], merged[0][0]), max(iv[1], merged[0][1]))
+    rest.append(merged[0])
+    rest.sort()
+    history[key] = rest

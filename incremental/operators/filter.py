@@ -1,0 +1,49 @@
+"""FILTER: the sgts whose endpoints satisfy every condition (thesis Def 31).
+
+Intervals pass through unchanged; expiry (and, later, deletions) flow through as they come.
+Stateless: the input is coalesced per key and a filter keeps or drops whole keys, so the output
+is coalesced too. Cost per tuple: O(#conditions).
+"""
+
+from __future__ import annotations
+
+from .base import PhysicalOperator
+
+
+def _compile(conditions):
+    """Conditions as `(left_is_src, op_is_eq, right_kind, right_value)`; right_kind is 0 for
+    src, 1 for trg, 2 for a constant."""
+    out = []
+    for c in conditions:
+        if c.left not in ("src", "trg"):
+            raise ValueError(f"bad FILTER condition {c.text()!r}")
+        if c.right_const:
+            kind, value = 2, str(c.right)
+        elif c.right in ("src", "trg"):
+            kind, value = (0 if c.right == "src" else 1), None
+        else:
+            raise ValueError(f"bad FILTER condition {c.text()!r}")
+        out.append((c.left == "src", c.op == "=", kind, value))
+    return tuple(out)
+
+
+class FilterOp(PhysicalOperator):
+    __slots__ = ("conditions",)
+
+    def __init__(self, node, ctx) -> None:
+        super().__init__(node)
+        self.conditions = _compile(node.conditions)
+
+    def process(self, batches, now):
+        conditions = self.conditions
+        result = []
+        for sgt in batches[0]:
+            s, t = sgt[0], sgt[1]
+            for left_src, eq, kind, value in conditions:
+                left = s if left_src else t
+                right = value if kind == 2 else (s if kind == 0 else t)
+                if (left == right) != eq:
+                    break
+            else:
+                result.append(sgt)
+        return result

@@ -1,0 +1,149 @@
+"""The push-based runtime: a Plan becomes a physical dataflow (thesis 5.4).
+
+One table, `PHYSICAL`, maps each algebra node class to its physical operator (like Soufflé's
+interpreter Generator). Every distinct plan node becomes one operator, so a shared node feeds
+all its consumers once. A round pushes one batch of input edges (one timestamp `now`) through
+the operators in topological order: each operator gets one list per input port and returns one
+list, which the runtime appends to the interval-annotated `EdgeIndex` of that node (shared by
+every PATTERN / PATH reading it) and hands to the consumers. Operators never schedule
+themselves; the runtime owns time and purges expired state lazily, once per slide.
+
+Batching gives the same output snapshots as one-tuple-at-a-time: every operator is monotone in
+its inputs' intervals and coalesces its output, and a batch's deltas are in the shared indexes
+before any consumer probes them (so each new combination is found at least once).
+"""
+
+from __future__ import annotations
+
+from ..sga.algebra import Filter, Path, Pattern, Plan, Rename, Union, Vertices, WScan, children, op_kind
+from .operators.filter import FilterOp
+from .operators.path import PathOp
+from .operators.pattern import PatternOp
+from .operators.rename import RenameOp
+from .operators.union import UnionOp
+from .operators.vertices import VerticesOp
+from .operators.wscan import WScanOp
+from .state.edge_index import EdgeIndex
+
+PHYSICAL: dict[type, type] = {
+    WScan: WScanOp,
+    Filter: FilterOp,
+    Rename: RenameOp,
+    Union: UnionOp,
+    Pattern: PatternOp,
+    Vertices: VerticesOp,
+    Path: PathOp,
+}
+
+
+class _Context:
+    """What an operator may ask the runtime for while it is built."""
+
+    __slots__ = ("paths", "_indexes", "_ids")
+
+    def __init__(self, paths: bool, ids: dict) -> None:
+        self.paths = paths
+        self._indexes: dict[int, EdgeIndex] = {}
+        self._ids = ids
+
+    def index_of(self, node) -> EdgeIndex:
+        """The shared EdgeIndex of `node`'s output stream."""
+        i = self._ids[node]
+        index = self._indexes.get(i)
+        if index is None:
+            index = self._indexes[i] = EdgeIndex()
+        return index
+
+
+class Dataflow:
+    """The physical operators of one plan and the wiring between them."""
+
+    def __init__(self, plan: Plan, paths: bool = False) -> None:
+        nodes = list(plan.nodes())
+        ids = {node: i for i, node in enumerate(nodes)}
+        ctx = _Context(paths, ids)
+        self.nodes = nodes
+        self.ops = []
+        for node in nodes:
+            cls = PHYSICAL.get(type(node))
+            if cls is None:
+                raise TypeError(f"no physical operator for {type(node).__name__}")
+            self.ops.append(cls(node, ctx))
+        self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
+        self.nports = [len(children(node)) for node in nodes]
+        self.consumers: list[list[tuple[int, int]]] = [[] for _ in nodes]
+        for j, node in enumerate(nodes):
+            for port, child in enumerate(children(node)):
+                self.consumers[ids[child]].append((j, port))
+        self.wscans: dict[str, list[int]] = {}
+        for i, node in enumerate(nodes):
+            if isinstance(node, WScan):
+                self.wscans.setdefault(node.label, []).append(i)
+        self.outputs: list[int] = []
+        for root in plan.outputs:
+            if ids[root] not in self.outputs:
+                self.outputs.append(ids[root])
+        self.output_labels = {i: nodes[i].label for i in self.outputs}
+        self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
+        self.names = [f"#{i} {op_kind(n)}[{n.label}]" for i, n in enumerate(nodes)]
+
+    def run(self, edges_by_label: dict[str, list], now: int) -> dict[int, list]:
+        """Push one round (raw edges `(src, trg, t, op)` grouped by label, all at `now`);
+        return the new sgts of each output node that produced some."""
+        n = len(self.ops)
+        pending: list = [None] * n
+        for label, edges in edges_by_label.items():
+            for i in self.wscans.get(label, ()):
+                pending[i] = [edges]
+        outputs = set(self.outputs)
+        produced: dict[int, list] = {}
+        ops, indexes, consumers, nports = self.ops, self.indexes, self.consumers, self.nports
+        for i in range(n):
+            batches = pending[i]
+            if batches is None:
+                continue
+            pending[i] = None
+            out = ops[i].process(batches, now)
+            if not out:
+                continue
+            index = indexes[i]
+            if index is not None:
+                insert = index.insert
+                for s, t, ts, exp, wit in out:
+                    insert(s, t, ts, exp, wit, now)
+            for j, port in consumers[i]:
+                target = pending[j]
+                if target is None:
+                    target = pending[j] = [None] * nports[j]
+                if target[port] is None:
+                    target[port] = out
+                else:
+                    target[port] = target[port] + out
+            if i in outputs:
+                produced[i] = out
+        return produced
+
+    def purge(self, now: int) -> None:
+        """Drop every piece of state that expired at or before `now`."""
+        for op in self.ops:
+            op.purge(now)
+        for index in self.indexes:
+            if index is not None:
+                index.purge(now)
+
+    def state_sizes(self) -> dict[str, int]:
+        """State entries per operator (its own state plus its output index, if any)."""
+        sizes = {}
+        for i, op in enumerate(self.ops):
+            size = op.size()
+            if self.indexes[i] is not None:
+                size += len(self.indexes[i])
+            sizes[self.names[i]] = size
+        return sizes
+
+    def _check(self) -> None:
+        for op in self.ops:
+            op._check()
+        for index in self.indexes:
+            if index is not None:
+                index._check()

@@ -1,0 +1,38 @@
+"""Streaming graph tuples (sgts) as the engine moves them around (thesis ch. 3, Def 10-11).
+
+Inside the dataflow a stream carries one label, so an sgt is a plain 5-tuple
+
+    (src, trg, ts, exp, wit)
+
+valid on the half-open interval `[ts, exp)`; `wit` is None, or (when witness paths are on)
+the tuple of input edges `(src, trg, label)` that derive it (the thesis's payload D).
+
+Invariant of every sgt pushed at processing time `now` (SEMANTICS.md §5-6): `ts <= now < exp`.
+A WSCAN tuple starts at its own time; PATTERN and PATH intersect intervals that all hold `now`,
+so their results hold `now` too; coalescing only ever widens an interval that holds `now`.
+"""
+
+from __future__ import annotations
+
+Sgt = tuple  # (src: str, trg: str, ts: int, exp: int, wit: tuple | None)
+
+NEVER = -(1 << 62)   # ts of a PATH root node: valid since forever
+FOREVER = 1 << 62    # exp of a PATH root node: valid for ever
+
+
+def wscan_expiry(t: int, window: int, slide: int) -> int:
+    """`⌊t/β⌋·β + ω`: the exclusive end of an edge inserted at `t` (SEMANTICS.md §2).
+
+    >>> wscan_expiry(7, 10, 5)
+    15
+    """
+    return (t // slide) * slide + window
+
+
+def intersect(ts1: int, exp1: int, ts2: int, exp2: int) -> tuple[int, int]:
+    """The intersection `[max ts, min exp)` of two validity intervals (may be empty).
+
+    >>> intersect(1, 10, 4, 20)
+    (4, 10)
+    """
+    return (ts1 if ts1 > ts2 else ts2, exp1 if exp1 < exp2 else exp2)

@@ -1,0 +1,64 @@
+"""Per-key coalescing of an operator's output (thesis Def 11, SEMANTICS.md §2 and §5).
+
+An operator emits a tuple for `(src, trg)` only if it widens what it already emitted for that
+key: value-equivalent tuples coalesce, so duplicates never multiply downstream. Because every
+tuple pushed at time `now` holds `now` (incremental/sgt.py), the emitted coverage of a live key
+is one interval `[start, until)` holding `now`, and a new tuple `[ts, exp)` is covered iff
+`exp <= until`. Expired keys (`until <= now`) count as absent; `purge` drops them (an
+exp-bucketed index, stale entries skipped). Cost: O(1) per tuple (O(log k) for a new expiry instant).
+"""
+
+from __future__ import annotations
+
+from .expiry import ExpiryBuckets
+
+
+class Coalescer:
+    """`admit(key, ts, exp, now)` -> the interval to emit, or None when already covered."""
+
+    __slots__ = ("live", "heap")
+
+    def __init__(self) -> None:
+        self.live: dict = {}          # key -> [start, until]
+        self.heap = ExpiryBuckets()   # until -> keys, possibly stale
+
+    def admit(self, key, ts: int, exp: int, now: int):
+        """Record `[ts, exp)` for `key`; return the coalesced `(start, exp)` to emit, or None.
+
+        O(1) when covered, O(log n) otherwise.
+        """
+        if exp <= now:
+            return None
+        cur = self.live.get(key)
+        if cur is not None and cur[1] > now:
+            if exp <= cur[1]:
+                return None
+            if ts < cur[0]:
+                cur[0] = ts
+            cur[1] = exp
+            self.heap.add(exp, key)
+            return (cur[0], exp)
+        self.live[key] = [ts, exp]
+        self.heap.add(exp, key)
+        return (ts, exp)
+
+    def purge(self, now: int) -> None:
+        """Forget keys whose coverage ended at or before `now`."""
+        live = self.live
+        for key in self.heap.expired(now):
+            cur = live.get(key)
+            if cur is not None and cur[1] <= now:
+                del live[key]
+
+    def __len__(self) -> int:
+        return len(self.live)
+
+    def _check(self) -> None:
+        """Invariants: intervals non-empty; every live key has a heap entry at its `until`."""
+        self.heap._check()
+        entries = {}
+        for until, key in self.heap.pairs():
+            entries.setdefault(key, set()).add(until)
+        for key, (start, until) in self.live.items():
+            assert start < until, (key, start, until)
+            assert until in entries.get(key, ()), (key, until)

@@ -1,0 +1,99 @@
+"""An interval-annotated edge index: the operator state of PATTERN and PATH (thesis 5.4).
+
+Holds, per `(src, trg)`, the tuple with the largest `exp` seen (coalescing with max, thesis
+Def 11), reachable by src and by trg. Expired entries (`exp <= now`) are invisible to readers,
+who check `exp` themselves; `purge(now)` removes them through an exp-bucketed index (state/expiry.py), without
+negative tuples (the direct approach of thesis 5.4). One index per producing node: every
+PATTERN and PATH reading that node shares it (Differential Dataflow's arrangements).
+
+Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per returned entry.
+"""
+
+from __future__ import annotations
+
+from .expiry import ExpiryBuckets
+
+
+class EdgeIndex:
+    """`by_src[s][t]` and `by_trg[t][s]` hold the same entry `[ts, exp, wit]`."""
+
+    __slots__ = ("by_src", "by_trg", "heap", "count")
+
+    def __init__(self) -> None:
+        self.by_src: dict[str, dict[str, list]] = {}
+        self.by_trg: dict[str, dict[str, list]] = {}
+        self.heap = ExpiryBuckets()
+        self.count = 0
+
+    def insert(self, s: str, t: str, ts: int, exp: int, wit, now: int) -> None:
+        """Keep `[ts, exp)` for `(s, t)` if it outlives the stored entry (merging the two
+        when the stored one still holds `now`)."""
+        row = self.by_src.get(s)
+        if row is None:
+            row = self.by_src[s] = {}
+        entry = row.get(t)
+        if entry is None:
+            entry = [ts, exp, wit]
+            row[t] = entry
+            col = self.by_trg.get(t)
+            if col is None:
+                col = self.by_trg[t] = {}
+            col[s] = entry
+            self.count += 1
+        elif exp > entry[1]:
+            if entry[1] <= now or ts < entry[0]:
+                entry[0] = ts
+            entry[1] = exp
+            entry[2] = wit
+        else:
+            return
+        self.heap.add(exp, (s, t))
+
+    def get(self, s: str, t: str):
+        row = self.by_src.get(s)
+        return None if row is None else row.get(t)
+
+    def purge(self, now: int) -> None:
+        """Drop every entry with `exp <= now`."""
+        by_src, by_trg = self.by_src, self.by_trg
+        for s, t in self.heap.expired(now):
+            row = by_src.get(s)
+            if row is None:
+                continue
+            entry = row.get(t)
+            if entry is None or entry[1] > now:
+                continue
+            del row[t]
+            if not row:
+                del by_src[s]
+            col = by_trg[t]
+            del col[s]
+            if not col:
+                del by_trg[t]
+            self.count -= 1
+
+    def entries(self):
+        """Every `(s, t, entry)`, expired ones included."""
+        for s, row in self.by_src.items():
+            for t, entry in row.items():
+                yield s, t, entry
+
+    def __len__(self) -> int:
+        return self.count
+
+    def _check(self) -> None:
+        """Invariants: both directions agree, counts match, every entry has a heap entry at
+        its exp, intervals are non-empty, no empty rows."""
+        n = 0
+        self.heap._check()
+        heap_keys = {(s, t, e) for e, (s, t) in self.heap.pairs()}
+        for s, row in self.by_src.items():
+            assert row, s
+            for t, entry in row.items():
+                n += 1
+                assert self.by_trg[t][s] is entry
+                assert entry[0] < entry[1], (s, t, entry)
+                assert (s, t, entry[1]) in heap_keys, (s, t, entry)
+        m = sum(len(col) for col in self.by_trg.values())
+        assert all(self.by_trg.values())
+        assert n == m == self.count, (n, m, self.count)

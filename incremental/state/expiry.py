@@ -1,0 +1,49 @@
+"""An exp-ordered index bucketed by expiry instant (thesis 5.4: the expiry priority queue).
+
+Window expiries are slide-aligned (`⌊t/β⌋·β + ω`), and intersections only pick among them, so
+few distinct instants exist at a time: one list per instant plus a heap of the instants makes
+`add` O(1) (O(log k) for a new instant) and `expired(now)` O(entries returned). Entries may be
+stale (their owner has since moved to a later exp); the owner checks when they come out.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+
+class ExpiryBuckets:
+    __slots__ = ("buckets", "instants")
+
+    def __init__(self) -> None:
+        self.buckets: dict[int, list] = {}
+        self.instants: list[int] = []
+
+    def add(self, exp: int, item) -> None:
+        """Remember `item` as expiring at `exp`."""
+        bucket = self.buckets.get(exp)
+        if bucket is None:
+            self.buckets[exp] = [item]
+            heapq.heappush(self.instants, exp)
+        else:
+            bucket.append(item)
+
+    def expired(self, now: int) -> list:
+        """Remove and return every item with `exp <= now`."""
+        instants, buckets = self.instants, self.buckets
+        out: list = []
+        while instants and instants[0] <= now:
+            out.extend(buckets.pop(heapq.heappop(instants)))
+        return out
+
+    def pairs(self):
+        """Every `(exp, item)` held (for `_check`)."""
+        for exp, bucket in self.buckets.items():
+            for item in bucket:
+                yield exp, item
+
+    def __len__(self) -> int:
+        return sum(len(b) for b in self.buckets.values())
+
+    def _check(self) -> None:
+        assert sorted(self.instants) == sorted(self.buckets), "instants out of sync"
+        assert all(self.buckets.values())

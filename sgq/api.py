@@ -1,0 +1,76 @@
+"""The Python API: `.dl` text -> checked program -> SGA plan -> incremental engine.
+
+This is the bridge between the front end (`sgq.datalog`), the algebra (`sgq.sga`) and the
+engine (`sgq.incremental`, which never imports the front end).
+
+    >>> import sgq
+    >>> q = sgq.compile(".window 10\\nAnswer(x, y) :- a+(x, y).")
+    >>> eng = q.engine()
+    >>> eng.push_batch([(1, 2, "a", 0), (2, 3, "a", 1)])
+    >>> eng.close()
+    >>> sorted((r.src, r.trg, r.ts, r.exp) for r in eng.drain())
+    [('1', '2', 0, 10), ('1', '3', 1, 10), ('2', '3', 1, 11)]
+"""
+
+from __future__ import annotations
+
+import os
+
+from .datalog.check import check_text
+from .datalog.checked import CheckedProgram
+from .errors import UserError
+from .incremental.engine import Engine, Result
+from .sga.algebra import Plan
+from .sga.translate import translate
+
+__all__ = ["Query", "compile", "Engine", "Result"]
+
+
+class Query:
+    """A compiled program: `checked` (the CheckedProgram), `plan` (its SGA plan), `source`."""
+
+    __slots__ = ("checked", "plan", "source")
+
+    def __init__(self, checked: CheckedProgram, plan: Plan, source: str) -> None:
+        self.checked = checked
+        self.plan = plan
+        self.source = source
+
+    def engine(self, paths: bool = False, history: bool = True) -> Engine:
+        """A fresh engine for this query. `paths`: results carry a witness path; `history`:
+        keep every result interval (merged per key) so `snapshot(τ)` works."""
+        return Engine(self.plan, paths=paths, history=history)
+
+    def explain(self) -> str:
+        """The plan in `sgq explain` text form."""
+        from .sga.explain import explain_text
+
+        return explain_text(self.plan)
+
+    def __repr__(self) -> str:
+        return f"Query(outputs={self.checked.outputs!r}, file={self.checked.filename!r})"
+
+
+def compile(source: str, window: int | None = None, slide: int | None = None, *,
+            filename: str | None = None) -> Query:
+    """Parse, check and plan a program.
+
+    `source` is program text if it contains a newline or `:-`, else the path of a `.dl` file.
+    `window` / `slide` override `.window` / `.slide`. Raises `DlErrors` for a bad program and
+    `UserError` for a file that cannot be read.
+    """
+    if "\n" in source or ":-" in source:
+        text = source
+        name = filename or "<string>"
+    else:
+        if not os.path.isfile(source):
+            raise UserError(f"program file '{source}' does not exist")
+        try:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot read program file '{source}': {exc}") from None
+        name = filename or source
+    checked = check_text(text, name, window=window, slide=slide)
+    plan = translate(checked, source=text)
+    return Query(checked, plan, text)

@@ -1,0 +1,90 @@
+"""Reading a `sgq prepare` output directory back as an edge stream, in bounded memory.
+
+The directory holds `edges/part-*.parquet` (src, trg, label, ts, op; sorted by time, ties in
+input order) and `_PREPARED.json`, written last, which lists the part files in stream order.
+Files are read one after another, a record batch at a time (pyarrow `iter_batches`), so memory
+stays within one row group whatever the stream's size. The reader checks that times never go
+back, which is what `sgq run` needs (SEMANTICS.md §1); a directory that breaks it (or lacks the
+manifest, e.g. a job that did not finish) is a UserError, never silently misread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Iterator
+
+from .errors import UserError
+
+Edge = tuple[str, str, str, int, str]
+
+MANIFEST = "_PREPARED.json"
+BATCH_ROWS = 65536
+_COLUMNS = ["src", "trg", "label", "ts", "op"]
+
+
+def is_prepared(path: str | os.PathLike) -> bool:
+    """True if `path` is a directory written by `sgq prepare` (it has the manifest)."""
+    path = os.fspath(path)
+    return os.path.isdir(path) and os.path.isfile(os.path.join(path, MANIFEST))
+
+
+def manifest(path: str | os.PathLike) -> dict:
+    """The manifest of a prepared directory (counts, time range, part files in order)."""
+    path = os.fspath(path)
+    if not os.path.isdir(path):
+        raise UserError(f"'{path}' is not a directory prepared by sgq prepare")
+    name = os.path.join(path, MANIFEST)
+    if not os.path.isfile(name):
+        if os.path.isdir(os.path.join(path, "edges")):
+            raise UserError(
+                f"'{path}' has no {MANIFEST}: its sgq prepare run did not finish; run it again"
+            )
+        raise UserError(f"'{path}' is not a directory prepared by sgq prepare (no {MANIFEST})")
+    try:
+        with open(name, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read {name}: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("edges"), list):
+        raise UserError(f"{name} is not an sgq prepare manifest")
+    return data
+
+
+def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iterator[Edge]:
+    """Edges `(src, trg, label, ts, op)` of a prepared directory, in time order.
+
+    Memory: one record batch (`batch_rows` rows, within one Parquet row group).
+    """
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    path = os.fspath(path)
+    info = manifest(path)
+    last = None
+    for rel in info["edges"]:
+        name = os.path.join(path, rel)
+        if not os.path.isfile(name):
+            raise UserError(f"{name} is listed in {MANIFEST} but missing")
+        try:
+            pfile = pq.ParquetFile(name)
+            names = pfile.schema_arrow.names
+            missing = [c for c in _COLUMNS if c not in names]
+            if missing:
+                raise UserError(f"{name} lacks column(s) {', '.join(missing)}")
+            for batch in pfile.iter_batches(batch_size=batch_rows, columns=_COLUMNS):
+                n = batch.num_rows
+                if not n:
+                    continue
+                ts = batch.column(3)
+                first = ts[0].as_py()
+                if (last is not None and first < last) or (
+                    n > 1 and pc.min(pc.subtract(ts.slice(1), ts.slice(0, n - 1))).as_py() < 0
+                ):
+                    raise UserError(f"{name}: times go back; the prepared stream is out of order")
+                last = ts[n - 1].as_py()
+                yield from zip(*(batch.column(i).to_pylist() for i in range(5)))
+        except UserError:
+            raise
+        except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
+            raise UserError(f"cannot read {name}: {exc}") from None

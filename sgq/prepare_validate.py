@@ -1,0 +1,227 @@
+"""Row validation for `sgq prepare`: the rules of `sgq run`'s reader (sgq/stream_io.py), one
+record at a time, so that Spark workers can apply them to any slice of a file.
+
+`stream_io` reads a file front to back and keeps two facts across lines: whether the first
+data line was a header, and (without `--columns`) how many columns the file has. Here the
+driver finds both once per file (`plan_file`, reading only the head of the file); every
+other decision is per record and reuses stream_io's own `_edge` (empty ids, integer time,
+op), so a record is accepted or rejected exactly as `sgq run` would (SEMANTICS.md §1, §7).
+`tests/prepare/test_prepare_validate.py` checks that agreement on random files.
+"""
+
+from __future__ import annotations
+
+import calendar
+import csv
+import gzip
+import json
+from datetime import datetime, timezone
+from typing import Iterator
+
+from .errors import UserError
+from .stream_io import COLUMNS, REQUIRED, StreamError, _ALIASES, _edge, _header_columns
+
+Edge = tuple[str, str, str, int, str]
+
+# Formats of raw files; `jsonl` is stream_io's name for JSON Lines.
+RAW_FORMATS = ("csv", "tsv", "json", "parquet")
+_ENDINGS = {
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json", ".jsonl": "json",
+    ".ndjson": "json", ".parquet": "parquet", ".pq": "parquet",
+}
+TIME_FORMATS = ("epoch", "iso8601")
+HEADER_MODES = ("auto", "header", "no-header")
+
+# The kinds of record a validator can return.
+SKIP, GOOD, BAD = 0, 1, 2
+
+
+def raw_format(path: str, given: str | None) -> str:
+    """csv, tsv, json or parquet: `given` (jsonl is json) or from the file name (.gz ok)."""
+    if given:
+        fmt = "json" if given == "jsonl" else given
+        if fmt not in RAW_FORMATS:
+            raise UserError(f"unknown format '{given}' (use {', '.join(RAW_FORMATS)})")
+        return fmt
+    name = path.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    for ending, fmt in _ENDINGS.items():
+        if name.endswith(ending):
+            return fmt
+    raise UserError(
+        f"cannot tell the format of '{path}' from its name "
+        f"(use --format {'|'.join(RAW_FORMATS)})"
+    )
+
+
+def iso_to_epoch(text: str) -> int:
+    """ISO-8601 date-time -> integer epoch seconds (UTC when no offset; fractions floored).
+
+    >>> iso_to_epoch("1970-01-02T00:00:01Z")
+    86401
+    """
+    value = text.strip()
+    if not value or value[0] not in "0123456789":
+        raise ValueError(value)
+    dt = datetime.fromisoformat(value)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return calendar.timegm(dt.utctimetuple())
+
+
+class FilePlan:
+    """What the driver learned from the head of one raw file: its place in the input order,
+    its format, its column order and the line of its header (0 if none)."""
+
+    __slots__ = ("index", "path", "fmt", "order", "header_line", "columns_given", "ts_epoch")
+
+    def __init__(self, index: int, path: str, fmt: str, order: tuple[str, ...] | None,
+                 header_line: int, columns_given: bool):
+        self.index, self.path, self.fmt = index, path, fmt
+        self.order, self.header_line, self.columns_given = order, header_line, columns_given
+        self.ts_epoch = False  # a Parquet timestamp column, already turned into epoch seconds
+
+    def __getstate__(self):
+        return tuple(getattr(self, n) for n in self.__slots__)
+
+    def __setstate__(self, state):
+        for n, v in zip(self.__slots__, state):
+            setattr(self, n, v)
+
+
+def _open_binary(path: str):
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
+def plan_file(index: int, path: str, fmt: str, columns: tuple[str, ...] | None,
+              header: str = "auto") -> FilePlan:
+    """The per-file facts stream_io's reader finds on the way: for CSV/TSV, whether the first
+    non-blank, non-comment line is a header (`header` forces yes or no) and, without
+    `columns`, the column order (the header's, or 4 or 5 columns by the first data line)."""
+    if fmt in ("json", "parquet"):
+        return FilePlan(index, path, fmt, columns, 0, columns is not None)
+    delimiter = "\t" if fmt == "tsv" else ","
+    with _open_binary(path) as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                continue  # a bad line (rejected later); stream_io looks on for the header
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                fields = next(csv.reader([line], delimiter=delimiter))
+            except csv.Error:
+                continue  # likewise
+            found = _header_columns(fields)
+            if header == "header":
+                if found is None:
+                    raise UserError(
+                        f"{path}:{lineno}: --header given but the first line is not a header "
+                        f"naming {', '.join(REQUIRED)}[, op]"
+                    )
+                return FilePlan(index, path, fmt, columns or found, lineno, columns is not None)
+            if header == "auto" and found is not None:
+                return FilePlan(index, path, fmt, columns or found, lineno, columns is not None)
+            if columns is not None:
+                return FilePlan(index, path, fmt, columns, 0, True)
+            order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
+            return FilePlan(index, path, fmt, order, 0, False)
+    return FilePlan(index, path, fmt, columns or COLUMNS[:4], 0, columns is not None)
+
+
+def _values_delimited(line: str, plan: FilePlan, delimiter: str, lineno: int) -> dict[str, str]:
+    try:
+        fields = next(csv.reader([line], delimiter=delimiter))
+    except csv.Error as exc:
+        raise StreamError(plan.path, lineno, f"malformed line ({exc})") from None
+    order = plan.order
+    if len(fields) != len(order):
+        raise StreamError(
+            plan.path, lineno,
+            f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
+        )
+    return dict(zip(order, (f.strip() for f in fields)))
+
+
+def _values_json(line: str, plan: FilePlan, lineno: int) -> dict[str, str]:
+    """stream_io._jsonl's per-line rules."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise StreamError(plan.path, lineno, f"invalid JSON ({exc.msg})") from None
+    columns = plan.order if plan.columns_given else None
+    if isinstance(obj, list):
+        if len(obj) not in (4, 5) or (columns and len(obj) != len(columns)):
+            raise StreamError(plan.path, lineno, f"expected 4 or 5 values, found {len(obj)}")
+        return {k: str(v) for k, v in zip(columns or COLUMNS, obj)}
+    if isinstance(obj, dict):
+        values = {_ALIASES.get(k.lower(), k.lower()): str(v) for k, v in obj.items()}
+        missing = [c for c in REQUIRED if c not in values]
+        if missing:
+            raise StreamError(plan.path, lineno, f"missing {', '.join(missing)}")
+        return values
+    raise StreamError(plan.path, lineno, "expected a JSON object or array")
+
+
+def _with_time(values: dict[str, str], iso: bool, path: str, lineno: int) -> dict[str, str]:
+    if iso:
+        text = values.get("ts", "").strip()
+        try:
+            values["ts"] = str(iso_to_epoch(text))
+        except (ValueError, OverflowError):
+            raise StreamError(path, lineno, f"time '{text}' is not an ISO-8601 date-time") from None
+    return values
+
+
+def validate_line(raw: bytes, lineno: int, plan: FilePlan, iso: bool = False):
+    """One line of a CSV/TSV/JSON file -> `(SKIP, None, None)` for blank, comment and header
+    lines, `(GOOD, edge, None)` or `(BAD, None, reason)`, as stream_io would decide."""
+    try:
+        text = raw.decode("utf-8")
+        bad_utf8 = False
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="replace")
+        bad_utf8 = True
+    if plan.fmt == "json":
+        line = text.strip()
+        if not line:
+            return SKIP, None, None
+    else:
+        line = text.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            return SKIP, None, None
+        if lineno == plan.header_line:
+            return SKIP, None, None
+    try:
+        if bad_utf8:
+            raise StreamError(plan.path, lineno, "not valid UTF-8")
+        if plan.fmt == "json":
+            values = _values_json(line, plan, lineno)
+        else:
+            values = _values_delimited(line, plan, "\t" if plan.fmt == "tsv" else ",", lineno)
+        return GOOD, _edge(_with_time(values, iso, plan.path, lineno), plan.path, lineno), None
+    except StreamError as exc:
+        return BAD, None, exc.reason
+
+
+def validate_row(values: dict[str, str | None], rowno: int, plan: FilePlan, iso: bool = False):
+    """One Parquet row (values already text; None for null) -> `(GOOD, edge, None)` or
+    `(BAD, None, reason)`."""
+    clean = {k: ("" if v is None else v) for k, v in values.items()}
+    try:
+        return GOOD, _edge(_with_time(clean, iso, plan.path, rowno), plan.path, rowno), None
+    except StreamError as exc:
+        return BAD, None, exc.reason
+
+
+def validate_lines(lines: Iterator[bytes], plan: FilePlan, iso: bool = False):
+    """A whole file's lines (for tests and small inputs): yields `(lineno, kind, edge, reason)`
+    for every line that is not skipped."""
+    for lineno, raw in enumerate(lines, start=1):
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        kind, edge, reason = validate_line(raw, lineno, plan, iso)
+        if kind != SKIP:
+            yield lineno, kind, edge, reason

@@ -1,0 +1,102 @@
+"""Fuzzing `sgq run`'s edge reader: random bytes and mutated near-valid CSV/TSV/JSONL lines
+give only well-formed edges or a StreamError/UserError (fail mode), and never raise in skip
+mode: no other exception ever escapes (SEMANTICS.md §7)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sgq.errors import UserError
+from sgq.stream_io import StreamError, decoded_lines, parse_lines, read_edges
+
+VALID = {
+    "csv": [b"src,trg,label,ts", b"a,b,knows,1", b"a,b,knows,2,-", b'"x,y",b,l,3,+', b"1,2,3,4"],
+    "tsv": [b"src\ttrg\tlabel\tts\top", b"a\tb\tknows\t1\t+", b"a\tb\tknows\t2\t-", b"1\t2\t3\t4"],
+    "jsonl": [b'{"src": "a", "trg": "b", "label": "knows", "ts": 1}', b'["a", "b", "l", 2, "-"]',
+              b'{"from": 1, "to": 2, "type": "x", "time": 3, "op": "+"}'],
+}
+_SPECIAL = st.sampled_from(list(b',\t"\\{}[]:\x00\r\n #-+') + [0xFF, 0xC3, 0x80])
+
+
+@st.composite
+def _mutated(draw, fmt: str) -> bytes:
+    line = bytearray(draw(st.sampled_from(VALID[fmt])))
+    for _ in range(draw(st.integers(0, 4))):
+        action = draw(st.integers(0, 3))
+        pos = draw(st.integers(0, len(line)))
+        if action == 0:
+            line[pos:pos] = bytes([draw(_SPECIAL)])
+        elif action == 1 and line:
+            del line[min(pos, len(line) - 1)]
+        elif action == 2:
+            line[pos:pos] = draw(st.binary(max_size=4))
+        else:
+            line = line + line[pos:]
+    return bytes(line)
+
+
+def _file(fmt: str):
+    return st.one_of(
+        st.binary(max_size=200),
+        st.lists(_mutated(fmt), max_size=10).map(lambda ls: b"\n".join(ls)),
+    )
+
+
+def _well_formed(edge) -> None:
+    src, trg, label, ts, op = edge
+    assert isinstance(src, str) and isinstance(trg, str) and isinstance(label, str)
+    assert src and trg and label
+    assert type(ts) is int and op in ("+", "-")
+
+
+COLS = st.sampled_from([None, ("src", "trg", "label", "ts"), ("ts", "src", "label", "trg", "op")])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "jsonl"])
+@settings(max_examples=300)
+@given(data=st.data())
+def test_fail_mode_gives_edges_or_a_stream_error(fmt, data):
+    blob = data.draw(_file(fmt))
+    cols = data.draw(COLS)
+    try:
+        for edge in parse_lines(decoded_lines(io.BytesIO(blob)), fmt, cols, "fuzz"):
+            _well_formed(edge)
+    except StreamError as exc:
+        assert str(exc).startswith("fuzz:") and exc.reason
+    except UserError as exc:
+        assert str(exc)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "jsonl"])
+@settings(max_examples=300)
+@given(data=st.data())
+def test_skip_mode_never_raises(fmt, data):
+    blob = data.draw(_file(fmt))
+    cols = data.draw(COLS)
+    errors = []
+    edges = list(parse_lines(decoded_lines(io.BytesIO(blob)), fmt, cols, "fuzz",
+                             lambda exc, line: errors.append(exc)))
+    for edge in edges:
+        _well_formed(edge)
+    assert all(isinstance(e, StreamError) and e.line >= 1 for e in errors)
+    # every non-blank line is either an edge, a reported error, a comment or the header
+    assert len(edges) + len(errors) <= max(1, blob.count(b"\n") + 1)
+
+
+@settings(max_examples=100)
+@given(blob=st.binary(max_size=300), fmt=st.sampled_from(["csv", "tsv", "jsonl"]),
+       gz=st.booleans(), skip=st.booleans())
+def test_read_edges_on_files(tmp_path_factory, blob, fmt, gz, skip):
+    import gzip
+
+    path = tmp_path_factory.mktemp("fz") / (f"f.{fmt}" + (".gz" if gz else ""))
+    path.write_bytes(gzip.compress(blob) if gz else blob)
+    errors = []
+    try:
+        for edge in read_edges(path, on_error=(lambda e, line: errors.append(e)) if skip else None):
+            _well_formed(edge)
+    except UserError as exc:
+        assert not skip, f"skip mode raised {exc}"

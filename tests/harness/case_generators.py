@@ -1,0 +1,187 @@
+"""Random programs (as .dl TEXT) and edge streams for the property harness.
+
+One generator serves two drivers through a tiny "chooser" interface:
+- `RandomChooser(seed)`: a seeded `random.Random`, for big batches evaluated in one Spark pass;
+- `DataChooser(data)`: hypothesis `st.data()`, for runs that must shrink. Every choice shrinks
+  towards the simplest option (lower integers, the first option, no extra feature), so a
+  failing case shrinks to a small program and a short stream.
+
+Programs cover joins, unions (several rules per head), chains of derived predicates, closures
+`p+`/`p*` over input and derived predicates, path atoms `[R]` over both, constants, `_`,
+comparisons, slides and per-label windows. Streams use few vertices (so joins and cycles
+happen), ties, same-slide buckets, bursts, long gaps, '-' edges (also of absent edges) and
+labels no rule reads.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from hypothesis import strategies as st
+
+VERTICES = ("1", "2", "3", "4", "5")
+LABELS = ("a", "b", "c", "rdf:t")
+VARS = ("x", "y", "z", "w")
+NOISE_LABEL = "zz"  # never read by a rule: in snapshots, outside the active domain
+STEPS = (0, 1, 0, 2, 1, 3, 5, 9, 17)  # ties, bursts, gaps (a gap of 9+ outlives most windows)
+
+
+class RandomChooser:
+    """Choices from a seeded `random.Random`."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+    def choice(self, options):
+        return options[self.rng.randrange(len(options))]
+
+    def bool(self, p: float) -> bool:
+        return self.rng.random() < p
+
+
+class DataChooser:
+    """Choices drawn from hypothesis `st.data()`; every choice shrinks to the simplest."""
+
+    def __init__(self, data) -> None:
+        self.data = data
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.data.draw(st.integers(lo, hi))
+
+    def choice(self, options):
+        return options[self.data.draw(st.integers(0, len(options) - 1))]
+
+    def bool(self, p: float) -> bool:
+        # 0 (the shrink target) means "no"
+        return self.data.draw(st.integers(0, 99)) >= 100 - round(p * 100)
+
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def render_name(name: str) -> str:
+    """A predicate name as written in .dl: quoted unless it is an identifier."""
+    return name if _IDENT.match(name) else json.dumps(name)
+
+
+def gen_regex(ch, preds: list[str], depth: int = 0) -> str:
+    """A regular expression over `preds` as text, fully parenthesised where it matters."""
+    kind = ch.int(0, 5) if depth < 2 else 0
+    if kind == 0:
+        return render_name(ch.choice(preds))
+    if kind == 1:
+        parts = [gen_regex(ch, preds, depth + 1) for _ in range(ch.int(2, 3))]
+        return "/".join(f"({p})" if "|" in p else p for p in parts)
+    if kind == 2:
+        options = [gen_regex(ch, preds, depth + 1) for _ in range(ch.int(2, 3))]
+        return "(" + "|".join(options) + ")"
+    inner = gen_regex(ch, preds, depth + 1)
+    if not _IDENT.match(inner) and not inner.startswith('"'):
+        inner = f"({inner})"
+    return inner + "*+?"[kind - 3]
+
+
+def _term(ch, bound: list[str]) -> str:
+    if ch.bool(0.1):
+        return ch.choice(VERTICES[:3])  # an integer constant
+    if ch.bool(0.08):
+        return "_"
+    # reuse bound variables often, so atoms join
+    name = ch.choice(VARS[: min(len(bound) + 2, len(VARS))])
+    if name not in bound:
+        bound.append(name)
+    return name
+
+
+def gen_rule(ch, head: str, available: list[str]) -> str:
+    """One rule for `head` over the predicates in `available`."""
+    body: list[str] = []
+    bound: list[str] = []
+    for i in range(ch.int(1, 3)):
+        x, y = _term(ch, bound), _term(ch, bound)
+        if i == 0 and not bound:
+            x = "x"
+            bound.append("x")
+        kind = ch.int(0, 2) if ch.bool(0.5) else 0
+        if kind == 0:
+            body.append(f"{render_name(ch.choice(available))}({x}, {y})")
+        elif kind == 1:
+            op = "+" if ch.int(0, 1) == 0 else "*"
+            body.append(f"{render_name(ch.choice(available))}{op}({x}, {y})")
+        else:
+            body.append(f"[{gen_regex(ch, available)}]({x}, {y})")
+    if ch.bool(0.25):
+        left = ch.choice(bound)
+        right = ch.choice(bound) if len(bound) > 1 and ch.bool(0.7) else ch.choice(VERTICES[:3])
+        if left != right:
+            body.append(f"{left} {ch.choice(('!=', '='))} {right}")
+    head_args = (ch.choice(bound), ch.choice(bound))
+    return f"{head}({head_args[0]}, {head_args[1]}) :- {', '.join(body)}."
+
+
+def gen_program(ch) -> str:
+    """A random valid program as .dl text (windows, slide, rules; output Answer)."""
+    window = ch.int(1, 12)
+    lines = [f".window {window}"]
+    slide = ch.int(1, window) if ch.bool(0.35) else 1
+    if slide != 1:
+        lines.append(f".slide {slide}")
+    labels = list(LABELS[: ch.int(1, 3)])
+    if ch.bool(0.1):
+        labels.append(LABELS[3])
+    if ch.bool(0.25):
+        lines.append(f".window {ch.int(slide, 12)} for {render_name(ch.choice(labels))}")
+    names = [f"D{i}" for i in range(1, ch.int(1, 3))] + ["Answer"]
+    available = list(labels)
+    for name in names:
+        for _ in range(ch.int(1, 2)):
+            lines.append(gen_rule(ch, name, available))
+        available.append(name)
+    if len(names) > 1 and ch.bool(0.2):
+        lines.append(".output Answer, D1")
+    return "\n".join(lines) + "\n"
+
+
+def gen_stream(
+    ch, labels, max_len: int = 14, deletions: bool = True
+) -> list[tuple[str, str, str, int, str]]:
+    """A random stream `(src, trg, label, t, op)` in non-decreasing time; `deletions=False`
+    makes it append-only."""
+    labels = list(labels) or ["a"]
+    vertices = VERTICES[: ch.int(1, 4)]
+    t = ch.int(0, 3)
+    edges: list[tuple[str, str, str, int, str]] = []
+    inserted: list[tuple[str, str, str]] = []
+    for _ in range(ch.int(0, max_len)):
+        t += ch.choice(STEPS)
+        if deletions and inserted and ch.bool(0.15):
+            s, d, lbl = ch.choice(inserted)
+            edges.append((s, d, lbl, t, "-"))
+            continue
+        s, d = ch.choice(vertices), ch.choice(vertices)
+        lbl = NOISE_LABEL if ch.bool(0.05) else ch.choice(labels)
+        if deletions and ch.bool(0.03):  # a '-' of an edge that is not there: reported, never a crash
+            edges.append((s, d, lbl, t, "-"))
+            continue
+        edges.append((s, d, lbl, t, "+"))
+        inserted.append((s, d, lbl))
+    return edges
+
+
+def gen_case(ch, max_len: int = 14, deletions: bool = True):
+    """`(program text, stream)`; the stream uses the labels the program reads."""
+    from sgq.datalog.check import check_text
+
+    text = gen_program(ch)
+    checked = check_text(text, "generated.dl")
+    return text, checked, gen_stream(ch, checked.edb, max_len, deletions)
+
+
+def program_strategy():
+    """Hypothesis strategy: program text."""
+    return st.data().map(lambda data: gen_program(DataChooser(data)))

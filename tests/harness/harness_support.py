@@ -1,0 +1,68 @@
+"""Shared pieces of the property harness: make batches of cases, judge the engine on a case
+against an expected-snapshot function, and shrink a failing stream with ddmin."""
+
+from __future__ import annotations
+
+import os
+
+from case_generators import RandomChooser, gen_program, gen_stream
+from snapshot_reference import change_points, output_snapshot
+
+from sgq.datalog.check import check_text
+from sgq.oracle.compare import check_engine, ddmin
+
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+#: default run: 25 programs x 8 streams = 200 cases; thorough: 2000 cases
+PROGRAMS = int(os.environ.get("SGQ_HARNESS_PROGRAMS", 250 if THOROUGH else 25))
+STREAMS_PER_PROGRAM = int(os.environ.get("SGQ_HARNESS_STREAMS", 8))
+SEED = int(os.environ.get("SGQ_HARNESS_SEED", 20261122))
+
+
+def batch_cases(programs: int, streams: int, seed: int, deletions: bool):
+    """`[(text, checked, edges)]`: `programs` random programs with `streams` streams each."""
+    cases = []
+    for p in range(programs):
+        ch = RandomChooser(seed * 1_000_003 + p)
+        text = gen_program(ch)
+        checked = check_text(text, f"case{p}.dl")
+        for _ in range(streams):
+            cases.append((text, checked, gen_stream(ch, checked.edb, deletions=deletions)))
+    return cases
+
+
+def reference_expected(checked, edges):
+    """(change points, tau -> snapshot) from the brute-force reference."""
+    return change_points(checked, edges), lambda tau: output_snapshot(checked, edges, tau)
+
+
+def engine_of(text: str):
+    import sgq.api
+
+    return sgq.api.compile(text).engine
+
+
+def judge_with_reference(text, checked, edges):
+    """The engine's first mismatch against the reference on this case, or None."""
+    points, expected = reference_expected(checked, edges)
+    return check_engine(engine_of(text), edges, points, expected)[0]
+
+
+def shrink_with_reference(text, checked, edges):
+    """The smallest sub-stream on which the engine still disagrees with the reference."""
+    make = engine_of(text)
+
+    def fails_many(candidates):
+        out = []
+        for cand in candidates:
+            points, expected = reference_expected(checked, cand)
+            out.append(check_engine(make, cand, points, expected)[0] is not None)
+        return out
+
+    return ddmin(edges, fails_many)
+
+
+def report(text, edges, mismatch, smallest=None) -> str:
+    lines = ["program:", text.rstrip(), f"stream ({len(edges)} edges): {edges!r}", mismatch.describe()]
+    if smallest is not None:
+        lines.append(f"smallest failing stream ({len(smallest)} edges): {smallest!r}")
+    return "\n".join(lines)

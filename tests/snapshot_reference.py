@@ -1,0 +1,313 @@
+"""A brute-force, obviously-correct reference for the meaning of a program (SEMANTICS.md §1-4).
+
+Nothing clever: the input snapshot at `tau` is rebuilt from the whole stream, rules are
+evaluated by nested loops over variable bindings, closures by iterating to a fixpoint, and
+path atoms `[R]` by a breadth-first search over the product of the snapshot graph with an NFA
+built here (Thompson construction) straight from the datalog regex AST.
+
+Independence rule: this module starts from the checked program (`sgq.datalog`) only; it never
+looks at the SGA plan, the engine's operators or any DFA code of the engine, so a translation
+or engine bug cannot hide on both sides of a comparison.
+
+Edges are `(src, trg, label, t, op)` with `op` "+" or "-"; vertex ids are compared as strings.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sgq.datalog.ast import (
+    Alt,
+    Anon,
+    Atom,
+    Closure,
+    Comparison,
+    Concat,
+    Const,
+    Label,
+    Optional,
+    PathAtom,
+    Plus,
+    Regex,
+    Star,
+    Var,
+)
+from sgq.datalog.checked import CheckedProgram
+
+Edge = tuple[str, str, str, int, str]
+Pair = tuple[str, str]
+Snapshot = set[tuple[str, str, str]]
+
+
+# ---- input: windows and snapshots (SEMANTICS.md §1-2) --------------------------------------
+
+
+def validity_intervals(checked: CheckedProgram, edges: Iterable[Edge]) -> dict[tuple, list[list[int]]]:
+    """Every `(src, trg, label)` -> its validity intervals `[ts, exp)` after the whole stream.
+
+    '+' at t adds `[t, ⌊t/β⌋·β + ω(label))`; '-' at t cuts every interval of that key that is
+    valid at t to end at t. Events apply in input order, so ties behave as §1 says.
+    """
+    intervals: dict[tuple, list[list[int]]] = {}
+    for src, trg, label, t, op in edges:
+        key = (str(src), str(trg), str(label))
+        t = int(t)
+        if op == "+":
+            intervals.setdefault(key, []).append([t, checked.expiry(key[2], t)])
+        elif op == "-":
+            for iv in intervals.get(key, ()):
+                if iv[0] <= t < iv[1]:
+                    iv[1] = t
+        else:
+            raise ValueError(f"unknown op {op!r}")
+    return intervals
+
+
+def input_snapshot(checked: CheckedProgram, edges: Iterable[Edge], tau: int) -> Snapshot:
+    """The set of `(src, trg, label)` with some validity interval holding `tau`."""
+    prefix = [e for e in edges if int(e[3]) <= tau]
+    return {
+        key
+        for key, ivs in validity_intervals(checked, prefix).items()
+        if any(ts <= tau < exp for ts, exp in ivs)
+    }
+
+
+def change_points(checked: CheckedProgram, edges: Iterable[Edge]) -> list[int]:
+    """Sorted input times and expiry instants: the only times a snapshot can change (§4)."""
+    points: set[int] = set()
+    for _src, _trg, label, t, op in edges:
+        points.add(int(t))
+        if op == "+":
+            points.add(checked.expiry(str(label), int(t)))
+    return sorted(points)
+
+
+def active_domain(checked: CheckedProgram, snapshot: Snapshot) -> set[str]:
+    """V_τ: endpoints of snapshot edges whose label is an input label read by a rule body."""
+    edb = set(checked.edb)
+    out: set[str] = set()
+    for s, t, label in snapshot:
+        if label in edb:
+            out.add(s)
+            out.add(t)
+    return out
+
+
+# ---- closures and regular paths ------------------------------------------------------------
+
+
+def transitive_closure(pairs: set[Pair]) -> set[Pair]:
+    """p+ by repeated composition until nothing new appears."""
+    closure = set(pairs)
+    while True:
+        succ: dict[str, set[str]] = {}
+        for a, b in closure:
+            succ.setdefault(a, set()).add(b)
+        new = {(a, c) for a, b in closure for c in succ.get(b, ()) if (a, c) not in closure}
+        if not new:
+            return closure
+        closure |= new
+
+
+class NFA:
+    """A Thompson NFA: ε-moves and labelled moves between integer states."""
+
+    def __init__(self) -> None:
+        self.eps: dict[int, set[int]] = {}
+        self.moves: dict[int, list[tuple[str, int]]] = {}
+        self.count = 0
+
+    def state(self) -> int:
+        self.count += 1
+        return self.count - 1
+
+    def add_eps(self, a: int, b: int) -> None:
+        self.eps.setdefault(a, set()).add(b)
+
+    def add_move(self, a: int, label: str, b: int) -> None:
+        self.moves.setdefault(a, []).append((label, b))
+
+    def build(self, regex: Regex) -> tuple[int, int]:
+        """States (start, accept) of a fragment recognising L(regex)."""
+        if isinstance(regex, Label):
+            a, b = self.state(), self.state()
+            self.add_move(a, regex.name, b)
+            return a, b
+        if isinstance(regex, Concat):
+            start, end = self.build(regex.parts[0])
+            for part in regex.parts[1:]:
+                s, e = self.build(part)
+                self.add_eps(end, s)
+                end = e
+            return start, end
+        if isinstance(regex, Alt):
+            a, b = self.state(), self.state()
+            for option in regex.options:
+                s, e = self.build(option)
+                self.add_eps(a, s)
+                self.add_eps(e, b)
+            return a, b
+        s, e = self.build(regex.inner)
+        a, b = self.state(), self.state()
+        self.add_eps(a, s)
+        self.add_eps(e, b)
+        if isinstance(regex, (Star, Optional)):
+            self.add_eps(a, b)
+        if isinstance(regex, (Star, Plus)):
+            self.add_eps(e, s)
+        return a, b
+
+    def closure(self, states: Iterable[int]) -> frozenset[int]:
+        todo = list(states)
+        seen = set(todo)
+        while todo:
+            q = todo.pop()
+            for r in self.eps.get(q, ()):
+                if r not in seen:
+                    seen.add(r)
+                    todo.append(r)
+        return frozenset(seen)
+
+
+def regex_accepts_empty(regex: Regex) -> bool:
+    nfa = NFA()
+    start, accept = nfa.build(regex)
+    return accept in nfa.closure([start])
+
+
+def regular_path_pairs(regex: Regex, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
+    """[R]: pairs (u, w) joined by a path (vertices may repeat) whose label word is in L(R),
+    found by BFS over (vertex, NFA state); plus (v, v) for v in `domain` when ε ∈ L(R)."""
+    nfa = NFA()
+    start, accept = nfa.build(regex)
+    succ: dict[str, dict[str, set[str]]] = {}
+    for name in {lbl for moves in nfa.moves.values() for lbl, _ in moves}:
+        per: dict[str, set[str]] = {}
+        for a, b in relations.get(name, ()):
+            per.setdefault(a, set()).add(b)
+        succ[name] = per
+    sources = {a for per in succ.values() for a in per}
+    out: set[Pair] = set()
+    init = nfa.closure([start])
+    for root in sources:
+        seen: set[tuple[str, int]] = set()
+        todo = [(root, q) for q in init]
+        while todo:
+            v, q = todo.pop()
+            for label, q2 in nfa.moves.get(q, ()):
+                for w in succ[label].get(v, ()):
+                    for q3 in nfa.closure([q2]):
+                        if (w, q3) not in seen:
+                            seen.add((w, q3))
+                            todo.append((w, q3))
+                            if q3 == accept:
+                                out.add((root, w))
+    if accept in init:
+        out |= {(v, v) for v in domain}
+    return out
+
+
+# ---- rules (SEMANTICS.md §4) ---------------------------------------------------------------
+
+
+def _literal_pairs(lit, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
+    if isinstance(lit, Atom):
+        return relations.get(lit.pred, set())
+    if isinstance(lit, Closure):
+        plus = transitive_closure(relations.get(lit.pred, set()))
+        if lit.op == "*":
+            return plus | {(v, v) for v in domain}
+        return plus
+    if isinstance(lit, PathAtom):
+        return regular_path_pairs(lit.regex, relations, domain)
+    raise TypeError(f"not a body atom: {lit!r}")
+
+
+def _term_value(term, binding: dict[str, str]) -> str:
+    if isinstance(term, Const):
+        return term.value
+    return binding[term.name]
+
+
+def _bind(term, value: str, binding: dict[str, str]) -> bool:
+    """Extend `binding` so `term` matches `value`; False on a clash."""
+    if isinstance(term, Anon):
+        return True
+    if isinstance(term, Const):
+        return term.value == value
+    if term.name in binding:
+        return binding[term.name] == value
+    binding[term.name] = value
+    return True
+
+
+def evaluate_rule(rule, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
+    """All head pairs of one rule: nested loops over every body atom's pairs, then filters."""
+    atoms = [lit for lit in rule.body if not isinstance(lit, Comparison)]
+    comparisons = [lit for lit in rule.body if isinstance(lit, Comparison)]
+    tables = [_literal_pairs(lit, relations, domain) for lit in atoms]
+    out: set[Pair] = set()
+
+    def extend(i: int, binding: dict[str, str]) -> None:
+        if i == len(atoms):
+            for c in comparisons:
+                equal = _term_value(c.left, binding) == _term_value(c.right, binding)
+                if equal != (c.op == "="):
+                    return
+            out.add(tuple(_term_value(t, binding) for t in rule.head.args))
+            return
+        x, y = atoms[i].args
+        for a, b in tables[i]:
+            b2 = dict(binding)
+            if _bind(x, a, b2) and _bind(y, b, b2):
+                extend(i + 1, b2)
+
+    extend(0, {})
+    return out
+
+
+def evaluate(checked: CheckedProgram, snapshot: Snapshot) -> dict[str, set[Pair]]:
+    """The one-time meaning on one input snapshot: every predicate -> its set of pairs."""
+    relations: dict[str, set[Pair]] = {}
+    for s, t, label in snapshot:
+        relations.setdefault(label, set()).add((s, t))
+    domain = active_domain(checked, snapshot)
+    idb = set(checked.idb)
+    rules = checked.program.rules
+    for pred in checked.order:
+        if pred not in idb:
+            continue
+        result: set[Pair] = set()
+        for rule in rules:
+            if rule.head.pred == pred:
+                result |= evaluate_rule(rule, relations, domain)
+        relations[pred] = result
+    return {p: relations.get(p, set()) for p in (*checked.edb, *checked.idb)}
+
+
+def output_snapshot(checked: CheckedProgram, edges: Iterable[Edge], tau: int) -> Snapshot:
+    """`(src, trg, label)` of every output predicate at `tau`: what the engine must show."""
+    edges = list(edges)
+    result = evaluate(checked, input_snapshot(checked, edges, tau))
+    return {(s, t, p) for p in checked.outputs for s, t in result.get(p, ())}
+
+
+def output_snapshots(checked: CheckedProgram, edges: Iterable[Edge]) -> dict[int, Snapshot]:
+    """The output snapshot at every change point, plus one before the first (empty)."""
+    edges = list(edges)
+    return {tau: output_snapshot(checked, edges, tau) for tau in change_points(checked, edges)}
+
+
+def delta_view(checked: CheckedProgram, edges: Iterable[Edge]) -> list[tuple[int, str, str, str, str]]:
+    """`(time, op, src, trg, label)`: '+' when a fact enters the output snapshot, '-' when it
+    leaves, by comparing the snapshots at consecutive change points (§5)."""
+    out = []
+    previous: Snapshot = set()
+    for tau, snap in sorted(output_snapshots(checked, edges).items()):
+        for fact in sorted(snap - previous):
+            out.append((tau, "+", *fact))
+        for fact in sorted(previous - snap):
+            out.append((tau, "-", *fact))
+        previous = snap
+    return out
