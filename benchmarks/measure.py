@@ -62,8 +62,10 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     engine = query.engine(history=False)
     batch_lat: list[float] = []
     slide_lat: list[float] = []
+    full_slide_lat: list[float] = []   # slides whose window is full (after the warm-up)
     slide_acc = 0.0
     current_slide = None
+    full_from = None
     results = 0
     edges = 0
     peak_state = 0
@@ -71,9 +73,13 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     start = time.perf_counter()
     for t, batch in _batches(stream):
         s = t // workload.slide
+        if full_from is None:
+            full_from = _full_window_slide(workload, t)
         if s != current_slide:
             if current_slide is not None:
                 slide_lat.append(slide_acc)
+                if current_slide >= full_from:
+                    full_slide_lat.append(slide_acc)
                 state = engine.stats().get("state", 0)
                 peak_state = max(peak_state, state)
             current_slide, slide_acc = s, 0.0
@@ -95,11 +101,18 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
         "throughput": edges / total if total else 0.0,
         "latency_edge": _percentiles(batch_lat),
         "latency_slide": _percentiles(slide_lat),
+        "latency_slide_full": _percentiles(full_slide_lat),
         "results": results,
         "peak_state": max(peak_state, stats.get("peak_state", 0)),
         "state_by_operator": stats.get("operators", {}),
         "peak_rss_mb": _peak_rss_mb(),
     }
+
+
+def _full_window_slide(workload: Workload, first_time: int) -> int:
+    """The first slide whose window holds no warm-up: it starts a whole window after the
+    stream's first edge."""
+    return -(-(first_time + workload.window) // workload.slide)
 
 
 def run_ingest(workload: Workload, stream: str, query_path: str) -> dict:
@@ -155,57 +168,69 @@ def _snapshot(live: deque, tau: int, checked) -> dict[str, set]:
     return snap
 
 
-def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int | None = None) -> dict:
-    """Re-evaluation from scratch at each slide boundary: latency per slide and throughput."""
+def _checked(workload: Workload, query_path: str):
     from sgq.datalog.check import check_text
 
+    with open(query_path, encoding="utf-8") as handle:
+        return check_text(handle.read(), query_path, window=workload.window,
+                          slide=workload.slide)
+
+
+def _full_window_snapshots(workload: Workload, stream: str, checked, max_slides: int | None):
+    """(τ, snapshot) at the first `max_slides` slide boundaries whose window is full."""
+    full_from = None
+    taken = 0
+    for tau, _count, snap in _window_snapshots(workload, stream, checked, None):
+        if full_from is None:
+            full_from = _full_window_slide(workload, tau - workload.slide)
+        if tau // workload.slide <= full_from:
+            continue
+        if max_slides is not None and taken >= max_slides:
+            return
+        taken += 1
+        yield tau, snap
+
+
+def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int | None = None) -> dict:
+    """Re-evaluation from scratch of the window's snapshot at slide boundaries once the window
+    is full (the first `max_slides` of them): latency per slide."""
     from .reevaluate import evaluate
 
-    with open(query_path, encoding="utf-8") as handle:
-        checked = check_text(handle.read(), query_path, window=workload.window,
-                             slide=workload.slide)
-    # per-label windows: edges of one label expire in order only within the default window;
-    # the snapshot filter above re-checks exp, so order only affects how early we pop.
+    checked = _checked(workload, query_path)
     lat: list[float] = []
-    prev_count = 0
-    per_slide_edges: list[int] = []
-    start = time.perf_counter()
     results = 0
-    for tau, count, snap in _window_snapshots(workload, stream, checked, max_slides):
+    window_edges = 0
+    for _tau, snap in _full_window_snapshots(workload, stream, checked, max_slides):
         t0 = time.perf_counter()
         rel = evaluate(checked, snap)
         lat.append(time.perf_counter() - t0)
         results = sum(len(rel.get(o, ())) for o in checked.outputs)
-        per_slide_edges.append(count - prev_count)
-        prev_count = count
-    total = time.perf_counter() - start
-    edges = prev_count
+        window_edges = sum(len(pairs) for pairs in snap.values())
     return {
-        "edges": edges, "seconds": total, "slides": len(lat),
-        "throughput": edges / total if total else 0.0,
+        "slides": len(lat),
         "latency_slide": _percentiles(lat),
+        "last_window_edges": window_edges,
         "last_snapshot_results": results,
         "peak_rss_mb": _peak_rss_mb(),
     }
 
 
 def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int = 3) -> dict:
-    """The Spark oracle re-run per slide on the window's contents (a few slides only)."""
-    from sgq.datalog.check import check_text
-    from sgq.oracle import evaluate_snapshots  # type: ignore[attr-defined]
+    """The Spark oracle re-run per slide on the window's contents (a few slides only): each
+    snapshot becomes a one-instant stream, and the oracle evaluates it from scratch."""
+    from sgq.oracle import evaluate, spark_session
 
-    with open(query_path, encoding="utf-8") as handle:
-        checked = check_text(handle.read(), query_path, window=workload.window,
-                             slide=workload.slide)
+    checked = _checked(workload, query_path)
+    spark_session()  # start-up is not part of a slide's latency
     lat: list[float] = []
-    for tau, count, snap in _window_snapshots(workload, stream, checked, None):
-        if len(lat) >= max_slides:
-            break
+    results = 0
+    for tau, snap in _full_window_snapshots(workload, stream, checked, max_slides):
         edges = [(s, t, label, tau, "+") for label, pairs in snap.items() for s, t in pairs]
         t0 = time.perf_counter()
-        evaluate_snapshots(checked, edges, [tau])
+        results = len(evaluate(checked, edges).snapshot(tau))
         lat.append(time.perf_counter() - t0)
-    return {"slides": len(lat), "latency_slide": _percentiles(lat), "peak_rss_mb": _peak_rss_mb()}
+    return {"slides": len(lat), "latency_slide": _percentiles(lat),
+            "last_snapshot_results": results, "peak_rss_mb": _peak_rss_mb()}
 
 
 SYSTEMS = {"engine": run_engine, "ingest": run_ingest, "reeval": run_reeval, "spark": run_spark}

@@ -121,10 +121,9 @@ def ratios(row: dict) -> dict:
     e, i, r = row.get("engine", {}), row.get("ingest", {}), row.get("reeval", {})
     if "throughput" in e and i.get("throughput"):
         out["throughput_vs_ingest"] = e["throughput"] / i["throughput"]
-    if "latency_slide" in e and "latency_slide" in r and e["latency_slide"]["p50"] > 0:
-        out["reeval_slide_latency_over_engine"] = (
-            r["latency_slide"]["p50"] / e["latency_slide"]["p50"]
-        )
+    full = e.get("latency_slide_full") or e.get("latency_slide")
+    if full and "latency_slide" in r and full["p50"] > 0:
+        out["reeval_slide_latency_over_engine"] = r["latency_slide"]["p50"] / full["p50"]
     return out
 
 

@@ -89,6 +89,10 @@ SYNTAX_COMPARISON = "'{op}' is not a .dl comparison; only x = y and x != y are s
 SYNTAX_IF = "expected ':-' between the head and the body of a rule"
 SYNTAX_STRING = "unterminated string (a string ends with '\"' on the same line)"
 SYNTAX_COMMENT = "unterminated comment: '/*' has no closing '*/'"
+REGEX_TOO_DEEP = (
+    "regular expression nested more than {limit} levels deep; "
+    "write it with fewer operators (a** is a*)"
+)
 SYNTAX_TOKEN = "unexpected {token}{expected}"
 SYNTAX_MISSING_DOT = "unexpected {token}: is the rule on line {line} missing its final '.'?"
 SYNTAX_EOF = "unexpected end of file{expected}"
@@ -169,6 +173,7 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (SYNTAX_IF, (_W + "A(x, y) : a(x, y).", _W + "A(x, y) <- a(x, y).")),
     (SYNTAX_STRING, (_W + 'A(x, y) :- a(x, "y).',)),
     (SYNTAX_COMMENT, (_W + "A(x, y) :- a(x, y). /* never closed", "/* A(x, y) :- a(x, y).")),
+    (REGEX_TOO_DEEP, (_W + "Answer(x, y) :- [a" + "*" * 300 + "](x, y).",)),
     (SYNTAX_TOKEN, (_W + "A(x, y) :- a(x, y),.", _W + "A(x, y) :- [a/](x, y).")),
     (SYNTAX_MISSING_DOT, (_W + "A(x, y) :- a(x, y)\nB(x, y) :- b(x, y).",)),
     (SYNTAX_EOF, (_W + "A(x, y) :- a(x,", _W + "A(x, y) :-")),

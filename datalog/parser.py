@@ -12,7 +12,8 @@ import re
 from importlib import resources
 
 import lark
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
+from lark.visitors import Transformer_NonRecursive
 
 from . import ast
 from . import errors
@@ -99,8 +100,11 @@ def format_duration(value: int) -> str:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
-    """One method per rule of dl.lark, building the class of the same name."""
+class _ToAst(Transformer_NonRecursive):
+    """One method per rule of dl.lark, building the class of the same name.
+
+    Non-recursive, so a deep tree (thousands of stacked postfix operators) cannot overflow
+    Python's stack here."""
 
     def start(self, meta, statements):
         return ast.Program(tuple(statements))
@@ -359,4 +363,29 @@ def parse(text: str, filename: str = "<string>") -> ast.Program:
         tree = _lark().parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise DlErrors([_syntax_error(exc, filename, text)]) from None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:
+        raise DlErrors([DlError(errors.REGEX_TOO_DEEP.format(limit=MAX_REGEX_DEPTH), too_deep,
+                                filename, text)])
     return _ToAst().transform(tree)
+
+
+MAX_REGEX_DEPTH = 200  # the checks and the planner walk regexes recursively
+
+
+def _too_deep(tree: lark.Tree) -> ast.Loc | None:
+    """Where the first regular expression nested deeper than MAX_REGEX_DEPTH starts, if any
+    (an iterative walk: the tree itself may be far deeper than Python's stack)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_REGEX_DEPTH:
+            return _loc_of(node)
+        regex = node.data in _REGEX_RULES
+        for child in node.children:
+            if isinstance(child, lark.Tree):
+                stack.append((child, depth + 1 if regex else depth))
+    return None
+
+
+_REGEX_RULES = frozenset({"star", "plus", "optional", "concat", "alt"})

@@ -9,7 +9,8 @@ Predicates are visited in the checker's topological order and each gets one expr
 - a closure `p+` / `p*` or a path atom `[R]` -> PATH over the streams of R's letters (each an
   input or a derived predicate); named by its `as` alias, else `p+`, `p*`, `[R]`; when
   ε ∈ L(R) its `domain` is VERTICES over the WSCANs of every input label (the active domain,
-  SEMANTICS.md §2, §4);
+  SEMANTICS.md §2, §4); a finite, ε-free L(R) (`[a/b/c]`) is a UNION of chain PATTERNs
+  instead (sga/rewrite/finite_paths.py);
 - each rule                                  -> PATTERN over its body atoms, or RENAME when the
   rule is a single atom with no comparisons whose head is its (src, trg) or (trg, src);
 - several rules with one head                -> UNION[head] of the rules' expressions.
@@ -27,6 +28,7 @@ from ..datalog import ast
 from ..datalog.checked import CheckedProgram
 from ..datalog.errors import DlError, DlErrors
 from . import algebra
+from .rewrite.finite_paths import as_joins, finite_words
 from .algebra import (
     EdgeCondition,
     Filter,
@@ -78,10 +80,14 @@ class _Translator:
         """VERTICES over every input label read by a body: V_τ (SEMANTICS.md §2)."""
         return Vertices(tuple(self.wscan(label) for label in self.checked.edb))
 
-    def path(self, regex: algebra.Regex, name: str) -> Path:
-        inputs = tuple(self.exp[letter] for letter in algebra.regex_labels(regex))
-        domain = self.domain() if algebra.regex_nullable(regex) else None
-        return Path(inputs, regex, name, domain)
+    def path(self, regex: algebra.Regex, name: str) -> Op:
+        letters = algebra.regex_labels(regex)
+        nullable = algebra.regex_nullable(regex)
+        words = None if nullable else finite_words(regex)
+        if words is not None:
+            return as_joins(words, {letter: self.exp[letter] for letter in letters}, name)
+        domain = self.domain() if nullable else None
+        return Path(tuple(self.exp[letter] for letter in letters), regex, name, domain)
 
     # -- one body atom -> (input node, (src var, trg var))
     def body_input(self, literal: ast.BodyAtom) -> Op:

@@ -101,12 +101,6 @@ def test_stacked_postfix_operators(n, op):
     _outcome(".window 1h\nAnswer(x, y) :- [a" + op * n + "](x, y).")
 
 
-@pytest.mark.xfail(
-    strict=True, raises=(RecursionError, VisitError),
-    reason="datalog/parser.py: ~500 stacked postfix operators ([a****...](x, y)) overflow the "
-    "recursive Lark Transformer (RecursionError, or VisitError wrapping it) instead of a "
-    "DlErrors message; found by fuzzing, owner of datalog/ to fix",
-)
-@pytest.mark.parametrize("op", ["*", "?"])
+@pytest.mark.parametrize("op", ["*", "?", "+", "*+?"])
 def test_regression_many_postfix_operators(op):
     _outcome(".window 1h\nAnswer(x, y) :- [a" + op * 5000 + "](x, y).")

@@ -131,10 +131,30 @@ def test_closure_is_a_path_named_by_alias_or_regex():
 
 
 def test_path_atom_label_names_its_regex():
+    out = only_output("Answer(x, y) :- [a/b+](x, y).")
+    assert out == Rename(
+        Path((A, B), ("concat", ("label", "a"), ("plus", ("label", "b"))), "[a/b+]"), "Answer"
+    )
+
+
+def test_finite_language_becomes_a_chain_pattern():
     out = only_output("Answer(x, y) :- [a/b](x, y).")
     assert out == Rename(
-        Path((A, B), ("concat", ("label", "a"), ("label", "b")), "[a/b]"), "Answer"
+        Pattern((A, B), (("_v0", "_v1"), ("_v1", "_v2")), ("_v0", "_v2"), "[a/b]"), "Answer"
     )
+
+
+def test_finite_language_with_options_becomes_a_union_of_its_words():
+    out = only_output("Answer(x, y) :- [a?/b](x, y).")
+    assert out == Rename(Union((
+        Rename(B, "[a?/b]"),
+        Pattern((A, B), (("_v0", "_v1"), ("_v1", "_v2")), ("_v0", "_v2"), "[a?/b]"),
+    ), "[a?/b]"), "Answer")
+
+
+def test_finite_but_nullable_language_stays_a_path():
+    out = only_output("Answer(x, y) :- [a?](x, y).")
+    assert isinstance(out.input, Path) and out.input.domain is not None
 
 
 def test_nullable_path_gets_the_domain_of_every_input_label():
@@ -154,7 +174,7 @@ def test_every_nullable_regex_gets_a_domain(regex, letters):
     assert out.inputs[0].domain == Vertices(tuple(WScan(label, 10, 1) for label in labels))
 
 
-@pytest.mark.parametrize("regex", ["a+", "a/b*", "(a|b)+", "a*/b", "a?/b"])
+@pytest.mark.parametrize("regex", ["a+", "a/b*", "(a|b)+", "a*/b", "a?/b+"])
 def test_non_nullable_regex_has_no_domain(regex):
     out = only_output(f"Answer(x, y) :- [{regex}](x, y).")
     assert out.input.domain is None

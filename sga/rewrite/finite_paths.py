@@ -1,0 +1,64 @@
+"""A PATH whose language is finite is a union of joins (thesis 5.2: PATH generalises PATTERN).
+
+`[knows/likes/hasCreator](x, y)` (RPQ workload Q11) has one word, so its arbitrary paths are
+exactly the chains `knows(x, a), likes(a, b), hasCreator(b, y)`: a PATTERN with the same
+validity (the intersection of the edges' intervals, SEMANTICS.md §6), the same witness (the
+edges in path order) and the same coalescing per (src, trg). A join probes hash indexes per new
+edge; S-PATH would keep a spanning tree per root vertex for a language with no cycles to share.
+A word of one letter is a RENAME, several words a UNION. Languages with ε stay PATH (their
+ε-pairs need the active domain), as do infinite ones and ones with too many words.
+"""
+
+from __future__ import annotations
+
+from ..algebra import Op, Pattern, Regex, Rename, Union
+
+MAX_WORDS = 16
+MAX_WORD_LENGTH = 8
+
+
+def finite_words(regex: Regex) -> list[tuple[str, ...]] | None:
+    """The words of L(regex) in first-seen order, or None when the language is infinite or
+    larger than MAX_WORDS words / MAX_WORD_LENGTH letters."""
+    kind = regex[0]
+    if kind == "label":
+        return [(regex[1],)]
+    if kind in ("star", "plus"):
+        return None
+    if kind == "opt":
+        inner = finite_words(regex[1])
+        return None if inner is None else _dedup([()] + inner)
+    parts = [finite_words(r) for r in regex[1:]]
+    if any(p is None for p in parts):
+        return None
+    if kind == "alt":
+        words = _dedup([w for p in parts for w in p])
+    else:  # concat
+        words = [()]
+        for p in parts:
+            words = _dedup([w + x for w in words for x in p])
+            if len(words) > MAX_WORDS:
+                return None
+    if len(words) > MAX_WORDS or any(len(w) > MAX_WORD_LENGTH for w in words):
+        return None
+    return words
+
+
+def _dedup(words: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    return list(dict.fromkeys(words))
+
+
+def as_joins(words: list[tuple[str, ...]], streams: dict[str, Op], label: str) -> Op:
+    """The plan of a finite, ε-free language: per word a chain PATTERN (or a RENAME for one
+    letter), a UNION of them when there are several; `streams` maps a letter to its input."""
+    parts: list[Op] = []
+    for word in words:
+        if len(word) == 1:
+            node: Op = Rename(streams[word[0]], label)
+        else:
+            hops = [f"_v{i}" for i in range(len(word) + 1)]
+            node = Pattern(tuple(streams[letter] for letter in word),
+                           tuple(zip(hops, hops[1:])), (hops[0], hops[-1]), label)
+        if node not in parts:
+            parts.append(node)
+    return parts[0] if len(parts) == 1 else Union(tuple(parts), label)
