@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..benchmarks import workloads as wl
-    from ..benchmarks.report import format_table, write_report
+    from ..benchmarks.report import format_table, format_targets, write_report
     from ..benchmarks.suite import run_suite
 
     if args.repeat < 1:
@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"unknown system '{s}' (use engine, ingest, reeval, spark)")
     workloads = wl.quick() if args.quick else wl.full()
     if args.sweeps:
-        base = next(w for w in workloads if w.name.startswith("rpq-q1"))
-        workloads += wl.window_sweep(base, (2, 5, 10, 20)) + wl.slide_sweep(base, (1, 6, 24))
+        base = next(w for w in workloads if w.name.startswith("sga-q1"))
+        workloads += wl.window_sweep(base, (2, 5, 10, 20)) + wl.latency_sweep()
     if args.only:
         workloads = [w for w in workloads if args.only in w.name]
         if not workloads:
@@ -59,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
                        log=lambda line: print(line, file=sys.stderr))
     result["command"] = "sgq bench " + " ".join(sys.argv[2:])
     print(format_table(result))
+    goals = format_targets(result)
+    if goals:
+        print("\ntargets:\n" + goals)
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(json.dumps(result, indent=1))
