@@ -6,6 +6,25 @@ results of a batch are exact for every instant before the next input time (timel
 Out-of-order input is an error naming both times. Results of the output predicates are kept for
 `drain()`, sent to subscribers, and (with `history`) merged per key so `snapshot(τ)` can
 answer for any τ.
+
+End records (explicit deletions, SEMANTICS.md §2 and §5). A `-` edge at `d` may cut results
+already emitted. The engine then emits, at `d`, an end record: an ordinary `Result` (one CSV or
+JSONL row `src,trg,label,ts,exp`) for the same key, with `ts` the start of the key's current
+interval and the new, smaller `exp` (`d` when nothing derives the key any more, later when
+another derivation still does, for as long as it does). Read per key, in emission order, every
+row is then one of:
+
+- a *start*: no interval of the key is open at `ts`, so `[ts, exp)` opens one;
+- a *widening*: it starts inside (or where) the open interval ends and ends later: the
+  interval now ends at `exp`;
+- an *end record*: it starts inside the open interval and ends earlier: the interval now ends
+  at `exp` (`exp` is never before the row's emission time; an interval cut where it began is
+  gone).
+
+A round shows at most one row per key (one that widened a key and cut it again shows only the
+final row). With witness paths on, a deletion may also renew a key's witness: a row repeating
+the key's interval with the path of a derivation that is still valid. `history`/`snapshot(τ)` and the delta view (incremental/deltas.py)
+read rows exactly so; a `-` that matches no valid edge is counted (`stats()["unmatched_deletions"]`).
 """
 
 from __future__ import annotations
@@ -44,6 +63,7 @@ class Engine:
         self._buffer: dict[str, list] = {}
         self._buffer_time: int | None = None
         self._buffered = 0
+        self._minus: set[str] = set()   # labels with a '-' edge in the buffer
         self._drained: list[Result] = []
         self._subscribers: list[Callable[[Result], None]] = []
         self._bucket: int | None = None
@@ -63,7 +83,7 @@ class Engine:
             t = int(t)
         except (TypeError, ValueError):
             raise UserError(f"edge {src} -> {trg} ({label}): time {t!r} is not an integer") from None
-        if op not in ("+", "-"):
+        if op != "+" and op != "-":
             raise UserError(f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} "
                             "(use '+' or '-')")
         if t < self._seen:
@@ -76,6 +96,8 @@ class Engine:
         self._seen = t
         self._buffer_time = t
         label = str(label)
+        if op != "+":
+            self._minus.add(label)
         batch = self._buffer.get(label)
         if batch is None:
             batch = self._buffer[label] = []
@@ -140,15 +162,20 @@ class Engine:
                 if any(ts <= tau < exp for ts, exp in ivs)}
 
     def stats(self) -> dict:
-        """Counters and state sizes: edges in, results out, state entries per operator
-        (PATH tree nodes, join index entries, coalescing entries)."""
+        """Counters and state sizes: edges in, results out (end records included), `-` edges
+        that deleted a valid edge and those that matched nothing (of labels the program reads;
+        others are ignored edges), state entries per operator (PATH tree nodes, join index
+        entries, coalescing entries)."""
         operators = self.dataflow.state_sizes()
+        deleted, unmatched = self.dataflow.deletions()
         state = sum(operators.values())
         self.peak_state = max(self.peak_state, state)
         return {
             "edges_in": self.edges_in,
             "results_out": self.results_out,
             "ignored_edges": self.ignored,
+            "deletions": deleted,
+            "unmatched_deletions": unmatched,
             "state": state,
             "peak_state": self.peak_state,
             "operators": operators,
@@ -177,8 +204,9 @@ class Engine:
             state = sum(flow.state_sizes().values())
             if state > self.peak_state:
                 self.peak_state = state
-        produced = flow.run(buffer, now)
-        if not produced:
+        deleting, self._minus = self._minus, set()
+        produced, ended = flow.run(buffer, now, deleting)
+        if not produced and not ended:
             return
         labels = flow.output_labels
         history = self.history
@@ -186,7 +214,12 @@ class Engine:
         drained = self._drained
         for i in flow.outputs:
             out = produced.get(i)
-            if not out:
+            cut = ended.get(i)
+            if cut:
+                # one row per key and round: the last (a widening cut again shows as the cut)
+                last = {(row[0], row[1]): row for row in (out + cut if out else cut)}
+                out = list(last.values())
+            elif not out:
                 continue
             label = labels[i]
             for s, t, ts, exp, wit in out:
@@ -200,18 +233,28 @@ class Engine:
 
 
 def _remember(history: dict, key: tuple, ts: int, exp: int) -> None:
-    """Merge `[ts, exp)` into the key's sorted, disjoint interval list."""
+    """Merge the row `[ts, exp)` into the key's sorted, disjoint interval list: a start, a
+    widening, or an end record cutting the last interval (see the module docstring)."""
     ivs = history.get(key)
     if ivs is None:
-        history[key] = [(ts, exp)]
+        if exp > ts:
+            history[key] = [(ts, exp)]
         return
     last_ts, last_exp = ivs[-1]
     if ts > last_exp:
-        ivs.append((ts, exp))
+        if exp > ts:
+            ivs.append((ts, exp))
         return
     if ts >= last_ts:
         if exp > last_exp:
             ivs[-1] = (last_ts, exp)
+        elif exp < last_exp:            # an end record
+            if exp > last_ts:
+                ivs[-1] = (last_ts, exp)
+            else:
+                ivs.pop()
+                if not ivs:
+                    del history[key]
         return
     merged = [(ts, exp)]
     rest = []

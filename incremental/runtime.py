@@ -11,19 +11,38 @@ themselves; the runtime owns time and purges expired state lazily, once per slid
 Batching gives the same output snapshots as one-tuple-at-a-time: every operator is monotone in
 its inputs' intervals and coalesces its output, and a batch's deltas are in the shared indexes
 before any consumer probes them (so each new combination is found at least once).
+
+Explicit deletions travel as end records (incremental/sgt.py) on a second channel, allocated
+only in a round that has some: a label whose batch holds `-` edges goes to its WSCAN's `scan`,
+which returns sgts and end records; the runtime cuts the producer's index, then hands the end
+records to the consumers' `retract`, called after their `process` of the same round. Since
+each operator's `retract` re-derives from the indexes (the round's final state), a round with
+deletions ends in the same state whichever order its edges were batched in.
 """
 
 from __future__ import annotations
 
+import os
+
 from ..sga.algebra import Filter, Path, Pattern, Plan, Rename, Union, Vertices, WScan, children, op_kind
 from .operators.filter import FilterOp
 from .operators.path import PathOp
+from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp
 from .operators.rename import RenameOp
 from .operators.union import UnionOp
 from .operators.vertices import VerticesOp
 from .operators.wscan import WScanOp
 from .state.edge_index import EdgeIndex
+
+
+def choose_path_operator(node, ctx):
+    """PATH's physical operator: per-level closures (operators/path_closure.py), or S-PATH
+    (operators/path.py) for witness paths or when `SGQ_PATH=spath` forces it (tests, bench)."""
+    if ctx.paths or os.environ.get("SGQ_PATH") == "spath":
+        return PathOp(node, ctx)
+    return PathClosureOp(node, ctx)
+
 
 PHYSICAL: dict[type, type] = {
     WScan: WScanOp,
@@ -32,8 +51,20 @@ PHYSICAL: dict[type, type] = {
     Union: UnionOp,
     Pattern: PatternOp,
     Vertices: VerticesOp,
-    Path: PathOp,
+    Path: choose_path_operator,
 }
+
+
+def _deliver(pending: list, consumers: list, nports: list, out: list) -> None:
+    """Append `out` to the input port of every consumer (one list per port and round)."""
+    for j, port in consumers:
+        target = pending[j]
+        if target is None:
+            target = pending[j] = [None] * nports[j]
+        if target[port] is None:
+            target[port] = out
+        else:
+            target[port] = target[port] + out
 
 
 class _Context:
@@ -83,45 +114,67 @@ class Dataflow:
         for root in plan.outputs:
             if ids[root] not in self.outputs:
                 self.outputs.append(ids[root])
+        self._output_set = set(self.outputs)
+        self._sources = {i for ids in self.wscans.values() for i in ids}
         self.output_labels = {i: nodes[i].label for i in self.outputs}
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
         self.names = [f"#{i} {op_kind(n)}[{n.label}]" for i, n in enumerate(nodes)]
 
-    def run(self, edges_by_label: dict[str, list], now: int) -> dict[int, list]:
-        """Push one round (raw edges `(src, trg, t, op)` grouped by label, all at `now`);
-        return the new sgts of each output node that produced some."""
+    def run(self, edges_by_label: dict[str, list], now: int,
+            deleting: set | frozenset = frozenset()) -> tuple[dict[int, list], dict[int, list]]:
+        """Push one round (raw edges `(src, trg, t, op)` grouped by label, all at `now`;
+        `deleting` names the labels whose edges include `-`). Returns the new sgts and the end
+        records of each output node that produced some, in emission order (sgts first)."""
         n = len(self.ops)
         pending: list = [None] * n
+        cutting: list | None = None   # end records per node and port, once there are any
         for label, edges in edges_by_label.items():
-            for i in self.wscans.get(label, ()):
-                pending[i] = [edges]
-        outputs = set(self.outputs)
+            if label in deleting:
+                if cutting is None:
+                    cutting = [None] * n
+                for i in self.wscans.get(label, ()):
+                    cutting[i] = edges
+            else:
+                for i in self.wscans.get(label, ()):
+                    pending[i] = [edges]
+        outputs = self._output_set
         produced: dict[int, list] = {}
+        ended: dict[int, list] = {}
         ops, indexes, consumers, nports = self.ops, self.indexes, self.consumers, self.nports
         for i in range(n):
             batches = pending[i]
-            if batches is None:
-                continue
-            pending[i] = None
-            out = ops[i].process(batches, now)
-            if not out:
-                continue
-            index = indexes[i]
-            if index is not None:
-                insert = index.insert
-                for s, t, ts, exp, wit in out:
-                    insert(s, t, ts, exp, wit, now)
-            for j, port in consumers[i]:
-                target = pending[j]
-                if target is None:
-                    target = pending[j] = [None] * nports[j]
-                if target[port] is None:
-                    target[port] = out
+            cuts = None if cutting is None else cutting[i]
+            if cuts is None:
+                if batches is None:
+                    continue
+                pending[i] = None
+                out = ops[i].process(batches, now)
+                cut = None
+            else:
+                pending[i] = cutting[i] = None
+                if i in self._sources:
+                    out, cut = ops[i].scan(cuts, now)
                 else:
-                    target[port] = target[port] + out
-            if i in outputs:
-                produced[i] = out
-        return produced
+                    out = ops[i].process(batches, now) if batches is not None else None
+                    cut = ops[i].retract(cuts, now)
+            index = indexes[i]
+            if out:
+                if index is not None:
+                    insert = index.insert
+                    for s, t, ts, exp, wit in out:
+                        insert(s, t, ts, exp, wit, now)
+                _deliver(pending, consumers[i], nports, out)
+                if i in outputs:
+                    produced[i] = out
+            if cut:
+                if index is not None:
+                    end = index.cut
+                    for s, t, _ts, exp, wit in cut:
+                        end(s, t, exp, wit, now)
+                _deliver(cutting, consumers[i], nports, cut)
+                if i in outputs:
+                    ended[i] = cut
+        return produced, ended
 
     def purge(self, now: int) -> None:
         """Drop every piece of state that expired at or before `now`."""
@@ -140,6 +193,15 @@ class Dataflow:
                 size += len(self.indexes[i])
             sizes[self.names[i]] = size
         return sizes
+
+    def deletions(self) -> tuple[int, int]:
+        """`(matched, unmatched)` `-` edges so far, over the labels the plan reads."""
+        matched = unmatched = 0
+        for ids in self.wscans.values():
+            op = self.ops[ids[0]]
+            matched += op.deleted
+            unmatched += op.unmatched
+        return matched, unmatched
 
     def _check(self) -> None:
         for op in self.ops:

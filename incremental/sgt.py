@@ -10,6 +10,13 @@ the tuple of input edges `(src, trg, label)` that derive it (the thesis's payloa
 Invariant of every sgt pushed at processing time `now` (SEMANTICS.md §5-6): `ts <= now < exp`.
 A WSCAN tuple starts at its own time; PATTERN and PATH intersect intervals that all hold `now`,
 so their results hold `now` too; coalescing only ever widens an interval that holds `now`.
+
+End records (negative tuples, SEMANTICS.md §2 and §5). An explicit deletion can make a key's
+coverage end earlier than its producer said. The producer then sends, on a second channel
+(`retract` in operators/base.py), an end record with the same 5-tuple shape: the key's live
+coverage is now `[ts, exp)` with `now <= exp` smaller than before (`exp == now`: it ends at
+`now`); `wit` is the witness of what still derives it. Every operator's output stays coalesced:
+per key one live interval, widened by sgts and shortened by end records.
 """
 
 from __future__ import annotations

@@ -2,8 +2,11 @@
 
 Operators never schedule themselves: the runtime calls `process(batches, now)` with one list
 of sgts per input port (None when that port got nothing) and forwards the returned list to the
-consumers; `purge(now)` drops expired state; `size()` reports state entries; `_check()`
-asserts the state's invariants (tests only).
+consumers; after it, when some port got end records (incremental/sgt.py), `retract(batches,
+now)` gets them the same way and returns the operator's own end records. `retract` works from
+the shared input indexes, which already hold the round's final state, so a round's sgts are
+handled before its end records and what `retract` finds is exact. `purge(now)` drops expired
+state; `size()` reports state entries; `_check()` asserts the state's invariants (tests only).
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ class PhysicalOperator:
         self.node = node
 
     def process(self, batches: list, now: int) -> list:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def retract(self, batches: list, now: int) -> list:  # pragma: no cover - interface
         raise NotImplementedError
 
     def purge(self, now: int) -> None:

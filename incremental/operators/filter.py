@@ -1,6 +1,7 @@
 """FILTER: the sgts whose endpoints satisfy every condition (thesis Def 31).
 
-Intervals pass through unchanged; expiry (and, later, deletions) flow through as they come.
+Intervals pass through unchanged; expiry and end records (deletions) flow through as they
+come: an end record is kept or dropped by the same test as its key's sgts.
 Stateless: the input is coalesced per key and a filter keeps or drops whole keys, so the output
 is coalesced too. Cost per tuple: O(#conditions).
 """
@@ -47,3 +48,5 @@ class FilterOp(PhysicalOperator):
             else:
                 result.append(sgt)
         return result
+
+    retract = process

@@ -12,10 +12,21 @@ holds `now` makes that interval hold `now`; entries with `exp <= now` are expire
 and `purge` drops them from the indexes (no negative tuples: the direct approach). VarConditions
 (`x != y`, `x = "c"`) are applied as soon as their variables are bound. Output is coalesced per
 (head src, head trg). Cost per new tuple: O(number of matching combinations).
+
+Deletions (`retract`): an end record of `(s, t)` on input i is joined like a new tuple, through
+the same hash indexes, but only to collect the head keys built on it (an entry cut in this very
+round is still found: it ends at `now`, so the probe admits entries with `exp >= now`). Each
+such key is then re-derived by probing with both head variables bound (a join plan of its own),
+which yields its longest-lived remaining derivation; when that ends before the emitted coverage,
+the key gets an end record (at `now` if nothing derives it). Cost per end record:
+O(combinations through it + re-derivations of the keys it touched).
 """
 
 from __future__ import annotations
 
+from operator import itemgetter
+
+from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from .base import PhysicalOperator
 
@@ -23,13 +34,96 @@ from .base import PhysicalOperator
 _BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
 
 
+def _join_plan(bindings, conditions, bound: set, todo: list) -> tuple:
+    """`(conditions ready with `bound`, steps)`: the inputs `todo` in join order (next the one
+    with most variables bound, see `score`), each step `(j, src slot, trg slot, mode, conditions now ready)`."""
+    bound = set(bound)
+    done: set = set()
+
+    def ready() -> tuple:
+        now_ready = tuple(c for c in conditions if c not in done and c[0] in bound
+                          and (c[2] is None or c[2] in bound))
+        done.update(now_ready)
+        return now_ready
+
+    first = ready()
+    steps = []
+    remaining = list(todo)
+    depth = dict.fromkeys(bound, 0)   # the step that bound each variable (0: given)
+    while remaining:
+        def score(j):
+            # most variables bound first; on a tie the one anchored on the earliest binding,
+            # so a plan from both head variables works inwards from both ends of a chain
+            # and meets in the middle with both variables bound
+            a, b = bindings[j]
+            anchors = [depth[v] for v in (a, b) if v in bound]
+            return (len(anchors), -max(anchors, default=0), -j)
+        j = max(remaining, key=score)
+        remaining.remove(j)
+        a, b = bindings[j]
+        for v in (a, b):
+            depth.setdefault(v, len(steps) + 1)
+        if a == b:
+            mode = _LOOP_BOUND if a in bound else _LOOP_FREE
+        elif a in bound and b in bound:
+            mode = _BOTH
+        elif a in bound:
+            mode = _SRC
+        elif b in bound:
+            mode = _TRG
+        else:
+            mode = _NONE
+        bound.update((a, b))
+        steps.append((j, a, b, mode, ready()))
+    return first, tuple(steps)
+
+
+def _frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
+    """The join plan `steps` for a frontier of partial results projected, after each step, on
+    the variables still needed (the head and those later steps or conditions read). Each step
+    becomes `(j, mode, pos of a, pos of b, conditions on the extended row, projection)`: the
+    extended row is the projected row followed by the matched entry's `(src, trg)`."""
+    out = []
+    for k, (j, a, b, mode, conds) in enumerate(steps):
+        need = set(head)
+        for _j, a2, b2, _m, conds2 in steps[k + 1:]:
+            need.update((a2, b2))
+            for left, _eq, right, _c in conds2:
+                need.add(left)
+                if right is not None:
+                    need.add(right)
+        ext = layout + (a, b)
+
+        def pos(slot, ext=ext, n=len(layout)):
+            # a slot bound before this step is read from the row, else from the entry
+            return ext.index(slot) if slot in ext[:n] else ext.index(slot, n)
+
+        new = tuple(head) if k == len(steps) - 1 else tuple(sorted(need & set(ext)))
+        if not new:   # nothing bound so far is needed later: carry one variable along
+            new = (b,)
+        picks = tuple(pos(v) for v in new)
+        if len(picks) == 1:
+            picks = picks * 2
+            new = new * 2
+        step_conds = tuple((pos(left), eq, None if right is None else pos(right), c)
+                           for left, eq, right, c in conds)
+        pa = layout.index(a) if a in layout else None
+        pb = layout.index(b) if b in layout else None
+        out.append((j, mode, pa, pb, step_conds, itemgetter(*picks)))
+        layout = new
+    return tuple(out)
+
+
 class PatternOp(PhysicalOperator):
-    __slots__ = ("indexes", "plans", "head", "out", "nvars", "paths")
+    __slots__ = ("indexes", "plans", "head", "head_plan", "out", "nvars", "paths", "probe",
+                 "frontier_plans", "head_frontier")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
         self.indexes = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
+        self.probe = None   # set while retract() collects keys or re-derives one
+        self.out = Coalescer()
         slot: dict[str, int] = {}
         for s, t in node.bindings:
             slot.setdefault(s, len(slot))
@@ -42,44 +136,17 @@ class PatternOp(PhysicalOperator):
                 conditions.append((slot[c.left], c.op == "=", None, str(c.right)))
             else:
                 conditions.append((slot[c.left], c.op == "=", slot[c.right], None))
-        self.out = Coalescer()
-        n = len(node.bindings)
+        bindings = [(slot[s], slot[t]) for s, t in node.bindings]
+        n = len(bindings)
         self.plans = []
         for i in range(n):
-            bound = set()
-            done: set = set()
-
-            def ready() -> tuple:
-                now_ready = tuple(c for c in conditions if c not in done and c[0] in bound
-                                  and (c[2] is None or c[2] in bound))
-                done.update(now_ready)
-                return now_ready
-
-            s_slot, t_slot = slot[node.bindings[i][0]], slot[node.bindings[i][1]]
-            bound.update((s_slot, t_slot))
-            start = (s_slot, t_slot, ready())
-            steps = []
-            remaining = [j for j in range(n) if j != i]
-            while remaining:
-                def score(j):
-                    a, b = slot[node.bindings[j][0]], slot[node.bindings[j][1]]
-                    return (a in bound) + (b in bound)
-                j = max(remaining, key=lambda j: (score(j), -j))
-                remaining.remove(j)
-                a, b = slot[node.bindings[j][0]], slot[node.bindings[j][1]]
-                if a == b:
-                    mode = _LOOP_BOUND if a in bound else _LOOP_FREE
-                elif a in bound and b in bound:
-                    mode = _BOTH
-                elif a in bound:
-                    mode = _SRC
-                elif b in bound:
-                    mode = _TRG
-                else:
-                    mode = _NONE
-                bound.update((a, b))
-                steps.append((j, a, b, mode, ready()))
-            self.plans.append((start, tuple(steps)))
+            conds, steps = _join_plan(bindings, conditions, set(bindings[i]),
+                                      [j for j in range(n) if j != i])
+            self.plans.append(((bindings[i][0], bindings[i][1], conds), steps))
+        self.head_plan = _join_plan(bindings, conditions, set(self.head), list(range(n)))
+        self.frontier_plans = [_frontier_steps(steps, self.head, (start[0], start[1]))
+                               for start, steps in self.plans] if n > 1 else None
+        self.head_frontier = _frontier_steps(self.head_plan[1], self.head, self.head)
 
     @staticmethod
     def _holds(conds, vals) -> bool:
@@ -93,27 +160,141 @@ class PatternOp(PhysicalOperator):
         for i, batch in enumerate(batches):
             if not batch:
                 continue
-            (s_slot, t_slot, conds), steps = self.plans[i]
+            if self.frontier_plans is not None and not self.paths:
+                self._join_batch(i, batch, now, result)
+                continue
             for s, t, ts, exp, wit in batch:
                 if exp <= now:
                     continue
-                if s_slot == t_slot and s != t:
-                    continue
+                self._start(i, s, t, ts, exp, wit, now, result)
+        return result
+
+    def _join_batch(self, i, batch, now, result) -> None:
+        """Join a whole batch of input i breadth-first (`_frontier`) and admit each head key
+        once, with its largest exp."""
+        frontier = self._seed(i, batch, now, False)
+        if frontier:
+            frontier = self._frontier(self.frontier_plans[i], frontier, now)
+        admit = self.out.admit
+        for key, (ts, exp) in frontier.items():
+            got = admit(key, ts, exp, now)
+            if got is not None:
+                result.append((key[0], key[1], got[0], got[1], None))
+
+    def _seed(self, i, batch, now, retracting: bool) -> dict:
+        """The starting frontier `{(s, t): (ts, exp)}` of a batch of input i (an end record
+        counts as valid for ever: it only has to find what it joined with)."""
+        (s_slot, t_slot, conds), _steps = self.plans[i]
+        loop = s_slot == t_slot
+        frontier: dict = {}
+        for s, t, ts, exp, _wit in batch:
+            if retracting:
+                ts, exp = NEVER, FOREVER
+            if exp <= now or (loop and s != t):
+                continue
+            if conds:
                 vals = [None] * self.nvars
                 vals[s_slot] = s
                 vals[t_slot] = t
-                if conds and not self._holds(conds, vals):
+                if not self._holds(conds, vals):
                     continue
-                wits = [None] * len(self.indexes) if self.paths else None
-                if wits is not None:
-                    wits[i] = wit
-                self._extend(steps, 0, vals, ts, exp, wits, now, result)
-        return result
+            row = (s, t)
+            cur = frontier.get(row)
+            if cur is None or exp > cur[1]:
+                frontier[row] = (ts, exp)
+        return frontier
+
+    def _frontier(self, fsteps, frontier: dict, now) -> dict:
+        """Run partial results `{row: (ts, exp)}` through the steps of `_frontier_steps`:
+        after each step project on the variables still needed and merge by largest exp (a
+        result's exp is a max over combinations of a min over inputs, so merging early is
+        exact; a key's ts only matters when the key is new, and then every combination has
+        ts = now). Returns `{(head src, head trg): (ts, exp)}`. Same result as joining tuple by
+        tuple, up to coalescing, with much less work when many combinations share their head
+        key (thesis 5.5.3: batch the work per operator)."""
+        indexes = self.indexes
+        for j, mode, pa, pb, sconds, project in fsteps:
+            if not frontier:
+                return frontier
+            index = indexes[j]
+            by_src, by_trg = index.by_src, index.by_trg
+            nxt: dict = {}
+            get = nxt.get
+            everything = list(index.entries()) if mode in (_NONE, _LOOP_FREE) else None
+            for row, (ts, exp) in frontier.items():
+                # candidates as (other endpoint, entry) pairs when one endpoint is bound
+                if mode == _SRC:
+                    fixed = row[pa]
+                    got = by_src.get(fixed)
+                elif mode == _TRG:
+                    fixed = row[pb]
+                    got = by_trg.get(fixed)
+                else:
+                    if mode == _BOTH or mode == _LOOP_BOUND:
+                        a = row[pa]
+                        b = a if mode == _LOOP_BOUND else row[pb]
+                        got = by_src.get(a)
+                        e = got.get(b) if got else None
+                        triples = ((a, b, e),) if e is not None else ()
+                    elif mode == _LOOP_FREE:
+                        triples = [c for c in everything if c[0] == c[1]]
+                    else:
+                        triples = everything
+                    got = {}
+                    for a, b, e in triples:
+                        got[(a, b)] = e
+                    fixed = None
+                if not got:
+                    continue
+                for other, e in got.items():
+                    e_exp = e[1]
+                    if e_exp <= now:
+                        continue
+                    if fixed is None:
+                        ext = row + other
+                    elif mode == _SRC:
+                        ext = row + (fixed, other)
+                    else:
+                        ext = row + (other, fixed)
+                    if sconds:
+                        ok = True
+                        for left, eq, right, c in sconds:
+                            if (ext[left] == (c if right is None else ext[right])) != eq:
+                                ok = False
+                                break
+                        if not ok:
+                            continue
+                    c_exp = exp if exp < e_exp else e_exp
+                    key = project(ext)
+                    cur = get(key)
+                    if cur is None or c_exp > cur[1]:
+                        e_ts = e[0]
+                        nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
+            frontier = nxt
+        return frontier
+
+    def _start(self, i, s, t, ts, exp, wit, now, result) -> None:
+        """Join one tuple `(s, t)` of input i against the other inputs."""
+        (s_slot, t_slot, conds), steps = self.plans[i]
+        if s_slot == t_slot and s != t:
+            return
+        vals = [None] * self.nvars
+        vals[s_slot] = s
+        vals[t_slot] = t
+        if conds and not self._holds(conds, vals):
+            return
+        wits = [None] * len(self.indexes) if self.paths else None
+        if wits is not None:
+            wits[i] = wit
+        self._extend(steps, 0, vals, ts, exp, wits, now, result)
 
     def _extend(self, steps, k, vals, ts, exp, wits, now, result) -> None:
         if k == len(steps):
             h0, h1 = self.head
             src, trg = vals[h0], vals[h1]
+            if self.probe is not None:
+                self.probe(src, trg, exp, wits)
+                return
             got = self.out.admit((src, trg), ts, exp, now)
             if got is not None:
                 wit = None
@@ -153,6 +334,97 @@ class PatternOp(PhysicalOperator):
                 wits[j] = entry[2]
             self._extend(steps, k + 1, vals, ts if ts > e_ts else e_ts,
                          exp if exp < e_exp else e_exp, wits, now, result)
+
+    def retract(self, batches, now):
+        if self.frontier_plans is not None and not self.paths:
+            return self._retract_batch(batches, now)
+        touched: dict = {}
+
+        def collect(src, trg, _exp, _wits):
+            touched[(src, trg)] = None
+
+        self.probe = collect
+        try:
+            for i, batch in enumerate(batches):
+                if batch:
+                    for s, t, _ts, _exp, _wit in batch:
+                        # `now - 1`: entries cut at `now` in this round still join
+                        self._start(i, s, t, NEVER, FOREVER, None, now - 1, None)
+            result: list = []
+            cut = self.out.cut
+            for key in touched:
+                exp, wit = self._rederive(key, now)
+                got = cut(key, exp, now, self.paths)
+                if got is not None:
+                    result.append((key[0], key[1], got[0], got[1], wit))
+            return result
+        finally:
+            self.probe = None
+
+    def _retract_batch(self, batches, now) -> list:
+        """`retract` breadth-first: collect the head keys built on the end records (entries
+        cut at `now` in this round still join: cutoff `now - 1`), then re-derive all of them in
+        one frontier run of the head-bound plan."""
+        touched: dict = {}
+        for i, batch in enumerate(batches):
+            if batch:
+                seed = self._seed(i, batch, now - 1, True)
+                if seed:
+                    touched.update(self._frontier(self.frontier_plans[i], seed, now - 1))
+        if not touched:
+            return []
+        if sum(len(b) for b in batches if b) == 1:
+            # One end record, so nothing else this operator reads was cut in this round: a
+            # key whose combinations through the deleted tuple all end before its coverage
+            # does (`touched` holds their best exp, the deleted tuple counted as for ever)
+            # keeps the derivation that gives its coverage, and needs no re-derivation.
+            live = self.out.live
+            touched = {key: v for key, v in touched.items()
+                       if (cur := live.get(key)) is None or v[1] >= cur[1]}
+        h0, h1 = self.head
+        conds, _steps = self.head_plan
+        seed = {}
+        for key in touched:
+            if h0 == h1 and key[0] != key[1]:
+                continue
+            if conds:
+                vals = [None] * self.nvars
+                vals[h0], vals[h1] = key
+                if not self._holds(conds, vals):
+                    continue
+            seed[key] = (NEVER, FOREVER)
+        best = self._frontier(self.head_frontier, seed, now) if seed else {}
+        cut = self.out.cut
+        result = []
+        for key in touched:
+            got = best.get(key)
+            got = cut(key, got[1] if got is not None else now, now)
+            if got is not None:
+                result.append((key[0], key[1], got[0], got[1], None))
+        return result
+
+    def _rederive(self, key, now) -> tuple:
+        """`(exp, witness)` of the longest-lived derivation of head `key` (exp `now`: none)."""
+        h0, h1 = self.head
+        if h0 == h1 and key[0] != key[1]:
+            return now, None
+        vals = [None] * self.nvars
+        vals[h0], vals[h1] = key
+        conds, steps = self.head_plan
+        if conds and not self._holds(conds, vals):
+            return now, None
+        best = [now, None]
+        paths = self.paths
+
+        def keep(_src, _trg, exp, wits):
+            if exp > best[0]:
+                best[0] = exp
+                best[1] = tuple(e for w in wits if w for e in w) if paths else None
+
+        self.probe = keep
+        self._extend(steps, 0, vals, NEVER, FOREVER, [None] * len(self.indexes) if paths else None,
+                     now, None)
+        return best[0], best[1]
 
     def purge(self, now):
         self.out.purge(now)

@@ -2,7 +2,9 @@
 
 Intervals pass through; one key may come from several inputs, so the output is coalesced
 (a tuple already covered for its key is dropped, SEMANTICS.md §5). Expiry needs no message.
-Cost per tuple: O(1), O(log n) when emitted.
+An end record on one input ends the key only as far as no other input still covers it: the
+new end is the largest `exp` of the key over the inputs' shared indexes. Cost per tuple: O(1),
+O(log n) when emitted; per end record O(#inputs).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from .base import PhysicalOperator
 
 
 class UnionOp(PhysicalOperator):
-    __slots__ = ("out",)
+    __slots__ = ("out", "inputs", "paths")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
         self.out = Coalescer()
+        self.inputs = [ctx.index_of(inp) for inp in node.inputs]
+        self.paths = ctx.paths
 
     def process(self, batches, now):
         admit = self.out.admit
@@ -26,6 +30,23 @@ class UnionOp(PhysicalOperator):
                 continue
             for s, t, ts, exp, wit in batch:
                 got = admit((s, t), ts, exp, now)
+                if got is not None:
+                    result.append((s, t, got[0], got[1], wit))
+        return result
+
+    def retract(self, batches, now):
+        cut = self.out.cut
+        result = []
+        for batch in batches:
+            if not batch:
+                continue
+            for s, t, _ts, _exp, _wit in batch:
+                best, wit = now, None
+                for index in self.inputs:
+                    entry = index.get(s, t)
+                    if entry is not None and entry[1] > best:
+                        best, wit = entry[1], entry[2]
+                got = cut((s, t), best, now, self.paths)
                 if got is not None:
                     result.append((s, t, got[0], got[1], wit))
         return result

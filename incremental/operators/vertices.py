@@ -3,7 +3,9 @@ nullable PATH).
 
 Each input sgt `(s, t)` valid on `[ts, exp)` makes `(s, s)` and `(t, t)` valid on it; a vertex
 reached by many edges is coalesced (emitted only when its coverage widens). Expiry is carried
-by the intervals. Cost per tuple: O(1), O(log n) when emitted.
+by the intervals. An end record of `(s, t)` re-reads the edges at `s` and at `t` in the inputs'
+shared indexes: a vertex stays as long as its longest-lived remaining edge. Cost per tuple:
+O(1), O(log n) when emitted; per end record O(degree of s and t).
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ from .base import PhysicalOperator
 
 
 class VerticesOp(PhysicalOperator):
-    __slots__ = ("out",)
+    __slots__ = ("out", "inputs", "paths")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
         self.out = Coalescer()
+        self.inputs = [ctx.index_of(inp) for inp in node.inputs]
+        self.paths = ctx.paths
 
     def process(self, batches, now):
         admit = self.out.admit
@@ -34,6 +38,32 @@ class VerticesOp(PhysicalOperator):
                     if got is not None:
                         result.append((t, t, got[0], got[1], () if wit is not None else None))
         return result
+
+    def retract(self, batches, now):
+        cut = self.out.cut
+        wit = () if self.paths else None
+        result = []
+        for batch in batches:
+            if not batch:
+                continue
+            for s, t, _ts, _exp, _wit in batch:
+                for v in ((s,) if s == t else (s, t)):
+                    got = cut(v, self._coverage(v, now), now)
+                    if got is not None:
+                        result.append((v, v, got[0], got[1], wit))
+        return result
+
+    def _coverage(self, v, now) -> int:
+        """The largest exp of an input edge at `v` (`now` if none is valid)."""
+        best = now
+        for index in self.inputs:
+            for rows in (index.by_src, index.by_trg):
+                row = rows.get(v)
+                if row:
+                    for entry in row.values():
+                        if entry[1] > best:
+                            best = entry[1]
+        return best
 
     def purge(self, now):
         self.out.purge(now)

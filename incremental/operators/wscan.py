@@ -3,19 +3,25 @@
 Interval: an edge inserted at `t` is valid on `[t, ⌊t/β⌋·β + ω)`; every edge of one slide bucket
 expires at the same instant. Expiry needs no message: the interval carries it. Re-inserting a
 valid edge in the same bucket is covered and dropped (coalescing); in a later bucket it widens
-the key's coverage and is emitted. Explicit deletions (`-`) are not supported yet: they raise a
-UserError. Cost per edge: O(1), plus O(log n) when emitted.
+the key's coverage and is emitted.
+
+Explicit deletions (`scan`, for a batch holding `-` edges): the events of one instant apply in
+input order (SEMANTICS.md §1), so per key only the net effect leaves the operator. A `-` matches
+when the key is valid at that point (before the batch, or by an earlier `+` of the batch);
+otherwise it is counted in `unmatched` and changes nothing. A key valid before the batch and
+not after it gets an end record `(s, t, start, now)` (a negative tuple, incremental/sgt.py); a
+key deleted and re-inserted stays valid without a break (`[start, now)` then `[now, exp)`), so
+only a widening, if any, is emitted. Cost per edge: O(1), plus O(log n) when emitted.
 """
 
 from __future__ import annotations
 
-from ...errors import UserError
 from ..state.coalescer import Coalescer
 from .base import PhysicalOperator
 
 
 class WScanOp(PhysicalOperator):
-    __slots__ = ("label", "window", "slide", "out", "paths")
+    __slots__ = ("label", "window", "slide", "out", "paths", "deleted", "unmatched")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
@@ -24,21 +30,56 @@ class WScanOp(PhysicalOperator):
         self.slide = node.slide
         self.out = Coalescer()
         self.paths = ctx.paths
+        self.deleted = 0     # '-' edges that matched a valid edge
+        self.unmatched = 0   # '-' edges that matched nothing
 
     def process(self, batches, now):
-        """`batches[0]`: raw edges `(src, trg, t, op)` of this label, all with `t == now`."""
+        """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
+        (a batch with `-` edges goes to `scan`)."""
         window, slide, admit, label, paths = self.window, self.slide, self.out.admit, self.label, self.paths
         result = []
         for s, t, time, op in batches[0]:
             if op != "+":
-                raise UserError(
-                    f"explicit deletion '-' of edge {s} -> {t} ({label}) at time {time}: "
-                    "'-' edges are not supported by the engine yet")
+                raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
             exp = (time // slide) * slide + window
             got = admit((s, t), time, exp, now)
             if got is not None:
                 result.append((s, t, got[0], got[1], ((s, t, label),) if paths else None))
         return result
+
+    def scan(self, edges, now):
+        """Raw edges of this label at `now`, some of them `-`: `(new sgts, end records)`."""
+        live = self.out.live
+        net: dict = {}   # key -> [valid before the batch, valid now, inserted]
+        for s, t, _time, op in edges:
+            key = (s, t)
+            state = net.get(key)
+            if state is None:
+                cur = live.get(key)
+                valid = cur is not None and cur[1] > now
+                state = net[key] = [valid, valid, False]
+            if op == "+":
+                state[1] = state[2] = True
+            elif state[1]:
+                state[1] = False
+                self.deleted += 1
+            else:
+                self.unmatched += 1
+        exp = (now // self.slide) * self.slide + self.window
+        admit, cut, label, paths = self.out.admit, self.out.cut, self.label, self.paths
+        result: list = []
+        ended: list = []
+        for key, (before, valid, inserted) in net.items():
+            if valid:
+                if inserted:
+                    got = admit(key, now, exp, now)
+                    if got is not None:
+                        result.append((key[0], key[1], got[0], got[1],
+                                       ((key[0], key[1], label),) if paths else None))
+            elif before:
+                got = cut(key, now, now)
+                ended.append((key[0], key[1], got[0], got[1], None))
+        return result, ended
 
     def purge(self, now):
         self.out.purge(now)

@@ -6,6 +6,9 @@ tuple pushed at time `now` holds `now` (incremental/sgt.py), the emitted coverag
 is one interval `[start, until)` holding `now`, and a new tuple `[ts, exp)` is covered iff
 `exp <= until`. Expired keys (`until <= now`) count as absent; `purge` drops them (an
 exp-bucketed index, stale entries skipped). Cost: O(1) per tuple (O(log k) for a new expiry instant).
+
+With explicit deletions an operator may find that a key's coverage ends earlier than emitted:
+`cut` shortens it (or ends it at `now`) and returns the end record to emit (SEMANTICS.md §5).
 """
 
 from __future__ import annotations
@@ -41,6 +44,22 @@ class Coalescer:
         self.live[key] = [ts, exp]
         self.heap.add(exp, key)
         return (ts, exp)
+
+    def cut(self, key, exp: int, now: int, refresh: bool = False):
+        """The live coverage of `key` now ends at `exp` (at `now` when `exp <= now`): return the
+        end record `(start, end)` to emit, or None when the key is not live or already ends by
+        `exp` (with `refresh`, an unchanged end is returned too: a new witness for the same
+        interval). O(1) (O(log k) for a new expiry instant)."""
+        cur = self.live.get(key)
+        if cur is None or cur[1] <= now or exp > cur[1] or (exp == cur[1] and not refresh):
+            return None
+        if exp > now:
+            if exp < cur[1]:
+                cur[1] = exp
+                self.heap.add(exp, key)
+            return (cur[0], exp)
+        del self.live[key]
+        return (cur[0], now)
 
     def purge(self, now: int) -> None:
         """Forget keys whose coverage ended at or before `now`."""

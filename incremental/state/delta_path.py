@@ -9,6 +9,9 @@ so expired nodes form whole subtrees).
 
 A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, None]`.
 Nodes with `exp <= now` are treated as absent by the algorithm and dropped by `purge`.
+An explicit deletion breaks the "child never outlives its parent through a still valid edge"
+reasoning for the nodes below a deleted tree edge: PATH (operators/path.py) re-derives those
+and ends the ones left without a derivation at `now` (they stay, invisible, until `purge`).
 """
 
 from __future__ import annotations
@@ -95,7 +98,7 @@ class DeltaPath:
                     continue
                 n += 1
                 ts, exp, parent, _wit = node
-                assert ts < exp, (root, key, node)
+                assert ts <= exp, (root, key, node)
                 assert (root, key[0], key[1], exp) in heap_keys, (root, key, node)
                 if now is not None and exp > now:
                     assert parent in tree, (root, key, parent)

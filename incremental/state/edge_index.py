@@ -4,7 +4,10 @@ Holds, per `(src, trg)`, the tuple with the largest `exp` seen (coalescing with 
 Def 11), reachable by src and by trg. Expired entries (`exp <= now`) are invisible to readers,
 who check `exp` themselves; `purge(now)` removes them through an exp-bucketed index (state/expiry.py), without
 negative tuples (the direct approach of thesis 5.4). One index per producing node: every
-PATTERN and PATH reading that node shares it (Differential Dataflow's arrangements).
+PATTERN, PATH, UNION and VERTICES reading that node shares it (Differential Dataflow's
+arrangements). An end record from the producer (an explicit deletion, SEMANTICS.md §2) `cut`s
+an entry: shortened, or ended at `now`, when it stays, invisible to readers, until `purge`; so
+within the round of the deletion a reader can still find what the deleted entry joined with.
 
 Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per returned entry.
 """
@@ -49,6 +52,18 @@ class EdgeIndex:
             return
         self.heap.add(exp, (s, t))
 
+    def cut(self, s: str, t: str, exp: int, wit, now: int) -> None:
+        """The producer's end record: `(s, t)` now ends at `exp` (`now <= exp`), carrying the
+        witness of what still derives it (an unchanged `exp` only renews the witness). O(1)."""
+        row = self.by_src.get(s)
+        entry = None if row is None else row.get(t)
+        if entry is None or exp > entry[1]:
+            return
+        entry[2] = wit
+        if exp < entry[1]:
+            entry[1] = exp
+            self.heap.add(exp, (s, t))
+
     def get(self, s: str, t: str):
         row = self.by_src.get(s)
         return None if row is None else row.get(t)
@@ -83,7 +98,8 @@ class EdgeIndex:
 
     def _check(self) -> None:
         """Invariants: both directions agree, counts match, every entry has a heap entry at
-        its exp, intervals are non-empty, no empty rows."""
+        its exp, intervals are non-empty (empty only when cut at the instant they began), no empty
+        rows."""
         n = 0
         self.heap._check()
         heap_keys = {(s, t, e) for e, (s, t) in self.heap.pairs()}
@@ -92,7 +108,7 @@ class EdgeIndex:
             for t, entry in row.items():
                 n += 1
                 assert self.by_trg[t][s] is entry
-                assert entry[0] < entry[1], (s, t, entry)
+                assert entry[0] <= entry[1], (s, t, entry)
                 assert (s, t, entry[1]) in heap_keys, (s, t, entry)
         m = sum(len(col) for col in self.by_trg.values())
         assert all(self.by_trg.values())

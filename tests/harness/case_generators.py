@@ -9,8 +9,8 @@ One generator serves two drivers through a tiny "chooser" interface:
 Programs cover joins, unions (several rules per head), chains of derived predicates, closures
 `p+`/`p*` over input and derived predicates, path atoms `[R]` over both, constants, `_`,
 comparisons, slides and per-label windows. Streams use few vertices (so joins and cycles
-happen), ties, same-slide buckets, bursts, long gaps, '-' edges (also of absent edges) and
-labels no rule reads.
+happen), ties, same-slide buckets, bursts, long gaps, labels no rule reads, and '-' edges of
+every kind in DELETION_KINDS (also of absent edges).
 """
 
 from __future__ import annotations
@@ -147,11 +147,23 @@ def gen_program(ch) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the kinds of deletion a stream mixes in (each case below names its test in
+#: tests/incremental/test_incremental_deletions.py)
+DELETION_KINDS = (
+    "any",        # a random earlier insert (possibly expired, re-inserted or deleted already)
+    "newest",     # the latest insert: in PATH the edge expiring last, so usually a tree edge
+    "oldest",     # the earliest insert: usually a non-tree edge, or expired (unmatched)
+    "reinsert",   # `-` then `+` of one edge at one instant: it stays without a break
+    "detour",     # first an alternative path s -> m -> d over the same label, then `-` of s -> d
+)
+
+
 def gen_stream(
     ch, labels, max_len: int = 14, deletions: bool = True
 ) -> list[tuple[str, str, str, int, str]]:
     """A random stream `(src, trg, label, t, op)` in non-decreasing time; `deletions=False`
-    makes it append-only."""
+    makes it append-only. Deletions are of the DELETION_KINDS, plus now and then a `-` of an
+    edge that is not there (reported, never a crash)."""
     labels = list(labels) or ["a"]
     vertices = VERTICES[: ch.int(1, 4)]
     t = ch.int(0, 3)
@@ -159,9 +171,17 @@ def gen_stream(
     inserted: list[tuple[str, str, str]] = []
     for _ in range(ch.int(0, max_len)):
         t += ch.choice(STEPS)
-        if deletions and inserted and ch.bool(0.15):
-            s, d, lbl = ch.choice(inserted)
+        if deletions and inserted and ch.bool(0.2):
+            kind = DELETION_KINDS[ch.int(0, len(DELETION_KINDS) - 1)]
+            key = {"newest": inserted[-1], "oldest": inserted[0]}.get(kind) or ch.choice(inserted)
+            s, d, lbl = key
+            if kind == "detour":
+                m = ch.choice(vertices)
+                edges += [(s, m, lbl, t, "+"), (m, d, lbl, t, "+")]
+                inserted += [(s, m, lbl), (m, d, lbl)]
             edges.append((s, d, lbl, t, "-"))
+            if kind == "reinsert":
+                edges.append((s, d, lbl, t, "+"))
             continue
         s, d = ch.choice(vertices), ch.choice(vertices)
         lbl = NOISE_LABEL if ch.bool(0.05) else ch.choice(labels)

@@ -54,6 +54,5 @@ def test_engine_matches_oracle_append_only(spark):
     _run(deletions=False, seed=SEED)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 6: the engine does not yet accept explicit deletions")
 def test_engine_matches_oracle_with_deletions(spark):
     _run(deletions=True, seed=SEED + 1)

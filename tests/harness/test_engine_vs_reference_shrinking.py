@@ -24,7 +24,6 @@ def test_engine_matches_reference_append_only(data):
     assert mismatch is None, report(text, edges, mismatch)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 6: the engine does not yet accept explicit deletions")
 @given(st.data())
 def test_engine_matches_reference_with_deletions(data):
     ch = DataChooser(data)

@@ -14,6 +14,7 @@ pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")
 from sgq.incremental.operators.path import PathOp  # noqa: E402
 from sgq.incremental.operators.pattern import PatternOp  # noqa: E402
 from sgq.incremental.operators.wscan import WScanOp  # noqa: E402
+from sgq.incremental.state.level_closure import LevelClosure  # noqa: E402
 
 CASES = batch_cases(programs=30, streams=5, seed=77, deletions=False)
 
@@ -38,6 +39,7 @@ def test_catches_off_by_one_expiry(monkeypatch):
 
 
 def test_catches_dropped_propagate(monkeypatch):
+    monkeypatch.setenv("SGQ_PATH", "spath")   # S-PATH, not the default closure operator
     original = PathOp._relax
 
     def broken(self, x, tree, parent, v, q, ts, exp, wit, now, result):
@@ -47,6 +49,19 @@ def test_catches_dropped_propagate(monkeypatch):
         return original(self, x, tree, parent, v, q, ts, exp, wit, now, result)
 
     monkeypatch.setattr(PathOp, "_relax", broken)
+    assert _failures() > 0
+
+
+def test_catches_dropped_closure_extension(monkeypatch):
+    """The closure PATH operator's dropped Propagate: an edge out of a product node that is
+    already reached from elsewhere is not added, so the paths it extends are lost."""
+    original = LevelClosure.insert
+
+    def broken(self, edges):
+        reached = [e for e in edges if not any(a.get(e[0]) for a in self.anc.values())]
+        return original(self, reached)
+
+    monkeypatch.setattr(LevelClosure, "insert", broken)
     assert _failures() > 0
 
 

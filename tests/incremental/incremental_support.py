@@ -4,6 +4,7 @@ reference (tests/snapshot_reference.py) at every change point."""
 from __future__ import annotations
 
 import snapshot_reference as ref
+from hypothesis import strategies as st
 
 import sgq
 from sgq.incremental.deltas import delta_rows
@@ -61,3 +62,30 @@ def assert_matches_reference(query, edges, *, check_state=False):
     results = eng.drain()
     assert delta_rows(results) == ref.delta_view(checked, edges)
     return eng, results
+
+
+@st.composite
+def edge_streams(draw, labels, max_size=14, vertices=3, deletions=True,
+                 gaps=(0, 0, 1, 1, 2, 4), delete_odds=4, absent_odds=20):
+    """Non-decreasing times with ties and gaps; with `deletions`, `-` edges: about one in
+    `delete_odds` of an earlier insert (the latest or a random one, sometimes re-inserted at
+    once) and one in `absent_odds` of a random (mostly absent) edge. A label `zz` no program
+    reads adds noise."""
+    n = draw(st.integers(1, max_size))
+    t = draw(st.integers(0, 3))
+    out: list = []
+    for _ in range(n):
+        t += draw(st.sampled_from(gaps))
+        inserted = [e for e in out if e[4] == "+"]
+        if deletions and inserted and draw(st.integers(0, delete_odds - 1)) == 0:
+            s, d, label = draw(st.sampled_from([inserted[-1], *inserted]))[:3]
+            out.append((s, d, label, t, "-"))
+            if draw(st.booleans()):
+                out.append((s, d, label, t, "+"))
+            continue
+        s = draw(st.integers(0, vertices - 1))
+        d = draw(st.integers(0, vertices - 1))
+        label = draw(st.sampled_from(labels + ("zz",)))
+        absent = deletions and draw(st.integers(0, absent_odds - 1)) == 0
+        out.append((s, d, label, t, "-" if absent else "+"))
+    return out

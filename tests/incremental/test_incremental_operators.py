@@ -45,11 +45,21 @@ def test_wscan_after_expiry_starts_a_new_interval():
     assert eng.snapshot(10) == set() and eng.snapshot(11) == set()
 
 
-def test_wscan_rejects_deletions_clearly():
-    eng = Engine(Plan((A,)))
-    eng.push(1, 2, "a", 0, "-")
-    with pytest.raises(UserError, match="'-'"):
-        eng.flush()
+def test_wscan_deletion_cuts_and_counts_unmatched():
+    eng, out = run(Plan((A,)), [(1, 2, "a", 0), (1, 2, "a", 3, "-"), (1, 2, "a", 4, "-"),
+                                (5, 6, "a", 4, "-")])
+    assert out == [("1", "2", "a", 0, 10), ("1", "2", "a", 0, 3)]   # the end record at 3
+    assert eng.snapshot(2) == {("1", "2", "a")} and eng.snapshot(3) == set()
+    assert eng.stats()["deletions"] == 1 and eng.stats()["unmatched_deletions"] == 2
+
+
+def test_wscan_ties_apply_in_input_order():
+    # + then - at one instant: never visible; - then + : present without a break
+    eng, out = run(Plan((A,)), [(1, 2, "a", 0), (3, 4, "a", 1), (3, 4, "a", 1, "-"),
+                                (1, 2, "a", 2, "-"), (1, 2, "a", 2)])
+    assert out == [("1", "2", "a", 0, 10)]
+    assert eng.snapshot(1) == {("1", "2", "a")} and eng.snapshot(9) == {("1", "2", "a")}
+    assert eng.stats()["deletions"] == 2 and eng.stats()["unmatched_deletions"] == 0
 
 
 def test_filter_and_rename():

@@ -1,0 +1,203 @@
+"""PATH by per-level closures: the default physical operator for PATH without witness paths
+(runtime.choose_path_operator); same output as S-PATH (operators/path.py), much less work per
+edge on dense, slide-aligned streams.
+
+S-PATH relaxes every new tuple through every spanning tree holding its source, node by node.
+Here PATH's answer is read off reachability instead: `(x, y)` is valid until the largest
+bottleneck exp over the product paths `(x, s0) ->* (y, f)`, `f` final, which is the highest
+live expiry level L whose graph `G_L` (the input tuples with exp >= L) has that path. The
+level closures (state/level_closure.py) are bitsets, so a batch's tuples update whole rows at
+once, and an implied tuple costs one bit test. A start node newly reaching final nodes at
+level L, but not at the next higher level, is a result widened to exp L: it goes through the
+Coalescer as `[now, L)` (a key that was not live starts at `now`: the path has a tuple that is
+new at `now`; a live key keeps its start), exactly the coverage S-PATH emits. The ε-pairs of a
+nullable regex come from the `domain` port (VERTICES), as in S-PATH.
+
+Hand-over to S-PATH: witness paths (`paths=True`) use S-PATH from the start. On the first
+explicit deletion (`retract`), or when the live levels would exceed `MAX_LEVELS` (a slide
+much finer than the window: many distinct exps, where per-level closures cost more than
+trees), this builds an S-PATH operator for the same node, replays the valid contents of the
+input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
+this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
+delegates every later call to it. At a deletion, every live output key is then re-read
+against the replayed trees, giving exactly the end records S-PATH's own `retract` gives.
+
+Cost per batch: grouping by level, then per level and edge not yet implied O(|anc(u,s)| +
+|reach(v,q)|) bitset operations (state/level_closure.py), plus O(1) per emitted pair.
+"""
+
+from __future__ import annotations
+
+from ...sga.algebra import regex_labels
+from ..dfa import compile_regex
+from ..state.coalescer import Coalescer
+from ..state.level_closure import LevelClosure, bits
+from .base import PhysicalOperator
+from .path import PathOp, epsilon_pairs
+
+
+class _Inputs:
+    """A build context for the S-PATH hand-over: the shared indexes of PATH's inputs."""
+
+    __slots__ = ("nodes", "indexes", "paths")
+
+    def __init__(self, nodes: list, indexes: list) -> None:
+        self.nodes = nodes
+        self.indexes = indexes
+        self.paths = False
+
+    def index_of(self, node):
+        for n, index in zip(self.nodes, self.indexes):
+            if n is node:
+                return index
+        raise KeyError(node)
+
+
+class PathClosureOp(PhysicalOperator):
+    """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
+
+    __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath")
+
+    #: live levels beyond which S-PATH takes over (a slide much finer than the window)
+    MAX_LEVELS = 96
+
+    def __init__(self, node, ctx) -> None:
+        super().__init__(node)
+        self.dfa = compile_regex(node.regex)
+        self.letters = regex_labels(node.regex)
+        if len(self.letters) != len(node.inputs):
+            raise ValueError(f"PATH {node.label}: {len(node.inputs)} inputs for letters "
+                             f"{self.letters}")
+        self.inputs = [ctx.index_of(inp) for inp in node.inputs]
+        # the same indexes S-PATH asks for: the domain only matters for a nullable regex
+        self.domain = (ctx.index_of(node.domain)
+                       if node.domain is not None and self.dfa.nullable else None)
+        self.moves = [list(self.dfa.by_letter.get(letter, ())) for letter in self.letters]
+        self.out = Coalescer()
+        self.closure: LevelClosure | None = LevelClosure(self.dfa.size, self.dfa.start,
+                                                          self.dfa.finals)
+        self.spath: PathOp | None = None
+
+    # ---- the closure path
+    def process(self, batches, now):
+        if self.spath is not None:
+            return self.spath.process(batches, now)
+        closure = self.closure
+        closure.drop(now)
+        nletters = len(self.letters)
+        ns = closure.nstates
+        intern = closure.intern
+        edges: list = []
+        for port in range(min(nletters, len(batches))):
+            batch = batches[port]
+            if not batch:
+                continue
+            moves = self.moves[port]
+            if not moves:
+                continue
+            for u, v, _ts, exp, _wit in batch:
+                if exp <= now:
+                    continue
+                a = intern(u, exp) * ns
+                b = intern(v, exp) * ns
+                for s, q in moves:
+                    edges.append((a + s, b + q, exp))
+        result: list = []
+        if edges:
+            if len(closure.levels) + closure.new_levels(e[2] for e in edges) > self.MAX_LEVELS:
+                result = self._hand_over(now)
+            else:
+                self._emit(closure.insert(edges), now, result)
+        if len(batches) > nletters and batches[nletters]:
+            self._epsilon(batches[nletters], now, result)
+        return result
+
+    def _emit(self, found, now, result) -> None:
+        names = self.closure.names
+        ns = self.closure.nstates
+        admit = self.out.admit
+        for x, mask, level in found:
+            xv = names[x // ns]
+            for y in bits(mask):
+                yv = names[y // ns]
+                got = admit((xv, yv), now, level, now)
+                if got is not None:
+                    result.append((xv, yv, got[0], got[1], None))
+
+    def _epsilon(self, batch, now, result) -> None:
+        if self.dfa.nullable:
+            epsilon_pairs(self.out, batch, now, result, None)
+
+    # ---- the hand-over to S-PATH
+    def _hand_over(self, now) -> list:
+        """Build S-PATH from the input indexes (valid entries) at `now`; returns what it
+        emits beyond the coverage already emitted."""
+        node = self.node
+        nodes = list(node.inputs)
+        indexes = list(self.inputs)
+        if self.domain is not None:
+            nodes.append(node.domain)
+            indexes.append(self.domain)
+        op = PathOp(node, _Inputs(nodes, indexes))
+        op.out = self.out
+        batches: list = [[(s, t, e[0], e[1], e[2]) for s, t, e in index.entries() if e[1] > now]
+                         for index in self.inputs]
+        if node.domain is not None:
+            batches.append(None)     # the ε-pairs are in the Coalescer already
+        out = op.process(batches, now)
+        self.spath = op
+        self.closure = None
+        return out
+
+    def retract(self, batches, now):
+        if self.spath is not None:
+            return self.spath.retract(batches, now)
+        extra = self._hand_over(now)
+        # the indexes hold the round's final state: nothing valid is beyond what was emitted
+        assert not extra, extra
+        return self.spath._reread(list(self.out.live), now)
+
+    # ---- housekeeping
+    def purge(self, now):
+        if self.spath is not None:
+            self.spath.purge(now)
+            return
+        self.closure.purge(now)
+        self.out.purge(now)
+
+    def size(self):
+        if self.spath is not None:
+            return self.spath.size()
+        return len(self.closure) + len(self.out)
+
+    def _check(self):
+        if self.spath is not None:
+            self.spath._check()
+            return
+        closure = self.closure
+        ns = closure.nstates
+        vid = closure.vid
+        inputs, moves = self.inputs, self.moves
+
+        def graph(level):
+            for port, index in enumerate(inputs):
+                for s, t, entry in index.entries():
+                    if entry[1] >= level:
+                        a, b = vid[s] * ns, vid[t] * ns
+                        for p, q in moves[port]:
+                            yield a + p, b + q
+
+        closure._check(graph)
+        self.out._check()
+        # every result a level holds is covered by what was emitted
+        live = self.out.live
+        finals = self.dfa.finals
+        for level in closure.levels:
+            for x, m in closure.reach[level].items():
+                if x % ns != closure.start:
+                    continue
+                xv = closure.names[x // ns]
+                for y in bits(m):
+                    if y % ns in finals and y != x:
+                        cur = live.get((xv, closure.names[y // ns]))
+                        assert cur is not None and cur[1] >= level, (xv, y, level, cur)

@@ -1,0 +1,281 @@
+"""Reachability per expiry level: the state of the closure PATH operator
+(operators/path_closure.py).
+
+PATH's result for `(x, y)` is valid until the largest *bottleneck* expiry over the paths
+x -> y of the product of the window graph and the DFA (the `min` exp of a path's tuples,
+maximised over paths; specs/semantics.md §6). That value is always some input tuple's exp, and
+with slides those take few distinct values (the slide buckets' expiries; per-label windows add
+a few; derived inputs intersect intervals, so their exps stay on the same grid). So, per live
+*level* `L` (a distinct exp `> now` of an input tuple), this keeps the transitive closure of
+
+    G_L = the product edges of the input tuples with exp >= L
+
+as Python-int bitsets over interned product nodes (`node = vertex_index * nstates + state`):
+`reach[L][n]` (nodes reachable from n by >= 1 edge) and `anc[L][n]` (nodes reaching n). For
+`L1 > L2`, `G_L1 ⊆ G_L2`: the closures are nested, and `(x, y)` has bottleneck `max{L : y in
+reach[L][x]}`.
+
+Inserting a product edge `a -> b` into level L: a no-op iff `b` is already in `reach[L][a]`
+(then it is a no-op at every lower level too: nestedness); else every `x` in `{a} ∪ anc[a]`
+gains `{b} ∪ reach[b]`, and every `y` there gains `{a} ∪ anc[a]` as ancestors. A batch goes
+top-down over the levels `<= exp` of its edges, dropping an edge at the first level where it
+changes nothing. A start-state node whose reach gains final-state nodes at L that the next
+higher level does not have found a result with exp L (`insert` reports them).
+
+Levels: a tuple whose exp is not a level creates one: a copy of the next higher level (no
+valid tuple has an exp in between), or an empty one on top. `drop(now)` deletes the levels
+`<= now` whole. Vertex indexes are recycled once every tuple at the vertex expired (no level
+`> now` mentions it then), so bitsets stay as wide as the live vertex set and memory is bounded
+by the window. Cost of one edge at one level: O(|anc(a)| + |reach(b)|) bitset operations of
+O(live nodes / 64) words each; O(1) when it is implied.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_right, insort
+
+from .expiry import ExpiryBuckets
+
+
+def bits(m: int) -> list[int]:
+    """The positions of the 1 bits of `m >= 0` (highest first for wide masks).
+
+    >>> sorted(bits(0b101001))
+    [0, 3, 5]
+    """
+    if m.bit_count() <= 8:
+        out = []
+        while m:
+            low = m & -m
+            out.append(low.bit_length() - 1)
+            m ^= low
+        return out
+    s = bin(m)
+    top = len(s) - 1
+    out = []
+    find = s.find
+    p = find("1", 2)
+    while p != -1:
+        out.append(top - p)
+        p = find("1", p + 1)
+    return out
+
+
+class LevelClosure:
+    """Nested per-level closures of the product graph, with interned vertices."""
+
+    __slots__ = ("nstates", "start", "finals", "levels", "reach", "anc", "vid", "names",
+                 "free", "vexp", "vheap", "fmask", "cap")
+
+    def __init__(self, nstates: int, start: int, finals) -> None:
+        self.nstates = nstates
+        self.start = start
+        self.finals = sorted(finals)
+        self.levels: list[int] = []          # ascending live levels
+        self.reach: dict[int, dict] = {}     # level -> node -> bitset of reachable nodes
+        self.anc: dict[int, dict] = {}       # level -> node -> bitset of ancestors
+        self.vid: dict = {}                  # vertex -> index
+        self.names: list = []                # index -> vertex (None when free)
+        self.free: list[int] = []            # heap of free indexes
+        self.vexp: list[int] = []            # index -> largest exp of a tuple at the vertex
+        self.vheap = ExpiryBuckets()         # vexp -> index, possibly stale
+        self.fmask = 0                       # final-state bits of vertex indexes < cap
+        self.cap = 0
+
+    # ---- vertices
+    def intern(self, v, exp: int) -> int:
+        """The index of vertex `v`, kept until `exp` at least."""
+        i = self.vid.get(v)
+        if i is None:
+            if self.free:
+                i = heapq.heappop(self.free)
+                self.names[i] = v
+                self.vexp[i] = exp
+            else:
+                i = len(self.names)
+                self.names.append(v)
+                self.vexp.append(exp)
+                if i >= self.cap:
+                    self._grow(i + 1)
+            self.vid[v] = i
+            self.vheap.add(exp, i)
+        elif exp > self.vexp[i]:
+            self.vexp[i] = exp
+            self.vheap.add(exp, i)
+        return i
+
+    def _grow(self, need: int) -> None:
+        cap = max(64, self.cap)
+        while cap < need:
+            cap *= 2
+        ns = self.nstates
+        m = 0
+        for q in self.finals:
+            m |= 1 << q
+        k = 1
+        while k < cap:              # repeat the per-vertex pattern by doubling
+            m |= m << (k * ns)
+            k *= 2
+        self.fmask = m & ((1 << (cap * ns)) - 1)
+        self.cap = cap
+
+    # ---- levels
+    def drop(self, now: int) -> None:
+        """Forget the levels `<= now` (whole)."""
+        levels = self.levels
+        k = bisect_right(levels, now)
+        if k:
+            for level in levels[:k]:
+                del self.reach[level]
+                del self.anc[level]
+            del levels[:k]
+
+    def purge(self, now: int) -> None:
+        """Drop the levels `<= now` and recycle the vertices whose tuples all expired."""
+        self.drop(now)
+        vexp, names, vid = self.vexp, self.names, self.vid
+        for i in self.vheap.expired(now):
+            v = names[i]
+            if v is None or vexp[i] > now:
+                continue
+            del vid[v]
+            names[i] = None
+            heapq.heappush(self.free, i)
+        if not vid and names:               # everything expired: start afresh
+            names.clear()
+            vexp.clear()
+            self.free.clear()
+
+    def new_levels(self, exps) -> int:
+        """How many of `exps` are not levels yet."""
+        reach = self.reach
+        return sum(1 for e in set(exps) if e not in reach)
+
+    def _ensure(self, level: int) -> None:
+        if level in self.reach:
+            return
+        levels = self.levels
+        k = bisect_right(levels, level)
+        if k < len(levels):                 # G_level == G_next before the new tuples
+            up = levels[k]
+            self.reach[level] = dict(self.reach[up])
+            self.anc[level] = dict(self.anc[up])
+        else:                               # a new top: only the new tuples
+            self.reach[level] = {}
+            self.anc[level] = {}
+        insort(levels, level)
+
+    # ---- insertion
+    def insert(self, edges: list) -> list:
+        """Add product edges `(a, b, exp)` (exp above every dropped level). Returns
+        `(x, mask, L)`: start node x newly reaches the final nodes of `mask` with bottleneck
+        exactly L (they are not in the next higher level)."""
+        found: list = []
+        if not edges:
+            return found
+        for e in {e[2] for e in edges}:
+            self._ensure(e)
+        edges.sort(key=lambda e: -e[2])
+        levels, reach_of, anc_of = self.levels, self.reach, self.anc
+        ns, start, fmask = self.nstates, self.start, self.fmask
+        n = len(edges)
+        j = 0
+        pending: list = []
+        idx = bisect_right(levels, edges[0][2]) - 1
+        while idx >= 0:
+            level = levels[idx]
+            while j < n and edges[j][2] >= level:
+                pending.append(edges[j])
+                j += 1
+            if not pending:
+                if j >= n:
+                    break
+                idx = bisect_right(levels, edges[j][2]) - 1
+                continue
+            R = reach_of[level]
+            A = anc_of[level]
+            higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
+            keep = []
+            for edge in pending:
+                a, b = edge[0], edge[1]
+                ra = R.get(a, 0)
+                bb = 1 << b
+                if ra & bb:
+                    continue                 # implied here, so at every lower level
+                keep.append(edge)
+                desc = bb | R.get(b, 0)
+                srcs = (1 << a) | A.get(a, 0)
+                for x in bits(srcs):
+                    rx = R.get(x, 0)
+                    add = desc & ~rx
+                    if add:
+                        R[x] = rx | add
+                        if x % ns == start:
+                            new = add & fmask
+                            if new:
+                                if higher is not None:
+                                    new &= ~higher.get(x, 0)
+                                new &= ~(1 << x)
+                                if new:
+                                    found.append((x, new, level))
+                for y in bits(desc):
+                    ay = A.get(y, 0)
+                    if srcs & ~ay:
+                        A[y] = ay | srcs
+            pending = keep
+            idx -= 1
+        return found
+
+    # ---- reporting
+    def __len__(self) -> int:
+        """Bitset entries over all levels (nodes with a non-empty reach or ancestor set)."""
+        return sum(len(r) for r in self.reach.values()) + sum(len(a) for a in self.anc.values())
+
+    def pairs(self) -> int:
+        """Closure pairs over all levels (the analogue of S-PATH's tree nodes)."""
+        return sum(m.bit_count() for r in self.reach.values() for m in r.values())
+
+    def _check(self, graph_of_level=None) -> None:
+        """Invariants: levels sorted and in sync; anc is reach transposed; closures nested;
+        every node is of a live vertex; with `graph_of_level(L)` -> product edges of G_L, each
+        level is exactly the transitive closure of G_L."""
+        levels = self.levels
+        assert levels == sorted(set(levels)), levels
+        assert set(levels) == set(self.reach) == set(self.anc)
+        ns = self.nstates
+        for i, v in enumerate(self.names):
+            if v is not None:
+                assert self.vid[v] == i
+        assert len(self.vid) == sum(v is not None for v in self.names)
+        assert sorted(self.free) == [i for i, v in enumerate(self.names) if v is None]
+        prev = None
+        for level in reversed(levels):
+            R, A = self.reach[level], self.anc[level]
+            trans: dict = {}
+            for x, m in R.items():
+                assert m, (level, x)
+                assert self.names[x // ns] is not None, (level, x)
+                for y in bits(m):
+                    trans[y] = trans.get(y, 0) | (1 << x)
+            assert trans == A, ("anc is not reach transposed", level)
+            if prev is not None:
+                for x, m in prev.items():
+                    assert m & ~R.get(x, 0) == 0, ("not nested", level, x)
+            prev = R
+            if graph_of_level is not None:
+                succ: dict = {}
+                for a, b in graph_of_level(level):
+                    succ.setdefault(a, set()).add(b)
+                want: dict = {}
+                for x in succ:
+                    seen: set = set()
+                    todo = list(succ[x])
+                    while todo:
+                        y = todo.pop()
+                        if y in seen:
+                            continue
+                        seen.add(y)
+                        todo.extend(succ.get(y, ()))
+                    want[x] = sum(1 << y for y in seen)
+                assert want == R, ("closure differs from G_L", level)
