@@ -54,8 +54,11 @@ HEADERS = ["workload", "edges", "edges/ω", "ω/β", "engine e/s", "edge p50 ms"
 
 
 def format_table(result: dict) -> str:
-    rows = [HEADERS] + table_rows(result)
-    widths = [max(len(r[c]) for r in rows) for c in range(len(HEADERS))]
+    return _aligned([HEADERS] + table_rows(result))
+
+
+def _aligned(rows: list[list[str]]) -> str:
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     lines = ["  ".join(cell.rjust(widths[c]) if c else cell.ljust(widths[c])
                        for c, cell in enumerate(r)) for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -101,6 +104,40 @@ def _plots(result: dict, folder: Path) -> list[str]:
         plt.close(fig)
         made.append(name)
     return made
+
+
+def deletion_rows(result: dict) -> list[list[str]]:
+    """Issue 6: each `-xP` workload against the same base at 0% (`-x0`) of the same run."""
+    rows = []
+    by_name = {r["workload"]["name"]: r for r in result["rows"]}
+    for name, row in by_name.items():
+        m = re.search(r"^(.*)-x(\d+)$", name)
+        e = row.get("engine", {})
+        base = by_name.get(f"{m.group(1)}-x0", {}).get("engine", {}) if m else {}
+        if not m or "throughput" not in e or "throughput" not in base:
+            continue
+        k = _slide_key(e)
+        rows.append([
+            name, f"{m.group(2)}%", _fmt_rate(e), f"{e['throughput'] / base['throughput']:.2f}",
+            _fmt_ms(e, k, "p50"), _fmt_ms(e, k, "p99"),
+            f"{e[k]['p99'] / base[k]['p99']:.2f}" if base.get(k, {}).get("p99") else "–",
+            _fmt_ms(e, "latency_edge", "p99"), f"{e.get('peak_state', 0):,}",
+        ])
+    return rows
+
+
+DELETION_HEADERS = ["workload", "deletions", "engine e/s", "e/s vs 0%", "slide p50 ms",
+                    "slide p99 ms", "slide p99 vs 0%", "edge p99 ms", "peak state"]
+
+
+def format_deletions(result: dict, markdown: bool = False) -> str:
+    rows = deletion_rows(result)
+    if not rows:
+        return ""
+    if markdown:
+        out = ["| " + " | ".join(DELETION_HEADERS) + " |", "|" + "---|" * len(DELETION_HEADERS)]
+        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])
+    return _aligned([DELETION_HEADERS] + rows)
 
 
 # External reference figures (issue 5): measured on these machines on a 100k-edge SO-like
@@ -166,6 +203,11 @@ def write_report(result: dict, path: Path) -> None:
         "latency per slide is the engine's total work within one slide, over the slides "
         "whose window is full (no warm-up); reeval is measured on such slides too.", "",
         _markdown_table(result), "",
+        *(["## Deletions (issue 6)", "",
+           "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges of "
+           "earlier inserts (`sgq gen --deletions`); ratios against the 0% run of the same "
+           "suite run.", "", format_deletions(result, markdown=True), ""]
+          if deletion_rows(result) else []),
         "## Targets (issue 5)", "",
         format_targets(result) or "(no workload of this run bears on a target)", "",
         f"C++ figures are the issue's reference measurements ({CPP_SPATH_EPS:,.0f} and "

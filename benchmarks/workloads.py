@@ -81,6 +81,21 @@ def latency_sweep() -> list[Workload]:
     return slide_sweep(base, (1, 6, 24))
 
 
+def deletion_sweep(base: Workload, percents: tuple[int, ...] = (0, 2, 5, 10)) -> list[Workload]:
+    """Issue 6: the same stream with a share of its lines turned into `-` edges of earlier
+    inserts (`sgq gen --deletions`), against the same generator run without them (0%)."""
+    return [attrs.evolve(base, name=f"{base.name}-x{p}", deletions=p / 100) for p in percents]
+
+
+def deletion_workloads(quick: bool) -> list[Workload]:
+    """The deletion sweep on a PATH query (tree edges, re-derivation) and a PATTERN query."""
+    edges = 60_000 if quick else 200_000
+    return [w for base in (
+        Workload("sga-q1-snb", "sga/snb/q1.dl", "snb", edges, 30, 10 * DAY, DAY),
+        Workload("rpq-q11-snb", "rpq/snb/q11.dl", "snb", edges, 30, 10 * DAY, DAY),
+    ) for w in deletion_sweep(base)]
+
+
 def window_sweep(base: Workload, windows_days: tuple[int, ...]) -> list[Workload]:
     """Thesis Fig. 5.5: the same stream at growing windows (slide fixed)."""
     return [attrs.evolve(base, name=f"{base.name}-w{w}d", window=w * DAY) for w in windows_days]

@@ -25,6 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma list of engine, ingest, reeval, spark (default: all but spark for --quick)")
     parser.add_argument("--only", default=None, help="run only workloads whose name contains this")
     parser.add_argument("--sweeps", action="store_true", help="add the window and slide sweeps")
+    parser.add_argument("--deletions", action="store_true",
+                        help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)")
     parser.add_argument("--output", "-o", default=None, help="write the JSON results here")
     parser.add_argument("--report", default=None, metavar="MD",
                         help="write a markdown report with plots (e.g. docs/benchmarks.md)")
@@ -34,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..benchmarks import workloads as wl
-    from ..benchmarks.report import format_table, format_targets, write_report
+    from ..benchmarks.report import format_deletions, format_table, format_targets, write_report
     from ..benchmarks.suite import run_suite
 
     if args.repeat < 1:
@@ -49,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.sweeps:
         base = next(w for w in workloads if w.name.startswith("sga-q1"))
         workloads += wl.window_sweep(base, (2, 5, 10, 20)) + wl.latency_sweep()
+    if args.deletions:
+        workloads += wl.deletion_workloads(args.quick)
     if args.only:
         workloads = [w for w in workloads if args.only in w.name]
         if not workloads:
@@ -59,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
                        log=lambda line: print(line, file=sys.stderr))
     result["command"] = "sgq bench " + " ".join(sys.argv[2:])
     print(format_table(result))
+    dels = format_deletions(result)
+    if dels:
+        print("\ndeletions (vs the same stream without them):\n" + dels)
     goals = format_targets(result)
     if goals:
         print("\ntargets:\n" + goals)
