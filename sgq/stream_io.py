@@ -16,6 +16,7 @@ import io
 import json
 import os
 import sys
+import zlib
 from typing import Callable, Iterable, Iterator, TextIO
 
 from .errors import UserError
@@ -186,12 +187,20 @@ class BadEncoding(str):
 
 def decoded_lines(stream: Iterable[bytes], filename: str = "") -> Iterator[str]:
     """Lines of a binary stream as UTF-8; an undecodable line comes as a BadEncoding, which
-    the parsers report as a bad line (so `--on-error skip` can skip it)."""
-    for raw in stream:
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield BadEncoding(raw.decode("utf-8", errors="replace"))
+    the parsers report as a bad line (so `--on-error skip` can skip it). A stream that cannot
+    be read on (a damaged or truncated .gz, an I/O error) is a StreamError at the line
+    reached, whatever `on_error` says: nothing after it can be read."""
+    lineno = 0
+    try:
+        for raw in stream:
+            lineno += 1
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                yield BadEncoding(raw.decode("utf-8", errors="replace"))
+    except (OSError, EOFError, zlib.error) as exc:   # gzip.BadGzipFile is an OSError
+        raise StreamError(filename or "<stream>", lineno + 1,
+                          f"cannot read the input ({exc})") from None
 
 
 def read_edges(
@@ -253,12 +262,15 @@ DELTA_FIELDS = ("time", "op", "src", "trg", "label")
 class ResultWriter:
     """Writes interval or delta rows as CSV (with a header) or JSON Lines."""
 
-    def __init__(self, out: TextIO, fields: tuple[str, ...], fmt: str = "csv"):
+    def __init__(self, out: TextIO, fields: tuple[str, ...], fmt: str = "csv",
+                 header: bool = True):
+        """`header=False` when appending to a file that has it already (a resumed run)."""
         self.out, self.fields, self.fmt = out, fields, fmt
         self.rows = 0
         if fmt == "csv":
             self._csv = csv.writer(out, lineterminator="\n")
-            self._csv.writerow(fields)
+            if header:
+                self._csv.writerow(fields)
 
     def write(self, row: tuple) -> None:
         self.rows += 1

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median); default 3")
     parser.add_argument("--systems", default=None,
                         help="comma list of engine, ingest, reeval, spark (default: all but spark for --quick)")
-    parser.add_argument("--only", default=None, help="run only workloads whose name contains this")
+    parser.add_argument("--only", default=None, help="run only workloads whose name contains this (a comma list: any of these)")
     parser.add_argument("--sweeps", action="store_true", help="add the window and slide sweeps")
     parser.add_argument("--deletions", action="store_true",
                         help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)")
@@ -54,9 +54,10 @@ def run(args: argparse.Namespace) -> int:
     if args.deletions:
         workloads += wl.deletion_workloads(args.quick)
     if args.only:
-        workloads = [w for w in workloads if args.only in w.name]
+        wanted = [p for p in args.only.split(",") if p]
+        workloads = [w for w in workloads if any(p in w.name for p in wanted)]
         if not workloads:
-            raise UserError(f"no workload name contains '{args.only}'")
+            raise UserError(f"no workload name contains any of '{args.only}'")
     print(f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
           f"{args.repeat} runs each (medians)", file=sys.stderr)
     result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,

@@ -4,22 +4,32 @@ Edges are read in bounded memory, pushed to the engine one timestamp at a time, 
 results written as they are produced: interval tuples `src,trg,label,ts,exp[,path]` or the
 delta view `time,op,src,trg,label` (SEMANTICS.md §5). Because every result is written as soon
 as the inputs up to its time have been consumed, a crash loses nothing already written.
+
+The input is an edge file (or stdin) or a directory written by `sgq prepare` (Parquet, read a
+record batch at a time). With `--checkpoint DIR` the run saves its state every
+`--checkpoint-every` edges and at the end of the input (sgq/checkpoint.py); running the same
+command again after a crash resumes there and the output ends up as if nothing had happened.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from typing import Iterator
 
-from ..errors import UserError
-from ..progress import Progress, human
-from ..stream_io import (
-    DELTA_FIELDS, FORMATS, INTERVAL_FIELDS, ResultWriter, decoded_lines, parse_columns,
-    parse_lines, guess_format,
+from ..checkpoint import (
+    DEFAULT_EVERY, Checkpoints, Position, cut_back, durable_size, edge_digest, program_digest,
 )
+from ..errors import UserError
+from ..parquet_input import manifest, read_prepared
+from ..progress import Progress, human
 from ..reorder import ordered
+from ..stream_io import (
+    DELTA_FIELDS, FORMATS, INTERVAL_FIELDS, ResultWriter, decoded_lines, guess_format,
+    parse_columns, parse_lines,
+)
 from .common import add_window_arguments, compile_program, duration_arg
 
 NAME = "run"
@@ -28,10 +38,21 @@ HELP = "run a .dl program incrementally over an edge stream"
 BATCH_EDGES = 4096  # at most this many edges of one timestamp per engine batch
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", metavar="FILE.dl", help="the query")
     parser.add_argument("--input", "-i", required=True, metavar="EDGES",
-                        help="edge file (csv, tsv, jsonl; .gz ok) or - for stdin")
+                        help="edge file (csv, tsv, jsonl; .gz ok), a directory written by "
+                        "sgq prepare, or - for stdin")
     parser.add_argument("--format", choices=FORMATS, help="input format (default: by extension, csv)")
     parser.add_argument("--columns", metavar="COLS",
                         help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)")
@@ -51,6 +72,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "default OUT.rejects.csv, or sgq-rejects.csv when writing to stdout")
     parser.add_argument("--max-lateness", type=duration_arg, metavar="D", default=None,
                         help="reorder edges up to D time units late; drop (and report) later ones")
+    parser.add_argument("--checkpoint", metavar="DIR", default=None,
+                        help="save the run's state in DIR (every --checkpoint-every edges and at "
+                        "the end of the input); the same command run again after a crash "
+                        "resumes from it, and the output ends up byte-identical to an "
+                        "uninterrupted run's. Needs an input file and --output FILE, and does "
+                        "not go with --paths; the interval rows of one instant are then "
+                        "written sorted by src,trg,label")
+    parser.add_argument("--checkpoint-every", type=_positive, metavar="N", default=DEFAULT_EVERY,
+                        help=f"input edges between checkpoints (default {DEFAULT_EVERY:,})")
 
 
 class _ByteCounter:
@@ -63,6 +93,70 @@ class _ByteCounter:
         for raw in self.handle:
             self.done += len(raw)
             yield raw
+
+
+class _Source:
+    """The input edges (not yet time-ordered) of a file, stdin or a prepared directory, with
+    what the progress bar needs (`done()` of `total`: bytes, or rows of a directory)."""
+
+    def __init__(self, args: argparse.Namespace, columns, position: list[int], on_error) -> None:
+        self.handle = None
+        self.total: int | None = None
+        self._counter: _ByteCounter | None = None
+        self._position = position
+        self.prepared = False
+        if args.input == "-":
+            self.name = "<stdin>"
+            lines = decoded_lines(sys.stdin.buffer, "<stdin>")
+        else:
+            self.name = args.input
+            if not os.path.exists(args.input):
+                raise UserError(f"input file '{args.input}' does not exist")
+            if os.path.isdir(args.input):
+                if args.format or args.columns:
+                    raise UserError("--format and --columns do not apply to a directory "
+                                    "prepared by sgq prepare (its columns are fixed)")
+                info = manifest(args.input)   # a clean error if it is not a prepared dir
+                self.prepared = True
+                written = info.get("written")
+                self.total = written if isinstance(written, int) else None
+                self.edges = self._rows(args.input)
+                return
+            if args.input.endswith(".gz"):
+                import gzip
+
+                self.handle = gzip.open(args.input, "rb")
+            else:
+                try:
+                    self.handle = open(args.input, "rb")
+                except OSError as exc:
+                    raise UserError(f"cannot read input file '{args.input}': "
+                                    f"{exc.strerror or exc}") from None
+                self.total = os.path.getsize(args.input)
+            self._counter = _ByteCounter(self.handle)
+            lines = decoded_lines(self._counter, args.input)
+        fmt = args.format or guess_format(args.input)
+        self.edges = parse_lines(lines, fmt, columns, self.name, on_error=on_error,
+                                 position=position)
+
+    def _rows(self, path: str) -> Iterator[tuple]:
+        position = self._position
+        for i, edge in enumerate(read_prepared(path), start=1):
+            position[0] = i
+            yield edge
+
+    def done(self) -> int | None:
+        if self.prepared:
+            return self._position[0]
+        return self._counter.done if self._counter is not None else None
+
+    @property
+    def measured(self) -> bool:
+        return self.prepared or self._counter is not None
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
 
 
 def _batches(edges) -> Iterator[list]:
@@ -81,49 +175,103 @@ def _batches(edges) -> Iterator[list]:
         yield batch
 
 
+def _settings(args: argparse.Namespace, source: str, columns, out_fmt: str) -> dict:
+    """What a checkpoint must agree on with the command resuming it."""
+    return {
+        "program_sha256": program_digest(source),
+        "window": args.window,
+        "slide": args.slide,
+        "emit": args.emit,
+        "paths": bool(args.paths),
+        "columns": list(columns) if columns else None,
+        "format": None if os.path.isdir(args.input) else (args.format or guess_format(args.input)),
+        "max_lateness": args.max_lateness,
+        "on_error": args.on_error,
+        "output_format": out_fmt,
+    }
+
+
+def _skip(edges: Iterator, count: int, digest: int) -> None:
+    """Consume the first `count` edges (those a checkpoint already holds) and check that they
+    are the ones it consumed."""
+    crc = 0
+    got = 0
+    for edge in itertools.islice(edges, count):
+        crc = edge_digest((edge,), crc)
+        got += 1
+    if got < count:
+        raise UserError(f"the input has {got:,} edges, fewer than the {count:,} the checkpoint "
+                        "consumed; is it the same input? (delete the checkpoint to start over)")
+    if crc != digest:
+        raise UserError(f"the input's first {count:,} edges differ from those the checkpoint "
+                        "consumed; is it the same input? (delete the checkpoint to start over)")
+
+
+def _open_text(path: str, mode: str, what: str):
+    """A result file opened for writing, or a UserError naming it (a missing folder, a
+    directory, no permission)."""
+    try:
+        return open(path, mode, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UserError(f"cannot write the {what} '{path}': {exc.strerror or exc}") from None
+
+
+def _row_key(r) -> tuple:
+    return (r.src, r.trg, r.label)
+
+
 def run(args: argparse.Namespace) -> int:
     query = compile_program(args.program, args.window, args.slide)
     columns = parse_columns(args.columns) if args.columns else None
-    fmt = args.format or guess_format(args.input)
+    out_fmt = "jsonl" if args.output.lower().endswith((".jsonl", ".ndjson")) else "csv"
+    deltas = args.emit == "deltas"
 
-    counter = None
-    total = None
-    if args.input == "-":
-        lines = decoded_lines(sys.stdin.buffer, "<stdin>")
-        name = "<stdin>"
-    else:
+    ckpt = None
+    if args.checkpoint:
+        if args.input == "-":
+            raise UserError("--checkpoint needs --input FILE: stdin cannot be read again to "
+                            "resume")
+        if args.output == "-":
+            raise UserError("--checkpoint needs --output FILE: stdout cannot be cut back to "
+                            "the last checkpoint to resume")
+        if args.paths and not deltas:
+            # the engine picks a key's witness among its derivations in an order that depends
+            # on string hashing and on set history, which a resumed run does not rebuild:
+            # its paths (and path-renewal rows) could differ from an uninterrupted run's
+            raise UserError("--checkpoint does not go with --paths: the witness paths of a "
+                            "resumed run could differ from an uninterrupted run's; drop one "
+                            "of the two")
         if not os.path.exists(args.input):
             raise UserError(f"input file '{args.input}' does not exist")
-        if os.path.isdir(args.input):
-            raise UserError(f"input '{args.input}' is a directory, not an edge file")
-        if args.input.endswith(".gz"):
-            import gzip
+        ckpt = Checkpoints(args.checkpoint, _settings(args, query.source, columns, out_fmt))
 
-            handle = gzip.open(args.input, "rb")
-        else:
-            handle = open(args.input, "rb")
-            total = os.path.getsize(args.input)
-        counter = _ByteCounter(handle)
-        lines = decoded_lines(counter, args.input)
-        name = args.input
-    rejects = _Rejects(args)
+    engine = query.engine(paths=args.paths and not deltas, history=False)
+    view = engine.delta_view() if deltas else None
+    roots = {"engine": engine, "view": view}
+    resume = ckpt.load(roots) if ckpt is not None else None
+
+    rejects = _Rejects(args, resume)
     position = [0]
-    edges = parse_lines(lines, fmt, columns, name,
-                        on_error=rejects.bad_line if args.on_error == "skip" else None,
-                        position=position)
-    edges = ordered(edges, name, position, args.max_lateness, on_late=rejects.late_edge)
+    source = _Source(args, columns, position,
+                     rejects.bad_line if args.on_error == "skip" else None)
+    edges = ordered(source.edges, source.name, position, args.max_lateness,
+                    on_late=rejects.late_edge)
 
-    out_fmt = "jsonl" if args.output.lower().endswith((".jsonl", ".ndjson")) else "csv"
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8", newline="")
-    deltas = args.emit == "deltas"
+    if args.output == "-":
+        out = sys.stdout
+    elif resume is not None:
+        cut_back(args.output, resume.output_bytes, "output file")
+        out = _open_text(args.output, "a", "output file")
+    else:
+        out = _open_text(args.output, "w", "output file")
     if deltas:
         fields = DELTA_FIELDS
     else:
         fields = INTERVAL_FIELDS + (("path",) if args.paths else ())
-    writer = ResultWriter(out, fields, out_fmt)
-    engine = query.engine(paths=args.paths and not deltas, history=False)
-    view = engine.delta_view() if deltas else None
-    progress = Progress(total, enabled=False if args.no_progress or counter is None else None)
+    writer = ResultWriter(out, fields, out_fmt, header=resume is None)
+    progress = Progress(source.total,
+                        enabled=False if args.no_progress or not source.measured else None)
+    sort_rows = ckpt is not None and not deltas
 
     def write_results() -> None:
         results = engine.drain()
@@ -131,6 +279,10 @@ def run(args: argparse.Namespace) -> int:
             for row in view.feed(results, engine.time):
                 writer.write(row)
             return
+        if sort_rows:
+            # one round (one instant) at a time: rows of different keys come in an order that
+            # depends on string hashing; sorted, a resumed run writes the same bytes
+            results.sort(key=_row_key)
         for r in results:
             if args.paths:
                 path = " ".join(f"{s}-{l}->{t}" for s, t, l in (r.path or ()))
@@ -138,16 +290,40 @@ def run(args: argparse.Namespace) -> int:
             else:
                 writer.write((r.src, r.trg, r.label, r.ts, r.exp))
 
-    n = 0
+    state = resume if resume is not None else Position()
+    n = state.edges
+    digest = state.digest
+    last_saved = n
+
+    def checkpoint() -> None:
+        writer.flush()
+        state.edges, state.digest, state.rows = n, digest, writer.rows
+        state.output_bytes = durable_size(out)
+        state.rejects_bytes, state.skipped, state.dropped = rejects.durable()
+        ckpt.save(roots, state)
+
     try:
+        if resume is not None:
+            writer.rows = resume.rows
+            print(f"sgq run: resuming from checkpoint {args.checkpoint} "
+                  f"({resume.edges:,} edges done)", file=sys.stderr)
+            _skip(edges, resume.edges, resume.digest)
         for batch in _batches(edges):
             engine.push_batch(batch)
             n += len(batch)
             write_results()
+            if ckpt is not None:
+                digest = edge_digest(batch, digest)
+                ckpt.kill.point("batch", before=writer.flush)
+                if n - last_saved >= args.checkpoint_every:
+                    checkpoint()
+                    last_saved = n
             if progress.enabled:
                 stats = engine.stats()
-                progress.update(counter.done if counter else None, edges=n,
+                progress.update(source.done(), edges=n,
                                 results=writer.rows, state=stats.get("state", 0))
+        if ckpt is not None and (n != last_saved or state.checkpoints == 0):
+            checkpoint()   # the end of the input, before close: a rerun only redoes the end
         engine.close()
         write_results()
         if deltas:
@@ -159,8 +335,7 @@ def run(args: argparse.Namespace) -> int:
         writer.flush()
         if out is not sys.stdout:
             out.close()
-        if counter is not None:
-            counter.handle.close()
+        source.close()
     stats = engine.stats()
     rate = n / progress.elapsed if progress.elapsed > 0 else 0.0
     extra = ""
@@ -170,6 +345,9 @@ def run(args: argparse.Namespace) -> int:
     unmatched = stats.get("unmatched_deletions", 0)
     if unmatched:
         extra += f", {unmatched:,} deletions matched nothing"
+    if ckpt is not None and ckpt.bytes:
+        extra += (f", checkpoint {ckpt.bytes / 1e6:.1f} MB ({state.checkpoints:,} written, "
+                  f"{ckpt.seconds:.2f}s)")
     print(
         f"sgq run: {n:,} edges, {writer.rows:,} {'deltas' if deltas else 'results'} "
         f"in {progress.elapsed:.2f}s ({human(rate)} edges/s), peak state "
@@ -180,9 +358,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 class _Rejects:
-    """The rejects file (CSV `line,reason,text`), opened on the first rejected line."""
+    """The rejects file (CSV `line,reason,text`), opened on the first rejected line.
 
-    def __init__(self, args: argparse.Namespace):
+    Resuming from a checkpoint, the file is cut back to the checkpoint's length and the
+    input's prefix is read again: its first `skipped + dropped` reports are already in the
+    file, so they are counted but not written again.
+    """
+
+    def __init__(self, args: argparse.Namespace, resume: Position | None = None):
         if args.rejects:
             self.path = args.rejects
         elif args.output != "-":
@@ -193,14 +376,25 @@ class _Rejects:
         self.dropped = 0
         self._out = None
         self._csv = None
+        self._base = 0       # bytes already in the file (a resumed run)
+        self._replay = 0     # reports still to count without writing (a resumed run)
+        if resume is not None and resume.rejects_bytes:
+            cut_back(self.path, resume.rejects_bytes, "rejects file")
+            self._base = resume.rejects_bytes
+        if resume is not None:
+            self._replay = resume.skipped + resume.dropped
 
     def _write(self, line: int, reason: str, text: str) -> None:
+        if self._replay:
+            self._replay -= 1
+            return
         if self._out is None:
             import csv
 
-            self._out = open(self.path, "w", encoding="utf-8", newline="")
+            self._out = _open_text(self.path, "a" if self._base else "w", "rejects file")
             self._csv = csv.writer(self._out, lineterminator="\n")
-            self._csv.writerow(("line", "reason", "text"))
+            if not self._base:
+                self._csv.writerow(("line", "reason", "text"))
         self._csv.writerow((line, reason, text))
 
     def bad_line(self, err, text: str) -> None:
@@ -209,9 +403,14 @@ class _Rejects:
 
     def late_edge(self, err, edge) -> None:
         self.dropped += 1
-        if self.dropped <= 3:
+        if self.dropped <= 3 and not self._replay:
             print(f"sgq run: warning: {err}", file=sys.stderr)
         self._write(err.line, err.reason, ",".join(map(str, edge)))
+
+    def durable(self) -> tuple[int, int, int]:
+        """`(bytes, skipped, dropped)` with the file flushed and fsync'd (for a checkpoint)."""
+        size = durable_size(self._out) if self._out is not None else self._base
+        return size, self.skipped, self.dropped
 
     def close(self) -> None:
         if self._out is not None:
