@@ -116,7 +116,10 @@ def _frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
 
 class PatternOp(PhysicalOperator):
     __slots__ = ("indexes", "plans", "head", "head_plan", "out", "nvars", "paths", "probe",
-                 "frontier_plans", "head_frontier")
+                 "frontier_plans", "head_frontier", "end_frontiers")
+
+    #: re-derive from endpoints when the touched keys average this many per endpoint
+    SHARED_KEYS = 2
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
@@ -147,6 +150,13 @@ class PatternOp(PhysicalOperator):
         self.frontier_plans = [_frontier_steps(steps, self.head, (start[0], start[1]))
                                for start, steps in self.plans] if n > 1 else None
         self.head_frontier = _frontier_steps(self.head_plan[1], self.head, self.head)
+        # re-derivation from one head endpoint (forward from src, backward from trg), shared
+        # by every touched key with that endpoint
+        self.end_frontiers = tuple(
+            _frontier_steps(_join_plan(bindings, conditions, {h}, list(range(n)))[1],
+                            self.head, (h, h))
+            for h in self.head
+        ) if n > 1 and self.head[0] != self.head[1] else None
 
     @staticmethod
     def _holds(conds, vals) -> bool:
@@ -393,7 +403,7 @@ class PatternOp(PhysicalOperator):
                 if not self._holds(conds, vals):
                     continue
             seed[key] = (NEVER, FOREVER)
-        best = self._frontier(self.head_frontier, seed, now) if seed else {}
+        best = self._rederive_batch(seed, now) if seed else {}
         cut = self.out.cut
         result = []
         for key in touched:
@@ -402,6 +412,23 @@ class PatternOp(PhysicalOperator):
             if got is not None:
                 result.append((key[0], key[1], got[0], got[1], None))
         return result
+
+    def _rederive_batch(self, seed: dict, now) -> dict:
+        """The best `(ts, exp)` of every head key in `seed`. When the keys share endpoints
+        (many keys per distinct src, or per distinct trg), expand once from each distinct
+        endpoint (its frontier projected and merged as in `_frontier`) and read the keys
+        off; else probe key by key with both head variables bound."""
+        ends = self.end_frontiers
+        if ends is not None and len(seed) > 1:
+            srcs = {k[0] for k in seed}
+            trgs = {k[1] for k in seed}
+            side = 0 if len(srcs) <= len(trgs) else 1
+            distinct = srcs if side == 0 else trgs
+            if self.SHARED_KEYS * len(distinct) <= len(seed):
+                start = {(v, v): (NEVER, FOREVER) for v in distinct}
+                reached = self._frontier(ends[side], start, now)
+                return {key: got for key in seed if (got := reached.get(key)) is not None}
+        return self._frontier(self.head_frontier, seed, now)
 
     def _rederive(self, key, now) -> tuple:
         """`(exp, witness)` of the longest-lived derivation of head `key` (exp `now`: none)."""
