@@ -51,11 +51,7 @@ class PathOp(PhysicalOperator):
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
-        self.dfa = compile_regex(node.regex)
-        self.letters = regex_labels(node.regex)
-        if len(self.letters) != len(node.inputs):
-            raise ValueError(f"PATH {node.label}: {len(node.inputs)} inputs for letters "
-                             f"{self.letters}")
+        self.dfa, self.letters = path_automaton(node)
         self.index_of_letter = {l: ctx.index_of(inp) for l, inp in zip(self.letters, node.inputs)}
         self.state = DeltaPath(self.dfa.start)
         self.out = Coalescer()
@@ -302,6 +298,14 @@ class PathOp(PhysicalOperator):
     def _check(self):
         self.state._check()
         self.out._check()
+
+
+def path_automaton(node) -> tuple:
+    """`(minimal DFA, letters)` of a PATH node; its inputs come one per letter, in order."""
+    letters = regex_labels(node.regex)
+    if len(letters) != len(node.inputs):
+        raise ValueError(f"PATH {node.label}: {len(node.inputs)} inputs for letters {letters}")
+    return compile_regex(node.regex), letters
 
 
 def epsilon_pairs(out, batch, now, result, wit) -> None:

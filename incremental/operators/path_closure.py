@@ -28,12 +28,10 @@ Cost per batch: grouping by level, then per level and edge not yet implied O(|an
 
 from __future__ import annotations
 
-from ...sga.algebra import regex_labels
-from ..dfa import compile_regex
 from ..state.coalescer import Coalescer
 from ..state.level_closure import LevelClosure, bits
 from .base import PhysicalOperator
-from .path import PathOp, epsilon_pairs
+from .path import PathOp, epsilon_pairs, path_automaton
 
 
 class _Inputs:
@@ -63,11 +61,7 @@ class PathClosureOp(PhysicalOperator):
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
-        self.dfa = compile_regex(node.regex)
-        self.letters = regex_labels(node.regex)
-        if len(self.letters) != len(node.inputs):
-            raise ValueError(f"PATH {node.label}: {len(node.inputs)} inputs for letters "
-                             f"{self.letters}")
+        self.dfa, self.letters = path_automaton(node)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         # the same indexes S-PATH asks for: the domain only matters for a nullable regex
         self.domain = (ctx.index_of(node.domain)
