@@ -20,6 +20,9 @@ that input, a variable repeated inside one atom becomes FILTER[src = trg], and `
 fresh variable that joins nothing. Comparisons become PATTERN conditions. Equal sub-plans are
 equal frozen objects, so a predicate read by several consumers is one shared node. Corner
 cases and their reasons: specs/plans.md.
+
+`translate` then shares the chains and closing links of PATTERNs as nested PATTERNs
+(sga/rewrite/shared_chains.py) unless the canonical plan is asked for.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ..datalog.checked import CheckedProgram
 from ..datalog.errors import DlError, DlErrors
 from . import algebra
 from .rewrite.finite_paths import as_joins, finite_words
+from .rewrite.shared_chains import share_chains_plan
 from .algebra import (
     EdgeCondition,
     Filter,
@@ -236,8 +240,10 @@ def _terms(literal) -> tuple:
     return literal.args
 
 
-def translate(checked: CheckedProgram, *, source: str | None = None) -> Plan:
-    """The canonical SGA plan of `checked` (thesis Algorithm SGQParser).
+def translate(checked: CheckedProgram, *, source: str | None = None,
+              canonical: bool = False) -> Plan:
+    """The SGA plan of `checked`: the canonical plan (thesis Algorithm SGQParser), then, unless
+    `canonical`, with its PATTERN chains shared (sga/rewrite/shared_chains.py).
 
     `source` (the program text) only serves error messages: their line and caret.
 
@@ -249,4 +255,5 @@ def translate(checked: CheckedProgram, *, source: str | None = None) -> Plan:
     >>> [type(op).__name__ for op in plan.nodes()]
     ['WScan', 'Path', 'Rename']
     """
-    return _Translator(checked, source).run()
+    plan = _Translator(checked, source).run()
+    return plan if canonical else share_chains_plan(plan)

@@ -1,4 +1,5 @@
-"""`sgq explain FILE`: print the canonical SGA plan of a `.dl` program (thesis 5.2.2).
+"""`sgq explain FILE`: print the SGA plan of a `.dl` program that `sgq run` executes (thesis
+5.2.2, then sga/rewrite/shared_chains.py); `--canonical` prints the thesis translation alone.
 
 Errors in the program are printed as `FILE:LINE:COL: error: ...` with the source line and a
 caret, exit code 1; a missing file or a bad option is a usage error, exit code 2.
@@ -42,6 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--slide", type=_duration, metavar="D", help="slide, overriding .slide (e.g. 1h)"
     )
+    parser.add_argument(
+        "--canonical", action="store_true",
+        help="the canonical plan (thesis Algorithm SGQParser) without the shared-chains rewrite",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"cannot read {args.file}: not UTF-8 text") from None
     try:
         checked = check_text(text, args.file, window=args.window, slide=args.slide)
-        plan = translate(checked, source=text)
+        plan = translate(checked, source=text, canonical=args.canonical)
     except DlErrors as exc:
         print(exc.render(), file=sys.stderr)
         return 1

@@ -21,7 +21,8 @@ def plan_of(text: str, *, window: int | None = 10, slide: int | None = None) -> 
     """The canonical plan of `text` (window 10 unless the text or `window` says otherwise)."""
     if ".window" in text:
         window = None
-    return translate(check_text(text, "test.dl", window=window, slide=slide), source=text)
+    return translate(check_text(text, "test.dl", window=window, slide=slide), source=text,
+                     canonical=True)
 
 
 def plan_unchecked(text: str, *, window: int | None = 10, outputs=("Answer",)) -> Plan:
@@ -37,7 +38,7 @@ def plan_unchecked(text: str, *, window: int | None = 10, outputs=("Answer",)) -
         idb=tuple(p for p in seen if p in heads),
         outputs=tuple(outputs), order=topological_order(program), filename="test.dl",
     )
-    return translate(checked, source=text)
+    return translate(checked, source=text, canonical=True)
 
 
 def spec_programs() -> list[Path]:

@@ -74,3 +74,14 @@ def test_bad_duration_is_a_usage_error(tmp_path, capsys):
     else:  # pragma: no cover
         raise AssertionError("argparse should reject a bad duration")
     assert "unknown unit 'x'" in capsys.readouterr().err
+
+
+def test_canonical_shows_the_flat_join_the_default_the_shared_chain(tmp_path, capsys):
+    path = write(tmp_path, ".window 10\nAnswer(x, y) :- [a/b/c](x, y).\n")
+    assert main(["explain", path]) == 0
+    shared = capsys.readouterr().out
+    assert "PATTERN[src1, trg2 -> [b/c]](trg1 = src2)" in shared
+    assert main(["explain", path, "--canonical"]) == 0
+    flat = capsys.readouterr().out
+    assert "PATTERN[src1, trg3 -> [a/b/c]](trg1 = src2, trg2 = src3)" in flat
+    assert "[b/c]" not in flat

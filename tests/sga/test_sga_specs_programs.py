@@ -14,9 +14,10 @@ PROGRAMS = spec_programs()
 
 
 def plan_of_file(relative: str):
+    """The canonical plan of a spec program (the thesis translation, before rewrites)."""
     path = SPECS / relative
     text = path.read_text(encoding="utf-8")
-    return translate(check_text(text, str(path)), source=text)
+    return translate(check_text(text, str(path)), source=text, canonical=True)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[str(p.relative_to(SPECS)) for p in PROGRAMS])

@@ -1,0 +1,160 @@
+"""Materialise the two-atom chains of a PATTERN (thesis 5.4: PATTERN decomposition, the
+"loop-caching" plans of its Fig. 12 applied to joins).
+
+A variable `m` that only links two atoms, `a(p, m), b(m, q)` (in either orientation), and that
+neither the head nor a condition reads, can be projected out early: the pair of atoms becomes
+one input, the PATTERN `[a/b](p, q)` over them. By SEMANTICS.md §6 the validity of a result is
+a max over combinations of a min over their tuples, and max-min distributes, so the nested plan
+has the same snapshots (and, for a chain, the same witness: the edges in path order). What
+changes is the work: the inner PATTERN's index holds each `(p, q)` once, with its largest exp,
+and the inner operator emits only when that widens. A new tuple of a third atom then probes
+the few `(p, q)` instead of every `(p, m, q)`.
+
+It is applied in two shapes only, where it cannot blow up the intermediate result compared with
+the flat join:
+- **closing**: another atom already binds `{p, q}` (RL in SGA Q6/Q7: `knows+(x, y),
+  likes(x, m), hasCreator(m, y)` becomes `knows+(x, y), [likes/hasCreator](x, y)`, a join on
+  both endpoints);
+- **chain**: the atoms form one path from the head's src to its trg (RPQ Q11,
+  `[knows/likes/hasCreator]`): the last two atoms are merged until two remain, a right-deep
+  plan `knows ⋈ (likes ⋈ hasCreator)`. On the snb stream the suffix `likes ⋈ hasCreator` is
+  functional in `likes` (one creator per message), so its view is no larger than `likes` and a
+  new `knows(x, a)` probes the distinct creators `a` liked, not every message.
+A cycle without a closing atom (SGA Q5) keeps its flat join: merging two of its atoms would
+materialise a product the remaining atoms filter.
+
+`share_chains_plan` applies it to every PATTERN of a plan, keeping shared nodes shared;
+`translate` runs it after the canonical translation unless asked not to, and `SGQ_JOINS=flat`
+turns it off (benchmark A/B runs, tests).
+"""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+
+from ..algebra import Filter, Op, Path, Pattern, Plan, Rename
+
+
+def _label(op: Op, forward: bool) -> str:
+    name = getattr(op, "label", "?")
+    return name if forward else f"^{name}"
+
+
+def _merge(p: Pattern, i: int, j: int, m: str) -> Pattern:
+    """`p` with atoms i and j (linked by `m`) replaced by their join projected on their other
+    endpoints, at position min(i, j)."""
+    i, j = min(i, j), max(i, j)
+    (si, ti), (sj, tj) = p.bindings[i], p.bindings[j]
+    # orient the pair as a path p_end -> m -> q_end, atom i first
+    a_fwd = ti == m
+    b_fwd = sj == m
+    pe = si if a_fwd else ti
+    qe = tj if b_fwd else sj
+    inner = Pattern(
+        (p.inputs[i], p.inputs[j]), (p.bindings[i], p.bindings[j]), (pe, qe),
+        f"[{_label(p.inputs[i], a_fwd)}/{_label(p.inputs[j], b_fwd)}]",
+    )
+    inputs = list(p.inputs)
+    bindings = list(p.bindings)
+    inputs[i], bindings[i] = inner, (pe, qe)
+    del inputs[j], bindings[j]
+    return Pattern(tuple(inputs), tuple(bindings), p.head, p.label, p.conditions)
+
+
+def _links(p: Pattern) -> dict[str, list[int]]:
+    """Variables that may be projected out, each with the two atoms it links."""
+    uses: dict[str, list[int]] = {}
+    for k, (s, t) in enumerate(p.bindings):
+        for v in (s, t):
+            uses.setdefault(v, []).append(k)
+    blocked = set(p.head)
+    for c in p.conditions:
+        blocked.add(c.left)
+        if not c.right_const:
+            blocked.add(c.right)
+    out = {}
+    for v, atoms in uses.items():
+        if v in blocked or len(atoms) != 2 or atoms[0] == atoms[1]:
+            continue
+        i, j = atoms
+        other_i = p.bindings[i][0] if p.bindings[i][1] == v else p.bindings[i][1]
+        other_j = p.bindings[j][0] if p.bindings[j][1] == v else p.bindings[j][1]
+        if other_i != other_j:
+            out[v] = [i, j]
+    return out
+
+
+def _chain_order(p: Pattern) -> list[str] | None:
+    """The variables of `p` in path order when its atoms form one simple path from the head's
+    src to its trg, else None."""
+    src, trg = p.head
+    if src == trg:
+        return None
+    adj: dict[str, list[tuple[str, int]]] = {}
+    for k, (s, t) in enumerate(p.bindings):
+        if s == t:
+            return None
+        adj.setdefault(s, []).append((t, k))
+        adj.setdefault(t, []).append((s, k))
+    order = [src]
+    used: set[int] = set()
+    while order[-1] != trg:
+        step = [(v, k) for v, k in adj.get(order[-1], ()) if k not in used]
+        if len(step) != 1:
+            return None
+        v, k = step[0]
+        if v in order:
+            return None
+        used.add(k)
+        order.append(v)
+    return order if len(used) == len(p.bindings) else None
+
+
+def share_chains(p: Pattern) -> Pattern:
+    """`p` with its closing and chain links materialised (see the module docstring)."""
+    while len(p.inputs) >= 3:
+        links = _links(p)
+        closing = None
+        for v, (i, j) in links.items():
+            ends = {x for x in p.bindings[i] + p.bindings[j] if x != v}
+            if any(set(b) == ends for k, b in enumerate(p.bindings) if k not in (i, j)):
+                closing = v
+                break
+        if closing is not None:
+            p = _merge(p, *links[closing], closing)
+            continue
+        order = _chain_order(p)
+        if order is None or order[-2] not in links:
+            return p
+        p = _merge(p, *links[order[-2]], order[-2])
+    return p
+
+
+def share_chains_plan(plan: Plan) -> Plan:
+    """`plan` with `share_chains` applied to every PATTERN (children first; equal nodes stay
+    one node). The identity when `SGQ_JOINS=flat`."""
+    if os.environ.get("SGQ_JOINS") == "flat":
+        return plan
+    done: dict = {}
+
+    def visit(op: Op) -> Op:
+        got = done.get(op)
+        if got is not None:
+            return got
+        if isinstance(op, (Filter, Rename)):
+            new: Op = attrs.evolve(op, input=visit(op.input))
+        elif isinstance(op, Path):
+            new = attrs.evolve(op, inputs=tuple(visit(i) for i in op.inputs),
+                               domain=None if op.domain is None else visit(op.domain))
+        elif op.inputs:
+            new = attrs.evolve(op, inputs=tuple(visit(i) for i in op.inputs))
+        else:
+            new = op
+        if isinstance(new, Pattern):
+            new = share_chains(new)
+        done[op] = new
+        return new
+
+    return attrs.evolve(plan, outputs=tuple(visit(o) for o in plan.outputs))
