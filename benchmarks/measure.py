@@ -16,7 +16,9 @@ the system's own) and takes medians over repetitions.
 from __future__ import annotations
 
 import gc
+import json
 import resource
+import sys
 import time
 from collections import deque
 
@@ -35,6 +37,16 @@ def _percentiles(values: list[float]) -> dict[str, float]:
 
 def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+#: seconds between the partial results a long measurement prints (kept if it times out)
+PARTIAL_EVERY = 15.0
+
+
+def print_partial(result: dict) -> None:
+    """One JSON line of what a measurement has so far: `suite.run_child` keeps the last one
+    when it has to stop the measurement at its timeout."""
+    print(json.dumps(dict(result, partial=True)), flush=True)
 
 
 def _batches(path: str):
@@ -71,6 +83,7 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     peak_state = 0
     gc.collect()
     start = time.perf_counter()
+    next_partial = start + PARTIAL_EVERY
     for t, batch in _batches(stream):
         s = t // workload.slide
         if full_from is None:
@@ -90,6 +103,11 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
         batch_lat.extend([dt] * len(batch))
         slide_acc += dt
         edges += len(batch)
+        if t0 + dt > next_partial:
+            spent = t0 + dt - start
+            print_partial({"edges": edges, "seconds": spent, "throughput": edges / spent,
+                           "results": results})
+            next_partial = t0 + dt + PARTIAL_EVERY
     engine.close()
     results += len(engine.drain())
     total = time.perf_counter() - start
@@ -215,9 +233,11 @@ def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int
     }
 
 
-def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int = 3) -> dict:
-    """The Spark oracle re-run per slide on the window's contents (a few slides only): each
-    snapshot becomes a one-instant stream, and the oracle evaluates it from scratch."""
+def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int = 3,
+              budget: float = 180.0) -> dict:
+    """The Spark oracle re-run per slide on the window's contents (a few slides only, and no
+    new slide once `budget` seconds are spent): each snapshot becomes a one-instant stream,
+    and the oracle evaluates it from scratch. Prints a partial result after each slide."""
     from sgq.oracle import evaluate, spark_session
 
     checked = _checked(workload, query_path)
@@ -229,6 +249,9 @@ def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int 
         t0 = time.perf_counter()
         results = len(evaluate(checked, edges).snapshot(tau))
         lat.append(time.perf_counter() - t0)
+        print_partial({"slides": len(lat), "latency_slide": _percentiles(lat)})
+        if sum(lat) > budget:
+            break
     return {"slides": len(lat), "latency_slide": _percentiles(lat),
             "last_snapshot_results": results, "peak_rss_mb": _peak_rss_mb()}
 

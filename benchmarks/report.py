@@ -8,7 +8,17 @@ from pathlib import Path
 
 
 def _fmt_rate(m: dict) -> str:
-    return f"{m['throughput']:,.0f}" if m and "throughput" in m else "–"
+    if not m or "throughput" not in m:
+        return "–"
+    return f"{m['throughput']:,.0f}" + ("†" if "timed_out" in m else "")
+
+
+def _fmt_spark(p: dict) -> str:
+    if not p:
+        return "–"
+    if "error" in p:
+        return f"> {p['timed_out'] * 1000:,.0f}" if "timed_out" in p else "error"
+    return _fmt_ms(p) + ("†" if "timed_out" in p else "")
 
 
 def _fmt_ms(m: dict, key: str = "latency_slide", q: str = "p50") -> str:
@@ -43,7 +53,7 @@ def table_rows(result: dict) -> list[list[str]]:
             _fmt_rate(i), f"{ratios['throughput_vs_ingest'] * 100:.1f}%" if "throughput_vs_ingest" in ratios else "–",
             _fmt_ms(r) if "error" not in r else "error",
             _fmt_ratio(ratios['reeval_slide_latency_over_engine']) if "reeval_slide_latency_over_engine" in ratios else "–",
-            _fmt_ms(p) if p and "error" not in p else ("error" if p else "–"),
+            _fmt_spark(p),
         ])
     return rows
 
@@ -146,6 +156,11 @@ CPP_SPATH_EPS = 500.0
 CPP_LMSRPQ_EPS = 1100.0
 
 
+def _any_timed_out(result: dict) -> bool:
+    return any("timed_out" in m for row in result["rows"] for m in row.values()
+               if isinstance(m, dict))
+
+
 def _row(result: dict, name: str) -> dict | None:
     return next((r for r in result["rows"] if r["workload"]["name"] == name), None)
 
@@ -193,8 +208,10 @@ def write_report(result: dict, path: Path) -> None:
     text = [
         "# Benchmarks", "",
         f"Recorded {when} with `{result.get('command', 'sgq bench')}` "
-        f"({result['seconds']:.0f} s; medians of {result['repeat']} runs per figure).", "",
-        f"Machine: {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, Python {m['python']}, {m['platform']}.", "",
+        f"({result['seconds']:.0f} s; medians of {result['repeat']} runs per figure, one run "
+        "where the first took more than 2 minutes).", "",
+        f"Machine: {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, Python {m['python']}, {m['platform']}"
+        + (f"; sgq at commit {m['commit']}." if m.get("commit") else "."), "",
         "Systems, all reading the same CSV stream: **engine** = sgq's incremental engine; "
         "**ingest** = parse + WSCAN only (the ceiling); **reeval** = the one-time query "
         "recomputed from scratch at each slide boundary (benchmarks/reevaluate.py); **spark** = "
@@ -203,6 +220,9 @@ def write_report(result: dict, path: Path) -> None:
         "latency per slide is the engine's total work within one slide, over the slides "
         "whose window is full (no warm-up); reeval is measured on such slides too.", "",
         _markdown_table(result), "",
+        *(["† stopped at the measurement's timeout: the figure is over the part it processed "
+           "(the engine's first edges, or Spark's first slides); `> N` in the Spark column: "
+           "not even one slide in N ms.", ""] if _any_timed_out(result) else []),
         *(["## Deletions (issue 6)", "",
            "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges of "
            "earlier inserts (`sgq gen --deletions`); ratios against the 0% run of the same "

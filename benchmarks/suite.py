@@ -45,12 +45,30 @@ def run_child(system: str, w: Workload, stream: Path, timeout: float, **kw) -> d
             [sys.executable, "-m", "sgq.benchmarks.child"], input=payload, text=True,
             capture_output=True, timeout=timeout,
         )
-    except subprocess.TimeoutExpired:
-        return {"error": f"timeout after {timeout:.0f}s"}
+    except subprocess.TimeoutExpired as exc:
+        # keep what the measurement printed so far (measure.print_partial)
+        partial = _last_json(exc.stdout)
+        if partial is None:
+            return {"error": f"timeout after {timeout:.0f}s", "timed_out": timeout}
+        return dict(partial, timed_out=timeout)
     if proc.returncode != 0:
         tail = (proc.stderr or "").strip().splitlines()[-3:]
         return {"error": " | ".join(tail) or f"exit {proc.returncode}"}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return _last_json(proc.stdout) or {"error": "no result printed"}
+
+
+def _last_json(out) -> dict | None:
+    """The last JSON object line of a child's stdout (str or bytes), if any."""
+    if isinstance(out, bytes):
+        out = out.decode("utf-8", "replace")
+    for line in reversed((out or "").strip().splitlines()):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
 
 
 def _median_of(runs: list[dict]) -> dict:
@@ -60,7 +78,9 @@ def _median_of(runs: list[dict]) -> dict:
         return runs[0] if runs else {"error": "no run"}
     out: dict = {"runs": len(ok)}
     for key, value in ok[0].items():
-        if isinstance(value, (int, float)):
+        if isinstance(value, bool):
+            out[key] = value
+        elif isinstance(value, (int, float)):
             out[key] = statistics.median(r[key] for r in ok)
         elif isinstance(value, dict) and all(isinstance(v, (int, float)) for v in value.values()):
             out[key] = {k: statistics.median(r[key][k] for r in ok) for k in value}
@@ -72,12 +92,34 @@ def _median_of(runs: list[dict]) -> dict:
 def machine_info() -> dict:
     info = {"python": platform.python_version(), "platform": platform.platform(),
             "cpus": os.cpu_count(), "processor": platform.processor() or platform.machine()}
+    commit = _git_commit()
+    if commit:
+        info["commit"] = commit
     try:
         with open("/proc/meminfo") as fh:
             info["memory_gb"] = round(int(fh.readline().split()[1]) / 1024 / 1024, 1)
     except OSError:
         pass
     return info
+
+
+def _git_commit() -> str | None:
+    """The checkout's commit (with `+changes` when the tree differs), when in a git checkout."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
+                              capture_output=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, text=True, capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
+#: a measurement whose first run takes longer than this (seconds) is not repeated
+SLOW_RUN = 120.0
 
 
 def run_suite(
@@ -93,7 +135,12 @@ def run_suite(
         for system in systems:
             kw = {"max_slides": reeval_slides} if system == "reeval" else {}
             reps = 1 if system == "spark" else repeat
-            runs = [run_child(system, w, stream, timeout, **kw) for _ in range(reps)]
+            runs = []
+            for _ in range(reps):
+                t0 = time.time()
+                runs.append(run_child(system, w, stream, timeout, **kw))
+                if time.time() - t0 > SLOW_RUN or "timed_out" in runs[-1]:
+                    break
             row[system] = _median_of(runs)
             log(f"  {w.name:<20} {system:<7} {_short(row[system])}")
         row["ratios"] = ratios(row)
@@ -105,7 +152,7 @@ def run_suite(
 def _short(m: dict) -> str:
     if "error" in m:
         return "error: " + m["error"]
-    parts = []
+    parts = [f"TIMED OUT at {m['timed_out']:.0f}s, figures so far:"] if "timed_out" in m else []
     if "throughput" in m:
         parts.append(f"{m['throughput']:,.0f} edges/s")
     if "latency_slide" in m:
