@@ -200,34 +200,63 @@ def format_targets(result: dict) -> str:
     return "\n".join(f"- {t}: {m} — {v}" for t, m, v in targets(result))
 
 
-def write_report(result: dict, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    plots = _plots(result, path.parent)
+def merge(results: list[dict]) -> dict:
+    """One result from several recorded runs (`sgq bench --from`): their rows in order (a
+    workload recorded again replaces the earlier row), each row tagged with its run."""
+    rows: dict = {}
+    for k, result in enumerate(results):
+        for row in result["rows"]:
+            rows[row["workload"]["name"]] = dict(row, run=k)
+    return {"rows": list(rows.values()), "sources": results}
+
+
+def _run_header(result: dict) -> list[str]:
     m = result["machine"]
     when = datetime.datetime.fromtimestamp(result["started"], datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    text = [
-        "# Benchmarks", "",
+    return [
         f"Recorded {when} with `{result.get('command', 'sgq bench')}` "
-        f"({result['seconds']:.0f} s; medians of {result['repeat']} runs per figure, one run "
-        "where the first took more than 2 minutes).", "",
+        f"({result['seconds']:.0f} s; medians of {result['repeat']} runs per figure"
+        + (f", one run where the first took more than {result['slow_run']:.0f} s)."
+           if "slow_run" in result else ")."), "",
         f"Machine: {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, Python {m['python']}, {m['platform']}"
         + (f"; sgq at commit {m['commit']}." if m.get("commit") else "."), "",
-        "Systems, all reading the same CSV stream: **engine** = sgq's incremental engine; "
-        "**ingest** = parse + WSCAN only (the ceiling); **reeval** = the one-time query "
-        "recomputed from scratch at each slide boundary (benchmarks/reevaluate.py); **spark** = "
-        "the Spark oracle re-run on the window at a few slide boundaries. "
-        "Latency per edge is the time of the batch (one timestamp) the edge arrived in; "
-        "latency per slide is the engine's total work within one slide, over the slides "
-        "whose window is full (no warm-up); reeval is measured on such slides too.", "",
-        _markdown_table(result), "",
-        *(["† stopped at the measurement's timeout: the figure is over the part it processed "
-           "(the engine's first edges, or Spark's first slides); `> N` in the Spark column: "
-           "not even one slide in N ms.", ""] if _any_timed_out(result) else []),
-        *(["## Deletions (issue 6)", "",
-           "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges of "
-           "earlier inserts (`sgq gen --deletions`); ratios against the 0% run of the same "
-           "suite run.", "", format_deletions(result, markdown=True), ""]
-          if deletion_rows(result) else []),
+    ]
+
+
+SYSTEMS_TEXT = (
+    "Systems, all reading the same CSV stream: **engine** = sgq's incremental engine; "
+    "**ingest** = parse + WSCAN only (the ceiling); **reeval** = the one-time query "
+    "recomputed from scratch at each slide boundary (benchmarks/reevaluate.py); **spark** = "
+    "the Spark oracle re-run on the window at a few slide boundaries. "
+    "Latency per edge is the time of the batch (one timestamp) the edge arrived in; "
+    "latency per slide is the engine's total work within one slide, over the slides "
+    "whose window is full (no warm-up); reeval is measured on such slides too. Ratios are "
+    "always between figures of the same run."
+)
+
+
+def write_report(result: dict, path: Path) -> None:
+    """docs/benchmarks.md: per recorded run its command, machine and table; then deletions,
+    targets and plots over all of them (`result` is one run, or `merge` of several)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    plots = _plots(result, path.parent)
+    sources = result.get("sources") or [result]
+    text = ["# Benchmarks", "", SYSTEMS_TEXT, ""]
+    for k, source in enumerate(sources):
+        part = {"rows": [r for r in result["rows"] if r.get("run", 0) == k]}
+        if len(sources) > 1:
+            text += [f"## Run {k + 1}", ""]
+        text += _run_header(source) + [_markdown_table(part), ""]
+        if _any_timed_out(part):
+            text += ["† stopped at the measurement's timeout: the figure is over the part it "
+                     "processed (the engine's first edges, or Spark's first slides); `> N` in "
+                     "the Spark column: not even one slide in N ms.", ""]
+    if deletion_rows(result):
+        text += ["## Deletions (issue 6)", "",
+                 "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges "
+                 "of earlier inserts (`sgq gen --deletions`); ratios against the 0% run of the "
+                 "same suite run.", "", format_deletions(result, markdown=True), ""]
+    text += [
         "## Targets (issue 5)", "",
         format_targets(result) or "(no workload of this run bears on a target)", "",
         f"C++ figures are the issue's reference measurements ({CPP_SPATH_EPS:,.0f} and "

@@ -146,7 +146,7 @@ def run_suite(
         row["ratios"] = ratios(row)
         rows.append(row)
     return {"started": started, "seconds": time.time() - started, "machine": machine_info(),
-            "repeat": repeat, "rows": rows}
+            "repeat": repeat, "slow_run": SLOW_RUN, "rows": rows}
 
 
 def _short(m: dict) -> str:

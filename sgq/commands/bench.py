@@ -32,13 +32,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write a markdown report with plots (e.g. docs/benchmarks.md)")
     parser.add_argument("--cache", default=".bench-cache", help="where generated streams are kept")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
+    parser.add_argument("--from", dest="sources", nargs="+", metavar="JSON", default=None,
+                        help="run nothing: print and --report the recorded results of these "
+                             "--output files (one section per run)")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..benchmarks import workloads as wl
-    from ..benchmarks.report import format_deletions, format_table, format_targets, write_report
+    from ..benchmarks.report import write_report
     from ..benchmarks.suite import run_suite
 
+    if args.sources:
+        return _from_records(args)
     if args.repeat < 1:
         raise UserError("--repeat must be at least 1")
     systems = tuple(s.strip() for s in args.systems.split(",")) if args.systems else (
@@ -63,13 +68,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,
                        log=lambda line: print(line, file=sys.stderr))
     result["command"] = "sgq bench " + " ".join(sys.argv[2:])
-    print(format_table(result))
-    dels = format_deletions(result)
-    if dels:
-        print("\ndeletions (vs the same stream without them):\n" + dels)
-    goals = format_targets(result)
-    if goals:
-        print("\ntargets:\n" + goals)
+    _print(result)
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(json.dumps(result, indent=1))
@@ -77,3 +76,38 @@ def run(args: argparse.Namespace) -> int:
         write_report(result, Path(args.report))
         print(f"report written to {args.report}", file=sys.stderr)
     return 0
+
+
+def _from_records(args: argparse.Namespace) -> int:
+    """`--from`: merge recorded runs into one report, running nothing."""
+    from ..benchmarks.report import merge, write_report
+
+    results = []
+    for name in args.sources:
+        try:
+            data = json.loads(Path(name).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise UserError(f"cannot read {name}: {exc.strerror or exc}") from None
+        except ValueError:
+            raise UserError(f"{name} is not a JSON result of sgq bench --output") from None
+        if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+            raise UserError(f"{name} is not a JSON result of sgq bench --output")
+        results.append(data)
+    merged = merge(results)
+    _print(merged)
+    if args.report:
+        write_report(merged, Path(args.report))
+        print(f"report written to {args.report}", file=sys.stderr)
+    return 0
+
+
+def _print(result: dict) -> None:
+    from ..benchmarks.report import format_deletions, format_table, format_targets
+
+    print(format_table(result))
+    dels = format_deletions(result)
+    if dels:
+        print("\ndeletions (vs the same stream without them):\n" + dels)
+    goals = format_targets(result)
+    if goals:
+        print("\ntargets:\n" + goals)

@@ -50,3 +50,35 @@ def test_a_timeout_without_output_is_an_error(monkeypatch, tmp_path):
     monkeypatch.setattr(suite.subprocess, "run", fake_run)
     got = suite.run_child("spark", TINY, tmp_path / "s.csv", 3.0)
     assert got == {"error": "timeout after 3s", "timed_out": 3.0}
+
+
+def test_from_merges_recorded_runs_into_one_report(tmp_path, capsys):
+    from sgq.cli import main
+
+    def record(name, started):
+        row = {"workload": {"name": name, "edges": 100, "window": DAY, "days": 1, "slide": DAY},
+               "engine": {"throughput": 50.0}, "ingest": {"throughput": 100.0},
+               "ratios": {"throughput_vs_ingest": 0.5}}
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({
+            "started": started, "seconds": 1.0, "repeat": 1, "command": f"sgq bench --only={name}",
+            "machine": {"python": "3.11", "platform": "test", "commit": "abc123"},
+            "rows": [row]}))
+        return str(path)
+
+    out = tmp_path / "b.md"
+    assert main(["bench", "--from", record("one", 0), record("two", 60), "--report", str(out)]) == 0
+    text = out.read_text()
+    assert "## Run 1" in text and "## Run 2" in text
+    assert "`sgq bench --only=one`" in text and "`sgq bench --only=two`" in text
+    assert "commit abc123" in text and "| one | 100 |" in text and "| two | 100 |" in text
+    assert "one" in capsys.readouterr().out
+
+
+def test_from_a_file_that_is_not_a_record_is_a_message(tmp_path, capsys):
+    from sgq.cli import main
+
+    bad = tmp_path / "x.json"
+    bad.write_text("[1, 2]")
+    assert main(["bench", "--from", str(bad)]) == 2
+    assert "not a JSON result of sgq bench --output" in capsys.readouterr().err
