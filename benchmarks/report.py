@@ -247,6 +247,9 @@ def write_report(result: dict, path: Path) -> None:
         if len(sources) > 1:
             text += [f"## Run {k + 1}", ""]
         text += _run_header(source) + [_markdown_table(part), ""]
+        if source.get("complete") is False:
+            text += ["**This run was stopped before its last workloads**; the table holds the "
+                     "workloads it finished.", ""]
         if _any_timed_out(part):
             text += ["† stopped at the measurement's timeout: the figure is over the part it "
                      "processed (the engine's first edges, or Spark's first slides); `> N` in "

@@ -125,10 +125,19 @@ SLOW_RUN = 120.0
 def run_suite(
     workloads: list[Workload], systems: tuple[str, ...], repeat: int, cache: Path,
     timeout: float = 600.0, log: Callable[[str], None] = print, reeval_slides: int | None = 5,
+    save: Callable[[dict], None] | None = None,
 ) -> dict:
-    """Every system on every workload, `repeat` times each; medians and same-run ratios."""
+    """Every system on every workload, `repeat` times each; medians and same-run ratios.
+    `save` gets the result so far after each workload (a long run that is stopped keeps its
+    finished workloads)."""
     started = time.time()
-    rows = []
+    rows: list = []
+    machine = machine_info()
+
+    def result() -> dict:
+        return {"started": started, "seconds": time.time() - started, "machine": machine,
+                "repeat": repeat, "slow_run": SLOW_RUN, "rows": list(rows)}
+
     for w in workloads:
         stream = stream_file(w, cache)
         row: dict = {"workload": attrs.asdict(w)}
@@ -145,8 +154,9 @@ def run_suite(
             log(f"  {w.name:<20} {system:<7} {_short(row[system])}")
         row["ratios"] = ratios(row)
         rows.append(row)
-    return {"started": started, "seconds": time.time() - started, "machine": machine_info(),
-            "repeat": repeat, "slow_run": SLOW_RUN, "rows": rows}
+        if save is not None:
+            save(dict(result(), complete=len(rows) == len(workloads)))
+    return result()
 
 
 def _short(m: dict) -> str:

@@ -65,13 +65,21 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"no workload name contains any of '{args.only}'")
     print(f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
           f"{args.repeat} runs each (medians)", file=sys.stderr)
-    result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,
-                       log=lambda line: print(line, file=sys.stderr))
-    result["command"] = "sgq bench " + " ".join(sys.argv[2:])
-    _print(result)
-    if args.output:
+    command = "sgq bench " + " ".join(sys.argv[2:])
+
+    def save(result: dict) -> None:
+        # after each workload: a stopped run keeps what it finished ("complete": false)
+        result["command"] = command
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.output).write_text(json.dumps(result, indent=1))
+        tmp = Path(args.output + ".tmp")
+        tmp.write_text(json.dumps(result, indent=1))
+        tmp.replace(args.output)
+
+    result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,
+                       log=lambda line: print(line, file=sys.stderr),
+                       save=save if args.output else None)
+    result["command"] = command
+    _print(result)
     if args.report:
         write_report(result, Path(args.report))
         print(f"report written to {args.report}", file=sys.stderr)

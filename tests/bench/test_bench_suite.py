@@ -82,3 +82,14 @@ def test_from_a_file_that_is_not_a_record_is_a_message(tmp_path, capsys):
     bad.write_text("[1, 2]")
     assert main(["bench", "--from", str(bad)]) == 2
     assert "not a JSON result of sgq bench --output" in capsys.readouterr().err
+
+
+def test_the_result_is_saved_after_each_workload(tmp_path):
+    import attrs
+
+    saved = []
+    two = [TINY, attrs.evolve(TINY, name="rpq-q11-snb-again")]
+    suite.run_suite(two, ("ingest",), 1, tmp_path / "cache", log=lambda _line: None,
+                    save=saved.append)
+    assert [len(s["rows"]) for s in saved] == [1, 2]
+    assert [s["complete"] for s in saved] == [False, True]
