@@ -152,6 +152,7 @@ def format_deletions(result: dict, markdown: bool = False) -> str:
 
 # External reference figures (issue 5): measured on these machines on a 100k-edge SO-like
 # stream, window 10 days, slide 1 day, query a*; they are not re-measured by the suite.
+CPP_STREAM_EDGES = 100_000   # the stream the C++ figures below were measured on
 CPP_SPATH_EPS = 500.0
 CPP_LMSRPQ_EPS = 1100.0
 
@@ -165,6 +166,20 @@ def _row(result: dict, name: str) -> dict | None:
     return next((r for r in result["rows"] if r["workload"]["name"] == name), None)
 
 
+def _output_bound(row: dict) -> str:
+    """Rows the engine emitted per slide against the size of one output snapshot: every
+    result whose validity widens is emitted again at once (timeliness), so a slide's work is
+    at least this share of what a re-evaluation produces."""
+    w, e, r = row["workload"], row.get("engine", {}), row.get("reeval", {})
+    slides = w["days"] * 86400 / w["slide"]
+    snap = r.get("last_snapshot_results")
+    if not e.get("results") or not snap or "timed_out" in e:
+        return ""
+    per = e["results"] / slides
+    return (f"; the engine emits {per:,.0f} rows per slide, {per / snap:.0%} of a "
+            f"{snap:,}-pair snapshot")
+
+
 def targets(result: dict) -> list[tuple[str, str, str]]:
     """(target, measured, verdict) for each target of issue 5 the run has figures for."""
     out = []
@@ -176,7 +191,8 @@ def targets(result: dict) -> list[tuple[str, str, str]]:
         x = best["ratios"]["reeval_slide_latency_over_engine"]
         out.append(("per-slide latency ≥ 100x lower than re-evaluation (windows ≥ 50k edges)",
                     f"{_fmt_ratio(x)} ({best['workload']['name']}; worst "
-                    f"{_fmt_ratio(min(r['ratios']['reeval_slide_latency_over_engine'] for r in big))})",
+                    f"{_fmt_ratio(min(r['ratios']['reeval_slide_latency_over_engine'] for r in big))})"
+                    + _output_bound(best),
                     "met" if x >= 100 else "not met"))
     for name, goal in (("rpq-q11-snb", 0.30), ("sga-q1-snb", 0.10)):
         row = _row(result, name)
@@ -191,8 +207,13 @@ def targets(result: dict) -> list[tuple[str, str, str]]:
             out.append((f"{name} ({row['workload']['edges']:,} edges): ≥ {CPP_SPATH_EPS / 2:,.0f} e/s "
                         f"(half of C++ S-PATH); moonshot {CPP_LMSRPQ_EPS:,.0f} (C++ LM-SRPQ)",
                         f"{eps:,.0f} e/s = {eps / CPP_SPATH_EPS:.2f}x C++ S-PATH, "
-                        f"{eps / CPP_LMSRPQ_EPS:.2f}x LM-SRPQ",
-                        "met" if eps >= CPP_SPATH_EPS / 2 else "not met"))
+                        f"{eps / CPP_LMSRPQ_EPS:.2f}x LM-SRPQ"
+                        + (" (over the part done before the timeout)"
+                           if "timed_out" in row["engine"] else ""),
+                        ("met" if eps >= CPP_SPATH_EPS / 2 else "not met")
+                        if row["workload"]["edges"] >= CPP_STREAM_EDGES else
+                        f"not comparable: the C++ figures are for a {CPP_STREAM_EDGES:,}-edge "
+                        "stream (run the full suite)"))
     return out
 
 

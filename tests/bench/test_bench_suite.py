@@ -93,3 +93,16 @@ def test_the_result_is_saved_after_each_workload(tmp_path):
                     save=saved.append)
     assert [len(s["rows"]) for s in saved] == [1, 2]
     assert [s["complete"] for s in saved] == [False, True]
+
+
+def test_so_targets_are_judged_only_on_the_stream_the_cpp_figures_are_for():
+    def row(edges, eps):
+        return {"workload": {"name": "rpq-q1-so", "edges": edges, "window": 10 * DAY,
+                             "days": 100, "slide": DAY}, "engine": {"throughput": eps}}
+
+    (small,) = report.targets({"rows": [row(10_000, 4_000.0)]})
+    assert small[2].startswith("not comparable")
+    (full,) = report.targets({"rows": [row(100_000, 200.0)]})
+    assert full[2] == "not met"
+    (good,) = report.targets({"rows": [row(100_000, 300.0)]})
+    assert good[2] == "met"
