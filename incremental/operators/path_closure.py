@@ -14,9 +14,14 @@ new at `now`; a live key keeps its start), exactly the coverage S-PATH emits. Th
 nullable regex come from the `domain` port (VERTICES), as in S-PATH.
 
 Hand-over to S-PATH: witness paths (`paths=True`) use S-PATH from the start. On the first
-explicit deletion (`retract`), or when the live levels would exceed `MAX_LEVELS` (a slide
+explicit deletion (`retract`), when the live levels would exceed `MAX_LEVELS` (a slide
 much finer than the window: many distinct exps, where per-level closures cost more than
-trees), this builds an S-PATH operator for the same node, replays the valid contents of the
+trees), or when the closure turns out *sparse* (checked once per slide, from `MIN_ROWS` rows on:
+S-PATH's trees would hold the `start pairs` nodes, a tree node costing about `TREE_COST`
+words of bitset work, while the closure walks `rows x words` machine words and reads all its
+`pairs`, the rows of inner automaton states included; on tree-shaped labels like replyOf
+the bitsets are wide and almost empty, and with a long cyclic regex most pairs belong to
+inner states), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
 this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
 delegates every later call to it. At a deletion, every live output key is then re-read
@@ -27,6 +32,8 @@ Cost per batch: grouping by level, then per level and edge not yet implied O(|an
 """
 
 from __future__ import annotations
+
+import os
 
 from ..state.coalescer import Coalescer
 from ..state.level_closure import LevelClosure, bits
@@ -54,10 +61,17 @@ class _Inputs:
 class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
-    __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath")
+    __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath",
+                 "check_density", "reread")
 
     #: live levels beyond which S-PATH takes over (a slide much finer than the window)
     MAX_LEVELS = 96
+    #: rows of the largest level from which a sparse closure hands over to S-PATH
+    MIN_ROWS = 2000
+    #: what one S-PATH tree node costs in 64-bit bitset words (set on the snb workloads:
+    #: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x 16 <
+    #: rows x words + pairs; knows*, RPQ Q8 and the so streams run faster on closures)
+    TREE_COST = 16
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
@@ -71,6 +85,8 @@ class PathClosureOp(PhysicalOperator):
         self.closure: LevelClosure | None = LevelClosure(self.dfa.size, self.dfa.start,
                                                           self.dfa.finals)
         self.spath: PathOp | None = None
+        self.check_density = False
+        self.reread = False     # handed over in a process call: the next retract re-reads
 
     # ---- the closure path
     def process(self, batches, now):
@@ -78,6 +94,11 @@ class PathClosureOp(PhysicalOperator):
             return self.spath.process(batches, now)
         closure = self.closure
         closure.drop(now)
+        if self.check_density:
+            self.check_density = False
+            if self._sparse():
+                self.reread = True
+                return self._hand_over(now) + self.spath.process(batches, now)
         nletters = len(self.letters)
         ns = closure.nstates
         intern = closure.intern
@@ -99,6 +120,7 @@ class PathClosureOp(PhysicalOperator):
         result: list = []
         if edges:
             if len(closure.levels) + closure.new_levels(e[2] for e in edges) > self.MAX_LEVELS:
+                self.reread = True
                 result = self._hand_over(now)
             else:
                 self._emit(closure.insert(edges), now, result)
@@ -117,6 +139,13 @@ class PathClosureOp(PhysicalOperator):
                 got = admit((xv, yv), now, level, now)
                 if got is not None:
                     result.append((xv, yv, got[0], got[1], None))
+
+    def _sparse(self) -> bool:
+        """Whether the closure's bitsets are mostly empty words (see the module docstring);
+        never when `SGQ_PATH=closure` forces closures (A/B runs)."""
+        rows, pairs, starts, words = self.closure.density()
+        return (rows >= self.MIN_ROWS and starts * self.TREE_COST < rows * words + pairs
+                and os.environ.get("SGQ_PATH") != "closure")
 
     def _epsilon(self, batch, now, result) -> None:
         if self.dfa.nullable:
@@ -145,6 +174,13 @@ class PathClosureOp(PhysicalOperator):
 
     def retract(self, batches, now):
         if self.spath is not None:
+            if self.reread:
+                # S-PATH was built in a process call from the indexes, maybe in this very
+                # round, after these end records cut them: it may never have seen the deleted
+                # tuples, so every live key is also re-read (exact either way)
+                self.reread = False
+                return (self.spath.retract(batches, now)
+                        + self.spath._reread(list(self.out.live), now))
             return self.spath.retract(batches, now)
         extra = self._hand_over(now)
         # the indexes hold the round's final state: nothing valid is beyond what was emitted
@@ -158,6 +194,7 @@ class PathClosureOp(PhysicalOperator):
             return
         self.closure.purge(now)
         self.out.purge(now)
+        self.check_density = True          # once per slide, at the next batch
 
     def size(self):
         if self.spath is not None:

@@ -232,6 +232,23 @@ class LevelClosure:
         """Bitset entries over all levels (nodes with a non-empty reach or ancestor set)."""
         return sum(len(r) for r in self.reach.values()) + sum(len(a) for a in self.anc.values())
 
+    def density(self) -> tuple[int, int, int, float]:
+        """`(rows, pairs, start pairs, words per bitset)` of the lowest (largest) level: the
+        rows kept, the pairs they hold, the pairs of start-state rows (what S-PATH keeps as
+        tree nodes: one per root and node reached) and the 64-bit words each row's bitset
+        spans. operators/path_closure.py weighs the two operators' work with them."""
+        if not self.levels:
+            return 0, 0, 0, 0.0
+        rows = self.reach[self.levels[0]]
+        ns, start = self.nstates, self.start
+        pairs = starts = 0
+        for x, m in rows.items():
+            n = m.bit_count()
+            pairs += n
+            if x % ns == start:
+                starts += n
+        return len(rows), pairs, starts, self.cap * ns / 64
+
     def pairs(self) -> int:
         """Closure pairs over all levels (the analogue of S-PATH's tree nodes)."""
         return sum(m.bit_count() for r in self.reach.values() for m in r.values())

@@ -252,3 +252,50 @@ def test_level_closure_insert_reports_bottlenecks():
     c.purge(29)
     assert c.levels == [30]
     c._check()
+
+
+@pytest.mark.parametrize("name", ["star", "abplus", "astar_bstar", "q7_like", "per_label"])
+@settings(max_examples=30)
+@given(data=st.data(), window=st.integers(2, 9), slide=st.integers(1, 3))
+def test_sparse_closures_hand_over_with_the_same_results(name, data, window, slide):
+    """With MIN_ROWS = 1 and a large TREE_COST closures hand over at the first batch of a
+    slide whenever they hold any row; the results stay exact."""
+    edges = norm(data.draw(streams(labels_of(name), max_size=30, vertices=5)))
+    slide = min(slide, window, 2 if "per_label" in name else 3)
+    query = compile_text(".window 1\n" + PROGRAMS[name], window=window, slide=slide)
+    old = PathClosureOp.MIN_ROWS, PathClosureOp.TREE_COST
+    PathClosureOp.MIN_ROWS, PathClosureOp.TREE_COST = 1, 0
+    try:
+        assert_matches_reference(query, edges, check_state=True)
+        assert_same(query, edges, single=True, check=True)
+    finally:
+        PathClosureOp.MIN_ROWS, PathClosureOp.TREE_COST = old
+
+
+def _tree_and_clique(n):
+    """A reply tree (every row of the closure reaches its few ancestors, in bitsets as wide
+    as the tree) and a dense cycle over a few vertices (every row reaches them all), one edge
+    per time unit."""
+    tree = [(f"c{i}", f"c{(i - 1) // 2}", "a", i) for i in range(1, n)]
+    clique = [(f"p{i % 8}", f"p{(i * 5 + 1) % 8}", "a", i) for i in range(n)]
+    return norm(tree), norm(clique)
+
+
+def test_a_sparse_tree_hands_over_and_a_dense_graph_stays(monkeypatch):
+    monkeypatch.setattr(PathClosureOp, "MIN_ROWS", 64)
+    tree, clique = _tree_and_clique(4000)
+    query = compile_text(".window 100000\n.slide 1000\nAnswer(x, y) :- a+(x, y).")
+    got = {}
+    for name, edges in (("tree", tree), ("clique", clique)):
+        eng = query.engine()
+        eng.push_batch(edges)
+        eng.flush()
+        (op,) = path_ops(eng)
+        got[name] = op.spath is not None
+    assert got == {"tree": True, "clique": False}
+    monkeypatch.setenv("SGQ_PATH", "closure")      # forced closures never hand over
+    eng = query.engine()
+    eng.push_batch(tree)
+    eng.flush()
+    (op,) = path_ops(eng)
+    assert op.spath is None
