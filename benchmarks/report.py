@@ -241,6 +241,7 @@ def _run_header(result: dict) -> list[str]:
            if "slow_run" in result else ")."), "",
         f"Machine: {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, Python {m['python']}, {m['platform']}"
         + (f"; sgq at commit {m['commit']}." if m.get("commit") else "."), "",
+        *([result["note"], ""] if result.get("note") else []),
     ]
 
 
