@@ -18,7 +18,6 @@ from __future__ import annotations
 import gc
 import json
 import resource
-import sys
 import time
 from collections import deque
 

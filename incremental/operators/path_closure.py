@@ -86,7 +86,7 @@ class PathClosureOp(PhysicalOperator):
                                                           self.dfa.finals)
         self.spath: PathOp | None = None
         self.check_density = False
-        self.reread = False     # handed over in a process call: the next retract re-reads
+        self.reread = False     # set by every hand-over: the next retract re-reads
 
     # ---- the closure path
     def process(self, batches, now):
@@ -97,7 +97,6 @@ class PathClosureOp(PhysicalOperator):
         if self.check_density:
             self.check_density = False
             if self._sparse():
-                self.reread = True
                 return self._hand_over(now) + self.spath.process(batches, now)
         nletters = len(self.letters)
         ns = closure.nstates
@@ -120,7 +119,6 @@ class PathClosureOp(PhysicalOperator):
         result: list = []
         if edges:
             if len(closure.levels) + closure.new_levels(e[2] for e in edges) > self.MAX_LEVELS:
-                self.reread = True
                 result = self._hand_over(now)
             else:
                 self._emit(closure.insert(edges), now, result)
@@ -170,22 +168,21 @@ class PathClosureOp(PhysicalOperator):
         out = op.process(batches, now)
         self.spath = op
         self.closure = None
+        self.reread = True
         return out
 
     def retract(self, batches, now):
-        if self.spath is not None:
-            if self.reread:
-                # S-PATH was built in a process call from the indexes, maybe in this very
-                # round, after these end records cut them: it may never have seen the deleted
-                # tuples, so every live key is also re-read (exact either way)
-                self.reread = False
-                return (self.spath.retract(batches, now)
-                        + self.spath._reread(list(self.out.live), now))
+        if self.spath is None:
+            extra = self._hand_over(now)
+            # the indexes hold the round's final state: nothing valid is beyond what was emitted
+            assert not extra, extra
+        if not self.reread:
             return self.spath.retract(batches, now)
-        extra = self._hand_over(now)
-        # the indexes hold the round's final state: nothing valid is beyond what was emitted
-        assert not extra, extra
-        return self.spath._reread(list(self.out.live), now)
+        # S-PATH was built from the indexes since the last retract, maybe after these end
+        # records cut them, so it may never have seen the deleted tuples: every live key is
+        # re-read as well (exact either way)
+        self.reread = False
+        return self.spath.retract(batches, now) + self.spath._reread(list(self.out.live), now)
 
     # ---- housekeeping
     def purge(self, now):

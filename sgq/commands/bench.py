@@ -39,7 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..benchmarks import workloads as wl
-    from ..benchmarks.report import write_report
     from ..benchmarks.suite import run_suite
 
     if args.sources:
@@ -79,16 +78,12 @@ def run(args: argparse.Namespace) -> int:
                        log=lambda line: print(line, file=sys.stderr),
                        save=save if args.output else None)
     result["command"] = command
-    _print(result)
-    if args.report:
-        write_report(result, Path(args.report))
-        print(f"report written to {args.report}", file=sys.stderr)
-    return 0
+    return _show(result, args)
 
 
 def _from_records(args: argparse.Namespace) -> int:
     """`--from`: merge recorded runs into one report, running nothing."""
-    from ..benchmarks.report import merge, write_report
+    from ..benchmarks.report import merge
 
     results = []
     for name in args.sources:
@@ -101,16 +96,12 @@ def _from_records(args: argparse.Namespace) -> int:
         if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
             raise UserError(f"{name} is not a JSON result of sgq bench --output")
         results.append(data)
-    merged = merge(results)
-    _print(merged)
-    if args.report:
-        write_report(merged, Path(args.report))
-        print(f"report written to {args.report}", file=sys.stderr)
-    return 0
+    return _show(merge(results), args)
 
 
-def _print(result: dict) -> None:
-    from ..benchmarks.report import format_deletions, format_table, format_targets
+def _show(result: dict, args: argparse.Namespace) -> int:
+    """Print the table, deletions and targets; write the --report."""
+    from ..benchmarks.report import format_deletions, format_table, format_targets, write_report
 
     print(format_table(result))
     dels = format_deletions(result)
@@ -119,3 +110,7 @@ def _print(result: dict) -> None:
     goals = format_targets(result)
     if goals:
         print("\ntargets:\n" + goals)
+    if args.report:
+        write_report(result, Path(args.report))
+        print(f"report written to {args.report}", file=sys.stderr)
+    return 0
