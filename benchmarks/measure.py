@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import resource
 import time
 from collections import deque
@@ -240,6 +241,8 @@ def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int 
     from sgq.oracle import evaluate, spark_session
 
     checked = _checked(workload, query_path)
+    # a 67k-edge window's closures overflow the tests' 1 GB driver (executor lost mid-join)
+    os.environ.setdefault("SGQ_SPARK_MEMORY", "4g")
     spark_session()  # start-up is not part of a slide's latency
     lat: list[float] = []
     results = 0

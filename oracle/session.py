@@ -78,7 +78,8 @@ def spark_session():
             # constraint propagation: slow on deep plans, and Spark 4 trips over unions of
             # self-joined checkpoints in InferFiltersFromConstraints ("key not found")
             .config("spark.sql.constraintPropagation.enabled", "false")
-            .config("spark.driver.memory", "1g")
+            # the driver is the whole local cluster: SGQ_SPARK_MEMORY for large windows
+            .config("spark.driver.memory", os.environ.get("SGQ_SPARK_MEMORY", "1g"))
             .getOrCreate()
         )
     except Exception as exc:  # py4j / PySparkRuntimeError: Java gateway did not start

@@ -4,8 +4,9 @@ PATTERN with the erratum fixed: the result interval is the intersection).
 Each input's state is the shared interval-annotated `EdgeIndex` of its producing node (by src
 and by trg, largest exp per key). A batch of new sgts on input i is joined, tuple by tuple,
 against the other inputs' indexes (which already hold this round's batches, so every new
-combination is found at least once; repeats are coalesced). The join order per starting input
-is fixed up front: next the input with the most variables already bound.
+combination is found at least once; repeats are coalesced). The join order per starting input:
+next the input with the most variables already bound; among those with one bound, the one whose
+index has the fewest entries per key (re-planned once per slide from the indexes' sizes).
 
 Intervals: a result is valid on `[max ts, min exp)` of its inputs; every stored entry that
 holds `now` makes that interval hold `now`; entries with `exp <= now` are expired and skipped,
@@ -24,6 +25,7 @@ O(combinations through it + re-derivations of the keys it touched).
 
 from __future__ import annotations
 
+import math
 from operator import itemgetter
 
 from ..sgt import FOREVER, NEVER
@@ -34,9 +36,12 @@ from .base import PhysicalOperator
 _BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
 
 
-def _join_plan(bindings, conditions, bound: set, todo: list) -> tuple:
+def _join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:
     """`(conditions ready with `bound`, steps)`: the inputs `todo` in join order (next the one
-    with most variables bound, see `score`), each step `(j, src slot, trg slot, mode, conditions now ready)`."""
+    with most variables bound, see `score`), each step `(j, src slot, trg slot, mode, conditions now ready)`.
+    `fanout[j] = (entries per src, entries per trg)` of input j's index, when known, breaks
+    ties among inputs with one variable bound: the smaller expected fan-out first (a join
+    order is a matter of cost only: every order gives the same result)."""
     bound = set(bound)
     done: set = set()
 
@@ -57,7 +62,10 @@ def _join_plan(bindings, conditions, bound: set, todo: list) -> tuple:
             # and meets in the middle with both variables bound
             a, b = bindings[j]
             anchors = [depth[v] for v in (a, b) if v in bound]
-            return (len(anchors), -max(anchors, default=0), -j)
+            cost = 0
+            if fanout is not None and len(anchors) == 1:
+                cost = fanout[j][0 if a in bound else 1]   # steps of sqrt(2): no flapping
+            return (len(anchors), -cost, -max(anchors, default=0), -j)
         j = max(remaining, key=score)
         remaining.remove(j)
         a, b = bindings[j]
@@ -116,7 +124,8 @@ def _frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
 
 class PatternOp(PhysicalOperator):
     __slots__ = ("indexes", "plans", "head", "head_plan", "out", "nvars", "paths", "probe",
-                 "frontier_plans", "head_frontier", "end_frontiers")
+                 "frontier_plans", "head_frontier", "end_frontiers", "bindings", "conditions",
+                 "fanout", "batched")
 
     #: re-derive from endpoints when the touched keys average this many per endpoint
     SHARED_KEYS = 2
@@ -139,24 +148,49 @@ class PatternOp(PhysicalOperator):
                 conditions.append((slot[c.left], c.op == "=", None, str(c.right)))
             else:
                 conditions.append((slot[c.left], c.op == "=", slot[c.right], None))
-        bindings = [(slot[s], slot[t]) for s, t in node.bindings]
+        self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
+        self.conditions = conditions
+        self.fanout = None
+        self.batched = True   # join whole batches breadth-first (False: tuple by tuple)
+        self._plan(None)
+
+    def _plan(self, fanout) -> None:
+        """The join plans from every starting input, from both head variables (re-derivation)
+        and from each head variable alone, for the index statistics `fanout` (None: none yet)."""
+        bindings, conditions = self.bindings, self.conditions
         n = len(bindings)
         self.plans = []
         for i in range(n):
             conds, steps = _join_plan(bindings, conditions, set(bindings[i]),
-                                      [j for j in range(n) if j != i])
+                                      [j for j in range(n) if j != i], fanout)
             self.plans.append(((bindings[i][0], bindings[i][1], conds), steps))
-        self.head_plan = _join_plan(bindings, conditions, set(self.head), list(range(n)))
+        self.head_plan = _join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
         self.frontier_plans = [_frontier_steps(steps, self.head, (start[0], start[1]))
                                for start, steps in self.plans] if n > 1 else None
         self.head_frontier = _frontier_steps(self.head_plan[1], self.head, self.head)
         # re-derivation from one head endpoint (forward from src, backward from trg), shared
         # by every touched key with that endpoint
         self.end_frontiers = tuple(
-            _frontier_steps(_join_plan(bindings, conditions, {h}, list(range(n)))[1],
+            _frontier_steps(_join_plan(bindings, conditions, {h}, list(range(n)), fanout)[1],
                             self.head, (h, h))
             for h in self.head
         ) if n > 1 and self.head[0] != self.head[1] else None
+
+    def _replan(self) -> None:
+        """Once per slide: re-order the joins for the current fan-out of each input's index
+        (entries per src and per trg, in steps of a factor sqrt(2)). A person has many
+        messages but a message few replies, which no count of bound variables can tell."""
+        if len(self.bindings) < 3:
+            return   # two inputs: one order
+        fanout = []
+        for index in self.indexes:
+            n = index.count
+            fanout.append(tuple(
+                round(2 * math.log2(n / len(side))) if n > len(side) > 0 else 0
+                for side in (index.by_src, index.by_trg)))
+        if fanout != self.fanout:
+            self.fanout = fanout
+            self._plan(fanout)
 
     @staticmethod
     def _holds(conds, vals) -> bool:
@@ -170,7 +204,7 @@ class PatternOp(PhysicalOperator):
         for i, batch in enumerate(batches):
             if not batch:
                 continue
-            if self.frontier_plans is not None and not self.paths:
+            if self.batched and self.frontier_plans is not None and not self.paths:
                 self._join_batch(i, batch, now, result)
                 continue
             for s, t, ts, exp, wit in batch:
@@ -346,7 +380,7 @@ class PatternOp(PhysicalOperator):
                          exp if exp < e_exp else e_exp, wits, now, result)
 
     def retract(self, batches, now):
-        if self.frontier_plans is not None and not self.paths:
+        if self.batched and self.frontier_plans is not None and not self.paths:
             return self._retract_batch(batches, now)
         touched: dict = {}
 
@@ -455,6 +489,7 @@ class PatternOp(PhysicalOperator):
 
     def purge(self, now):
         self.out.purge(now)
+        self._replan()
 
     def size(self):
         return len(self.out)

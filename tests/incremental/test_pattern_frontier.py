@@ -43,7 +43,7 @@ def _run(query, edges, frontier: bool):
     if not frontier:
         for op in eng.dataflow.ops:
             if isinstance(op, PatternOp):
-                op.frontier_plans = None   # back to the tuple-by-tuple join
+                op.batched = False   # back to the tuple-by-tuple join
     eng.push_batch(edges)
     eng.close()
     return eng
