@@ -65,13 +65,23 @@ def _batches(path: str):
 
 
 def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
-    """The incremental engine: throughput, latency per timestamp batch and per slide, state."""
+    """The incremental engine: throughput, latency per timestamp batch and per slide, state.
+    On a shared stream (`workload.stream`) the whole delta output is written to a file as
+    `sgq run --emit deltas -o FILE` writes it, and that is part of every figure."""
+    import tempfile
+
     from sgq.api import compile as compile_query
+    from sgq.stream_io import DELTA_FIELDS, ResultWriter
 
     with open(query_path, encoding="utf-8") as handle:
         query = compile_query(handle.read(), filename=query_path,
                               window=workload.window, slide=workload.slide)
     engine = query.engine(history=False)
+    sink = view = writer = None
+    if workload.stream is not None:
+        sink = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
+        view = engine.delta_view()
+        writer = ResultWriter(sink, DELTA_FIELDS)
     batch_lat: list[float] = []
     slide_lat: list[float] = []
     full_slide_lat: list[float] = []   # slides whose window is full (after the warm-up)
@@ -98,7 +108,10 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
             current_slide, slide_acc = s, 0.0
         t0 = time.perf_counter()
         engine.push_batch(batch)
-        results += len(engine.drain())
+        drained = engine.drain()
+        results += len(drained)
+        if writer is not None:
+            writer.write_many(view.feed(drained, engine.time))
         dt = time.perf_counter() - t0
         batch_lat.extend([dt] * len(batch))
         slide_acc += dt
@@ -109,8 +122,15 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
                            "results": results})
             next_partial = t0 + dt + PARTIAL_EVERY
     engine.close()
-    results += len(engine.drain())
+    drained = engine.drain()
+    results += len(drained)
+    if writer is not None:
+        writer.write_many(view.feed(drained, engine.time))
+        writer.write_many(view.close())
+        writer.flush()
     total = time.perf_counter() - start
+    if sink is not None:
+        sink.close()
     slide_lat.append(slide_acc)
     stats = engine.stats()
     return {
@@ -121,6 +141,7 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
         "latency_slide": _percentiles(slide_lat),
         "latency_slide_full": _percentiles(full_slide_lat),
         "results": results,
+        **({"deltas": writer.rows} if writer is not None else {}),
         "peak_state": max(peak_state, stats.get("peak_state", 0)),
         "state_by_operator": stats.get("operators", {}),
         "peak_rss_mb": _peak_rss_mb(),
@@ -209,15 +230,32 @@ def _full_window_snapshots(workload: Workload, stream: str, checked, max_slides:
         yield tau, snap
 
 
-def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int | None = None) -> dict:
+def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int | None = None,
+               whole: bool = False) -> dict:
     """Re-evaluation from scratch of the window's snapshot at slide boundaries once the window
-    is full (the first `max_slides` of them): latency per slide."""
+    is full (the first `max_slides` of them): latency per slide. With `whole`, at every slide
+    boundary from the first edge on, timed over the whole process (reading the stream
+    included) as the engine is: a throughput in edges per second, the one-process per-slide
+    recompute of the shared streams."""
     from .reevaluate import evaluate
 
     checked = _checked(workload, query_path)
     lat: list[float] = []
     results = 0
     window_edges = 0
+    if whole:
+        start = time.perf_counter()
+        edges = 0
+        for _tau, edges, snap in _window_snapshots(workload, stream, checked, None):
+            t0 = time.perf_counter()
+            rel = evaluate(checked, snap)
+            lat.append(time.perf_counter() - t0)
+        total = time.perf_counter() - start
+        results = sum(len(rel.get(o, ())) for o in checked.outputs) if lat else 0
+        return {"edges": edges, "seconds": total, "throughput": edges / total if total else 0.0,
+                "slides": len(lat), "latency_slide": _percentiles(lat),
+                "last_window_edges": sum(len(pairs) for pairs in snap.values()) if lat else 0,
+                "last_snapshot_results": results, "peak_rss_mb": _peak_rss_mb()}
     for _tau, snap in _full_window_snapshots(workload, stream, checked, max_slides):
         t0 = time.perf_counter()
         rel = evaluate(checked, snap)

@@ -140,6 +140,63 @@ DELETION_HEADERS = ["workload", "deletions", "engine e/s", "e/s vs 0%", "slide p
                     "slide p99 ms", "slide p99 vs 0%", "edge p99 ms", "peak state"]
 
 
+SHARED_HEADERS = ["workload", "sgq e/s", "reeval e/s", "sgq/reeval", "deltas written",
+                  "sgq RSS MB", "C++ S-PATH e/s*", "sgq/S-PATH", "C++ LM-SRPQ e/s*",
+                  "sgq/LM-SRPQ", "S-PATH RSS MB*"]
+
+
+def shared_rows(result: dict) -> list[list[str]]:
+    """Issue 14: the shared streams, sgq (its delta output written) against the re-evaluation
+    baseline of the same run, and the peers' figures recorded elsewhere (peers.py)."""
+    from .peers import RECORDED, RECORDED_LIMIT_S
+
+    def peer(x):
+        return f"< {100_000 / RECORDED_LIMIT_S:,.0f}" if x is None else f"{x:,.0f}"
+
+    def vs(e, x):
+        return _fmt_ratio(e["throughput"] / x) if x and "throughput" in e else "–"
+
+    rows = []
+    for row in result["rows"]:
+        name = row["workload"]["name"]
+        if not name.startswith("shared-"):
+            continue
+        e, r = row.get("engine", {}), row.get("reeval", {})
+        spath, lm, rss = RECORDED.get(name, (None, None, None)) if name in RECORDED else ("", "", "")
+        rows.append([
+            name, _fmt_rate(e) if "error" not in e else "error",
+            _fmt_rate(r) if "error" not in r else "error",
+            _fmt_ratio(row["ratios"]["throughput_vs_reeval"])
+            if "throughput_vs_reeval" in row.get("ratios", {}) else "–",
+            f"{e['deltas']:,}" + ("†" if "timed_out" in e else "") if "deltas" in e else "–",
+            f"{e['peak_rss_mb']:,.0f}" if "peak_rss_mb" in e else "–",
+            "–" if spath == "" else peer(spath), vs(e, spath or None),
+            "–" if lm == "" else peer(lm), vs(e, lm or None),
+            f"{rss:,.0f}" if rss else "–",
+        ])
+    return rows
+
+
+def format_shared(result: dict, markdown: bool = False) -> str:
+    rows = shared_rows(result)
+    if not rows:
+        return ""
+    if markdown:
+        out = ["| " + " | ".join(SHARED_HEADERS) + " |", "|" + "---|" * len(SHARED_HEADERS)]
+        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])
+    return _aligned([SHARED_HEADERS] + rows)
+
+
+SHARED_TEXT = (
+    "The shared streams (benchmarks/streams/, window 10 days, slide 1 day): sgq writes its "
+    "whole delta output to a file, as `sgq run Q.dl -i STREAM --emit deltas -o FILE` does, and "
+    "the re-evaluation baseline recomputes the window's snapshot at every slide boundary, "
+    "both timed over the whole process in the same run. Columns marked * are figures of the "
+    "peer programs **recorded elsewhere** (benchmarks/peers.py), quoted, not re-measured: they "
+    "only count result pairs and write nothing; `< 333`: not done in 300 s."
+)
+
+
 def format_deletions(result: dict, markdown: bool = False) -> str:
     rows = deletion_rows(result)
     if not rows:
@@ -276,6 +333,9 @@ def write_report(result: dict, path: Path) -> None:
             text += ["† stopped at the measurement's timeout: the figure is over the part it "
                      "processed (the engine's first edges, or Spark's first slides); `> N` in "
                      "the Spark column: not even one slide in N ms.", ""]
+    if shared_rows(result):
+        text += ["## Shared streams (issue 14)", "", SHARED_TEXT, "",
+                 format_shared(result, markdown=True), ""]
     if deletion_rows(result):
         text += ["## Deletions (issue 6)", "",
                  "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges "

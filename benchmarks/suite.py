@@ -22,9 +22,14 @@ from .workloads import Workload, specs_dir
 
 
 def stream_file(w: Workload, cache: Path) -> Path:
-    """The workload's stream as CSV, generated once and cached by its parameters."""
+    """The workload's stream as CSV: a recorded stream of benchmarks/streams/, or generated
+    once and cached by its parameters."""
     from sgq.generators import generate, write_csv
 
+    from .workloads import STREAMS
+
+    if w.stream is not None:
+        return STREAMS / w.stream
     cache.mkdir(parents=True, exist_ok=True)
     name = f"{w.kind}-{w.edges}-d{w.days}-s{w.seed}-x{w.deletions:g}.csv"
     path = cache / name
@@ -142,7 +147,11 @@ def run_suite(
         stream = stream_file(w, cache)
         row: dict = {"workload": attrs.asdict(w)}
         for system in systems:
-            kw = {"max_slides": reeval_slides} if system == "reeval" else {}
+            kw = {}
+            if system == "reeval":
+                # on the shared streams: every slide, timed over the whole process like the
+                # engine (throughput), not only a few full-window slides (latency)
+                kw = {"max_slides": None, "whole": True} if w.stream else {"max_slides": reeval_slides}
             reps = 1 if system == "spark" else repeat
             runs = []
             for _ in range(reps):
@@ -178,6 +187,8 @@ def ratios(row: dict) -> dict:
     e, i, r = row.get("engine", {}), row.get("ingest", {}), row.get("reeval", {})
     if "throughput" in e and i.get("throughput"):
         out["throughput_vs_ingest"] = e["throughput"] / i["throughput"]
+    if "throughput" in e and r.get("throughput"):
+        out["throughput_vs_reeval"] = e["throughput"] / r["throughput"]
     full = e.get("latency_slide_full") or e.get("latency_slide")
     if full and "latency_slide" in r and full["p50"] > 0:
         out["reeval_slide_latency_over_engine"] = r["latency_slide"]["p50"] / full["p50"]

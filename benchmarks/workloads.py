@@ -27,6 +27,9 @@ class Workload:
     slide: int
     seed: int = 1
     deletions: float = 0.0
+    #: a stream file of benchmarks/streams/ instead of a generated one (the shared streams);
+    #: its workloads write their whole delta output, as `sgq run --emit deltas -o FILE` does
+    stream: str | None = None
 
     @property
     def edges_per_window(self) -> float:
@@ -44,6 +47,19 @@ def specs_dir() -> Path:
     raise FileNotFoundError("specs/queries not found: run sgq bench from a source checkout")
 
 
+STREAMS = Path(__file__).resolve().parent / "streams"
+
+
+def shared() -> list[Workload]:
+    """The shared speed workloads: six queries on each of two recorded 100k-edge streams
+    (window 10 days, slide 1 day), where the peers' figures in peers.py were measured."""
+    return [
+        Workload(f"shared-{kind}-{q}", f"bench/{kind}/{q}.dl", kind, 100_000, 100, 10 * DAY, DAY,
+                 stream=f"{kind}-100k.csv.gz")
+        for kind in ("snb", "so") for q in ("q1", "q2", "rpq8", "rpq10", "q5", "q6")
+    ]
+
+
 def quick() -> list[Workload]:
     """About a minute or two on the reference machine."""
     return [
@@ -56,10 +72,10 @@ def quick() -> list[Workload]:
 
 
 def full() -> list[Workload]:
-    """The thesis workloads at windows of 50k+ edges on snb (200k edges over 30 days: ~67k
+    """The shared streams (`shared()`), then the thesis workloads at windows of 50k+ edges on snb (200k edges over 30 days: ~67k
     edges per 10-day window), and the so stream of the C++ S-PATH / LM-SRPQ comparison (100k
     edges over 100 days, 10-day window, 1-day slide) for the recursive RPQs."""
-    out = [
+    out = shared() + [
         Workload(f"sga-q{i}-snb", f"sga/snb/q{i}.dl", "snb", 200_000, 30, 10 * DAY, DAY)
         for i in range(1, 8)
     ]

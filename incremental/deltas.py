@@ -9,6 +9,12 @@ input with time ≤ τ consumed: `frontier > τ`), so a '-' is never premature, 
 the deletion time moves a not yet released '-' there, and a segment cut where it began takes
 its unreleased '+' with it. The order within one instant is deterministic: '+' before '-', then
 by (src, trg, label). `close()` releases the rest (time runs on).
+
+Cost: O(1) per row fed (a widening only moves the segment's end), O(log k) per new instant
+(k distinct instants pending), and one sort per released instant. Segment ends and events are
+bucketed by instant (state/expiry.py's idea): window expiries fall on few slide-aligned
+instants and new keys start at the round's instant, so a heap entry per instant, not per
+event, orders them.
 """
 
 from __future__ import annotations
@@ -18,42 +24,71 @@ import math
 
 
 class DeltaView:
-    """Feed results (anything with src, trg, label, ts, exp) and the engine's time frontier."""
+    """Feed results (rows `(src, trg, label, ts, exp, ...)`, e.g. engine `Result`s) and the
+    engine's time frontier; get the delta events it makes final."""
 
-    __slots__ = ("open", "ends", "events", "dropped")
+    __slots__ = ("open", "ends", "end_instants", "plus", "minus", "instants", "dropped")
 
     def __init__(self) -> None:
-        self.open: dict[tuple, list] = {}   # key -> [start, until]
-        self.ends: list = []                # (until, key), possibly stale
-        self.events: list = []              # (τ, 0 for '+' / 1 for '-', src, trg, label)
-        self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn before release
+        self.open: dict[tuple, list] = {}        # key -> [start, until]
+        self.ends: dict[int, list] = {}          # until -> keys whose segment may end then
+        self.end_instants: list[int] = []        # heap of the `ends` instants
+        self.plus: dict[int, list] = {}          # τ -> keys entering at τ
+        self.minus: dict[int, list] = {}         # τ -> keys leaving at τ
+        self.instants: list[int] = []            # heap of the instants with events
+        self.dropped: dict[tuple, int] = {}      # (τ, key) -> '+' events withdrawn
+
+    def _end_at(self, until: int, key: tuple) -> None:
+        bucket = self.ends.get(until)
+        if bucket is None:
+            self.ends[until] = [key]
+            heapq.heappush(self.end_instants, until)
+        else:
+            bucket.append(key)
+
+    def _event(self, events: dict, tau: int, key: tuple) -> None:
+        bucket = events.get(tau)
+        if bucket is None:
+            events[tau] = [key]
+            other = self.minus if events is self.plus else self.plus
+            if tau not in other:   # the first event at tau
+                heapq.heappush(self.instants, tau)
+        else:
+            bucket.append(key)
 
     def feed(self, results, frontier=math.inf) -> list[tuple]:
         """Take new results; return the events at instants `< frontier`, in order."""
+        open_, plus = self.open, self.plus
+        end_at, event = self._end_at, self._event
         for r in results:
-            key = (r.src, r.trg, r.label)
-            ts, exp = r.ts, r.exp
-            seg = self.open.get(key)
+            key = (r[0], r[1], r[2])
+            ts, exp = r[3], r[4]
+            seg = open_.get(key)
             if seg is not None and ts <= seg[1]:
-                if exp > seg[1]:
+                until = seg[1]
+                if exp > until:
                     seg[1] = exp
-                    heapq.heappush(self.ends, (exp, key))
-                elif exp < seg[1] and ts >= seg[0]:   # an end record
+                    end_at(exp, key)
+                elif exp < until and ts >= seg[0]:   # an end record
                     if exp > seg[0]:
                         seg[1] = exp
-                        heapq.heappush(self.ends, (exp, key))
+                        end_at(exp, key)
                     else:   # cut where it began: it never showed
-                        del self.open[key]
+                        del open_[key]
                         drop = (seg[0], key)
                         self.dropped[drop] = self.dropped.get(drop, 0) + 1
                 continue
             if exp <= ts:
                 continue
             if seg is not None:  # a gap: the old segment ends before this one starts
-                heapq.heappush(self.events, (seg[1], 1, *key))
-            self.open[key] = [ts, exp]
-            heapq.heappush(self.ends, (exp, key))
-            heapq.heappush(self.events, (ts, 0, *key))
+                event(self.minus, seg[1], key)
+            open_[key] = [ts, exp]
+            end_at(exp, key)
+            bucket = plus.get(ts)
+            if bucket is None:
+                event(plus, ts, key)
+            else:
+                bucket.append(key)
         return self._release(frontier)
 
     def close(self) -> list[tuple]:
@@ -61,27 +96,45 @@ class DeltaView:
         return self._release(math.inf)
 
     def _release(self, frontier) -> list[tuple]:
-        ends, open_, events, dropped = self.ends, self.open, self.events, self.dropped
-        while ends and ends[0][0] < frontier:
-            until, key = heapq.heappop(ends)
-            seg = open_.get(key)
-            if seg is not None and seg[1] == until:
-                del open_[key]
-                heapq.heappush(events, (until, 1, *key))
-        out = []
-        while events and events[0][0] < frontier:
-            tau, op, s, t, label = heapq.heappop(events)
-            if op == 0 and dropped:
-                drop = (tau, (s, t, label))
-                n = dropped.get(drop)
-                if n:
-                    if n == 1:
-                        del dropped[drop]
-                    else:
-                        dropped[drop] = n - 1
-                    continue
-            out.append((tau, "+" if op == 0 else "-", s, t, label))
+        open_, ends, end_instants = self.open, self.ends, self.end_instants
+        while end_instants and end_instants[0] < frontier:
+            until = heapq.heappop(end_instants)
+            for key in ends.pop(until):
+                seg = open_.get(key)
+                if seg is not None and seg[1] == until:
+                    del open_[key]
+                    self._event(self.minus, until, key)
+        out: list = []
+        instants, plus, minus, dropped = self.instants, self.plus, self.minus, self.dropped
+        while instants and instants[0] < frontier:
+            tau = heapq.heappop(instants)
+            entering = plus.pop(tau, None)
+            if entering:
+                if dropped:
+                    entering = self._withdraw(tau, entering)
+                entering.sort()
+                out.extend([(tau, "+", s, t, label) for s, t, label in entering])
+            leaving = minus.pop(tau, None)
+            if leaving:
+                leaving.sort()
+                out.extend([(tau, "-", s, t, label) for s, t, label in leaving])
         return out
+
+    def _withdraw(self, tau: int, keys: list) -> list:
+        """`keys` less the '+' events at `tau` withdrawn by a cut where they began."""
+        dropped = self.dropped
+        kept = []
+        for key in keys:
+            drop = (tau, key)
+            n = dropped.get(drop)
+            if n:
+                if n == 1:
+                    del dropped[drop]
+                else:
+                    dropped[drop] = n - 1
+                continue
+            kept.append(key)
+        return kept
 
 
 def delta_rows(results) -> list[tuple]:

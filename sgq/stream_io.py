@@ -273,11 +273,18 @@ class ResultWriter:
                 self._csv.writerow(fields)
 
     def write(self, row: tuple) -> None:
-        self.rows += 1
+        self.write_many((row,))
+
+    def write_many(self, rows) -> None:
+        """Write a batch of rows (a list or tuple): one call into the CSV writer per batch,
+        not per row."""
+        self.rows += len(rows)
         if self.fmt == "csv":
-            self._csv.writerow(row)
+            self._csv.writerows(rows)
         else:
-            self.out.write(json.dumps(dict(zip(self.fields, row)), ensure_ascii=False) + "\n")
+            fields = self.fields
+            self.out.write("".join(json.dumps(dict(zip(fields, row)), ensure_ascii=False) + "\n"
+                                   for row in rows))
 
     def flush(self) -> None:
         self.out.flush()

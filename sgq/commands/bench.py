@@ -101,9 +101,13 @@ def _from_records(args: argparse.Namespace) -> int:
 
 def _show(result: dict, args: argparse.Namespace) -> int:
     """Print the table, deletions and targets; write the --report."""
-    from ..benchmarks.report import format_deletions, format_table, format_targets, write_report
+    from ..benchmarks.report import (format_deletions, format_shared, format_table,
+                                     format_targets, write_report)
 
     print(format_table(result))
+    shared = format_shared(result)
+    if shared:
+        print("\nshared streams (* recorded elsewhere, benchmarks/peers.py):\n" + shared)
     dels = format_deletions(result)
     if dels:
         print("\ndeletions (vs the same stream without them):\n" + dels)

@@ -276,19 +276,18 @@ def run(args: argparse.Namespace) -> int:
     def write_results() -> None:
         results = engine.drain()
         if deltas:
-            for row in view.feed(results, engine.time):
-                writer.write(row)
+            writer.write_many(view.feed(results, engine.time))
             return
         if sort_rows:
             # one round (one instant) at a time: rows of different keys come in an order that
             # depends on string hashing; sorted, a resumed run writes the same bytes
             results.sort(key=_row_key)
-        for r in results:
-            if args.paths:
-                path = " ".join(f"{s}-{l}->{t}" for s, t, l in (r.path or ()))
-                writer.write((r.src, r.trg, r.label, r.ts, r.exp, path))
-            else:
-                writer.write((r.src, r.trg, r.label, r.ts, r.exp))
+        if args.paths:
+            writer.write_many([(r.src, r.trg, r.label, r.ts, r.exp,
+                                " ".join(f"{s}-{l}->{t}" for s, t, l in (r.path or ())))
+                               for r in results])
+        else:
+            writer.write_many([r[:5] for r in results])
 
     state = resume if resume is not None else Position()
     n = state.edges
@@ -327,8 +326,7 @@ def run(args: argparse.Namespace) -> int:
         engine.close()
         write_results()
         if deltas:
-            for row in view.close():
-                writer.write(row)
+            writer.write_many(view.close())
     finally:
         progress.done()
         rejects.close()

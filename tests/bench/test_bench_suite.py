@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import attrs
+
 from sgq.benchmarks import report, suite
 from sgq.benchmarks.workloads import DAY, Workload
 
@@ -106,3 +108,45 @@ def test_so_targets_are_judged_only_on_the_stream_the_cpp_figures_are_for():
     assert full[2] == "not met"
     (good,) = report.targets({"rows": [row(100_000, 300.0)]})
     assert good[2] == "met"
+
+
+def test_shared_workloads_name_their_recorded_streams_and_queries():
+    from sgq.benchmarks import peers, workloads
+
+    shared = workloads.shared()
+    assert len(shared) == 12 and all(w.name.startswith("shared-") for w in shared)
+    for w in shared:
+        assert suite.stream_file(w, workloads.STREAMS).is_file()
+        assert (workloads.specs_dir() / w.query).is_file()
+    assert set(peers.RECORDED) <= {w.name for w in shared}
+    assert {w.name for w in shared} <= {w.name for w in workloads.full()}
+
+
+def test_a_shared_workload_writes_its_deltas_and_races_whole_reevaluation(tmp_path):
+    """On a prefix of a shared stream: the engine's figures count the delta rows it wrote
+    (the same as the delta view of its results), and re-evaluation is timed over the whole
+    process at every slide."""
+    import gzip
+
+    from sgq.api import compile as compile_query
+    from sgq.benchmarks import measure, workloads
+    from sgq.incremental.deltas import delta_rows
+    from sgq.stream_io import read_edges
+
+    w = next(w for w in workloads.shared() if w.name == "shared-snb-q2")
+    prefix = tmp_path / "snb-3k.csv"
+    with gzip.open(workloads.STREAMS / w.stream, "rt", encoding="utf-8") as src:
+        prefix.write_text("".join(next(src) for _ in range(3_001)))
+    query = str(workloads.specs_dir() / w.query)
+    got = measure.run_engine(w, str(prefix), query)
+    engine = compile_query(open(query).read(), filename=query).engine(history=False)
+    engine.push_batch([e[:4] for e in read_edges(str(prefix))])
+    engine.close()
+    assert got["edges"] == 3_000 and got["deltas"] == len(delta_rows(engine.drain())) > 0
+    again = measure.run_reeval(w, str(prefix), query, max_slides=None, whole=True)
+    assert again["edges"] == 3_000 and again["throughput"] > 0
+    assert again["slides"] >= 3 and again["last_snapshot_results"] > 0
+    row = {"workload": attrs.asdict(w), "engine": got, "reeval": again}
+    row["ratios"] = suite.ratios(row)
+    (cells,) = report.shared_rows({"rows": [row]})
+    assert cells[0] == "shared-snb-q2" and cells[6] == "104,469" and cells[3].endswith("x")
