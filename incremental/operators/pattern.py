@@ -26,101 +26,10 @@ O(combinations through it + re-derivations of the keys it touched).
 from __future__ import annotations
 
 import math
-from operator import itemgetter
-
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from .base import PhysicalOperator
-
-# step modes: how input j is probed given what is bound
-_BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
-
-
-def _join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:
-    """`(conditions ready with `bound`, steps)`: the inputs `todo` in join order (next the one
-    with most variables bound, see `score`), each step `(j, src slot, trg slot, mode, conditions now ready)`.
-    `fanout[j] = (entries per src, entries per trg)` of input j's index, when known, breaks
-    ties among inputs with one variable bound: the smaller expected fan-out first (a join
-    order is a matter of cost only: every order gives the same result)."""
-    bound = set(bound)
-    done: set = set()
-
-    def ready() -> tuple:
-        now_ready = tuple(c for c in conditions if c not in done and c[0] in bound
-                          and (c[2] is None or c[2] in bound))
-        done.update(now_ready)
-        return now_ready
-
-    first = ready()
-    steps = []
-    remaining = list(todo)
-    depth = dict.fromkeys(bound, 0)   # the step that bound each variable (0: given)
-    while remaining:
-        def score(j):
-            # most variables bound first; on a tie the one anchored on the earliest binding,
-            # so a plan from both head variables works inwards from both ends of a chain
-            # and meets in the middle with both variables bound
-            a, b = bindings[j]
-            anchors = [depth[v] for v in (a, b) if v in bound]
-            cost = 0
-            if fanout is not None and len(anchors) == 1:
-                cost = fanout[j][0 if a in bound else 1]   # steps of sqrt(2): no flapping
-            return (len(anchors), -cost, -max(anchors, default=0), -j)
-        j = max(remaining, key=score)
-        remaining.remove(j)
-        a, b = bindings[j]
-        for v in (a, b):
-            depth.setdefault(v, len(steps) + 1)
-        if a == b:
-            mode = _LOOP_BOUND if a in bound else _LOOP_FREE
-        elif a in bound and b in bound:
-            mode = _BOTH
-        elif a in bound:
-            mode = _SRC
-        elif b in bound:
-            mode = _TRG
-        else:
-            mode = _NONE
-        bound.update((a, b))
-        steps.append((j, a, b, mode, ready()))
-    return first, tuple(steps)
-
-
-def _frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
-    """The join plan `steps` for a frontier of partial results projected, after each step, on
-    the variables still needed (the head and those later steps or conditions read). Each step
-    becomes `(j, mode, pos of a, pos of b, conditions on the extended row, projection)`: the
-    extended row is the projected row followed by the matched entry's `(src, trg)`."""
-    out = []
-    for k, (j, a, b, mode, conds) in enumerate(steps):
-        need = set(head)
-        for _j, a2, b2, _m, conds2 in steps[k + 1:]:
-            need.update((a2, b2))
-            for left, _eq, right, _c in conds2:
-                need.add(left)
-                if right is not None:
-                    need.add(right)
-        ext = layout + (a, b)
-
-        def pos(slot, ext=ext, n=len(layout)):
-            # a slot bound before this step is read from the row, else from the entry
-            return ext.index(slot) if slot in ext[:n] else ext.index(slot, n)
-
-        new = tuple(head) if k == len(steps) - 1 else tuple(sorted(need & set(ext)))
-        if not new:   # nothing bound so far is needed later: carry one variable along
-            new = (b,)
-        picks = tuple(pos(v) for v in new)
-        if len(picks) == 1:
-            picks = picks * 2
-            new = new * 2
-        step_conds = tuple((pos(left), eq, None if right is None else pos(right), c)
-                           for left, eq, right, c in conds)
-        pa = layout.index(a) if a in layout else None
-        pb = layout.index(b) if b in layout else None
-        out.append((j, mode, pa, pb, step_conds, itemgetter(*picks)))
-        layout = new
-    return tuple(out)
-
+from .join_plan import _BOTH, _LOOP_BOUND, _LOOP_FREE, _NONE, _SRC, _TRG, frontier_steps, join_plan
 
 class PatternOp(PhysicalOperator):
     __slots__ = ("indexes", "plans", "head", "head_plan", "out", "nvars", "paths", "probe",
@@ -161,17 +70,17 @@ class PatternOp(PhysicalOperator):
         n = len(bindings)
         self.plans = []
         for i in range(n):
-            conds, steps = _join_plan(bindings, conditions, set(bindings[i]),
+            conds, steps = join_plan(bindings, conditions, set(bindings[i]),
                                       [j for j in range(n) if j != i], fanout)
             self.plans.append(((bindings[i][0], bindings[i][1], conds), steps))
-        self.head_plan = _join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
-        self.frontier_plans = [_frontier_steps(steps, self.head, (start[0], start[1]))
+        self.head_plan = join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
+        self.frontier_plans = [frontier_steps(steps, self.head, (start[0], start[1]))
                                for start, steps in self.plans] if n > 1 else None
-        self.head_frontier = _frontier_steps(self.head_plan[1], self.head, self.head)
+        self.head_frontier = frontier_steps(self.head_plan[1], self.head, self.head)
         # re-derivation from one head endpoint (forward from src, backward from trg), shared
         # by every touched key with that endpoint
         self.end_frontiers = tuple(
-            _frontier_steps(_join_plan(bindings, conditions, {h}, list(range(n)), fanout)[1],
+            frontier_steps(join_plan(bindings, conditions, {h}, list(range(n)), fanout)[1],
                             self.head, (h, h))
             for h in self.head
         ) if n > 1 and self.head[0] != self.head[1] else None
@@ -249,73 +158,107 @@ class PatternOp(PhysicalOperator):
         return frontier
 
     def _frontier(self, fsteps, frontier: dict, now) -> dict:
-        """Run partial results `{row: (ts, exp)}` through the steps of `_frontier_steps`:
+        """Run partial results `{row: (ts, exp)}` through the steps of `frontier_steps`:
         after each step project on the variables still needed and merge by largest exp (a
         result's exp is a max over combinations of a min over inputs, so merging early is
         exact; a key's ts only matters when the key is new, and then every combination has
         ts = now). Returns `{(head src, head trg): (ts, exp)}`. Same result as joining tuple by
         tuple, up to coalescing, with much less work when many combinations share their head
         key (thesis 5.5.3: batch the work per operator)."""
-        indexes = self.indexes
-        for j, mode, pa, pb, sconds, project in fsteps:
+        for step in fsteps:
             if not frontier:
-                return frontier
-            index = indexes[j]
-            by_src, by_trg = index.by_src, index.by_trg
-            nxt: dict = {}
-            get = nxt.get
-            everything = list(index.entries()) if mode in (_NONE, _LOOP_FREE) else None
-            for row, (ts, exp) in frontier.items():
-                # candidates as (other endpoint, entry) pairs when one endpoint is bound
-                if mode == _SRC:
-                    fixed = row[pa]
-                    got = by_src.get(fixed)
-                elif mode == _TRG:
-                    fixed = row[pb]
-                    got = by_trg.get(fixed)
-                else:
-                    if mode == _BOTH or mode == _LOOP_BOUND:
-                        a = row[pa]
-                        b = a if mode == _LOOP_BOUND else row[pb]
-                        got = by_src.get(a)
-                        e = got.get(b) if got else None
-                        triples = ((a, b, e),) if e is not None else ()
-                    elif mode == _LOOP_FREE:
-                        triples = [c for c in everything if c[0] == c[1]]
-                    else:
-                        triples = everything
-                    got = {}
-                    for a, b, e in triples:
-                        got[(a, b)] = e
-                    fixed = None
-                if not got:
-                    continue
-                for other, e in got.items():
-                    e_exp = e[1]
-                    if e_exp <= now:
-                        continue
-                    if fixed is None:
-                        ext = row + other
-                    elif mode == _SRC:
-                        ext = row + (fixed, other)
-                    else:
-                        ext = row + (other, fixed)
-                    if sconds:
-                        ok = True
-                        for left, eq, right, c in sconds:
-                            if (ext[left] == (c if right is None else ext[right])) != eq:
-                                ok = False
-                                break
-                        if not ok:
-                            continue
-                    c_exp = exp if exp < e_exp else e_exp
-                    key = project(ext)
-                    cur = get(key)
-                    if cur is None or c_exp > cur[1]:
-                        e_ts = e[0]
-                        nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
-            frontier = nxt
+                break
+            if step[6]:
+                frontier = self._meet(step, frontier, now)
+            elif step[1] == _SRC or step[1] == _TRG:
+                frontier = self._expand(step, frontier, now)
+            else:
+                frontier = self._scan(step, frontier, now)
         return frontier
+
+    def _expand(self, step, frontier: dict, now) -> dict:
+        """A step with one endpoint bound: each row ranges over that endpoint's adjacency."""
+        j, mode, pa, pb, sconds, project, _meets = step
+        index = self.indexes[j]
+        adjacency = index.by_src if mode == _SRC else index.by_trg
+        fixed_at = pa if mode == _SRC else pb
+        nxt: dict = {}
+        for row, (ts, exp) in frontier.items():
+            fixed = row[fixed_at]
+            got = adjacency.get(fixed)
+            if got:
+                if mode == _SRC:
+                    pairs = [(row + (fixed, other), e) for other, e in got.items()]
+                else:
+                    pairs = [(row + (other, fixed), e) for other, e in got.items()]
+                _merge(nxt, pairs, ts, exp, sconds, project, now)
+        return nxt
+
+    def _meet(self, step, frontier: dict, now) -> dict:
+        """A meet step (incremental/operators/join_plan.py): the new variable ranges over the
+        intersection, taken in C, of the probed input's adjacency with the folded inputs'."""
+        j, mode, pa, pb, sconds, project, meets = step
+        index = self.indexes[j]
+        adjacency = index.by_src if mode == _SRC else index.by_trg
+        fixed_at = pa if mode == _SRC else pb
+        sides = [(self.indexes[j2].by_trg if v_is_src else self.indexes[j2].by_src, at)
+                 for j2, v_is_src, at in meets]
+        nxt: dict = {}
+        get = nxt.get
+        for row, (ts, exp) in frontier.items():
+            fixed = row[fixed_at]
+            got = adjacency.get(fixed)
+            if not got:
+                continue
+            others = [side.get(row[at]) for side, at in sides]
+            if not all(others):
+                continue
+            common = got.keys() & others[0].keys()
+            for more in others[1:]:
+                common &= more.keys()
+            for v in common:
+                e = got[v]
+                c_exp = exp if exp < e[1] else e[1]
+                c_ts = ts if ts > e[0] else e[0]
+                for more in others:
+                    e = more[v]
+                    if e[1] < c_exp:
+                        c_exp = e[1]
+                    if e[0] > c_ts:
+                        c_ts = e[0]
+                if c_exp <= now:
+                    continue
+                ext = row + (fixed, v) if mode == _SRC else row + (v, fixed)
+                if sconds and not _holds_on(sconds, ext):
+                    continue
+                key = project(ext)
+                cur = get(key)
+                if cur is None or c_exp > cur[1]:
+                    nxt[key] = (c_ts, c_exp)
+        return nxt
+
+    def _scan(self, step, frontier: dict, now) -> dict:
+        """A step with both endpoints bound (a probe), or none (a scan of the whole index)."""
+        j, mode, pa, pb, sconds, project, _meets = step
+        index = self.indexes[j]
+        everything = None
+        if mode == _NONE or mode == _LOOP_FREE:
+            everything = [(s, t, e) for s, t, e in index.entries()
+                          if mode == _NONE or s == t]
+        by_src = index.by_src
+        nxt: dict = {}
+        for row, (ts, exp) in frontier.items():
+            if everything is None:
+                a = row[pa]
+                b = a if mode == _LOOP_BOUND else row[pb]
+                got = by_src.get(a)
+                e = got.get(b) if got else None
+                if e is not None:
+                    _merge(nxt, ((row + (a, b), e),), ts, exp, sconds, project, now)
+            else:
+                _merge(nxt, [(row + (a, b), e) for a, b, e in everything], ts, exp, sconds,
+                       project, now)
+        return nxt
 
     def _start(self, i, s, t, ts, exp, wit, now, result) -> None:
         """Join one tuple `(s, t)` of input i against the other inputs."""
@@ -496,3 +439,29 @@ class PatternOp(PhysicalOperator):
 
     def _check(self):
         self.out._check()
+
+
+def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
+    """Extend a frontier row valid on `[ts, exp)` by each `(extended row, entry)` of `pairs`:
+    skip expired entries and failed conditions, project, and keep per projected key the
+    combination with the largest exp (see `PatternOp._frontier`)."""
+    get = nxt.get
+    for ext, e in pairs:
+        e_exp = e[1]
+        if e_exp <= now or (sconds and not _holds_on(sconds, ext)):
+            continue
+        c_exp = exp if exp < e_exp else e_exp
+        key = project(ext)
+        cur = get(key)
+        if cur is None or c_exp > cur[1]:
+            e_ts = e[0]
+            nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
+
+
+def _holds_on(conds, ext) -> bool:
+    """Whether an extended frontier row satisfies the step's conditions `(left, eq, right,
+    const)` (positions in the row; `right` None: compare with the constant)."""
+    for left, eq, right, c in conds:
+        if (ext[left] == (c if right is None else ext[right])) != eq:
+            return False
+    return True

@@ -1,0 +1,141 @@
+"""PATTERN's join planner: the order in which the other inputs are probed from a changed one
+(thesis 5.4, Algorithm PATTERN; 6.2.1 join reordering), and its frontier form.
+
+A plan is a list of steps, one per input still to join, each binding the variables of that
+input's atom from the shared `EdgeIndex` (operators/pattern.py runs them). Any order gives the
+same result; only the cost differs, so the planner picks by what is bound and by the indexes'
+fan-out (entries per key).
+
+The frontier form (`frontier_steps`) runs a whole batch breadth-first and projects partial
+results after each step on the variables still needed. Where a step binds a variable `v` that
+a later atom also constrains from an already bound endpoint (a cycle, as in SGA Q5: `m2` with
+`c2a(m2, y)` and `c2q(m2, m1)`), the two are fused into one *meet* step: `v` ranges over the
+intersection of the two adjacency sets, taken in C (`dict.keys() & dict.keys()`), instead of
+iterating one set in Python and probing the other per element (the one-variable-at-a-time
+step of a worst-case-optimal join, Ngo et al.'s Generic Join).
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+# step modes: how input j is probed given what is bound
+_BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
+
+
+def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:
+    """`(conditions ready with `bound`, steps)`: the inputs `todo` in join order (next the one
+    with most variables bound, see `score`), each step `(j, src slot, trg slot, mode, conditions
+    now ready)`. `fanout[j] = (entries per src, entries per trg)` of input j's index, when
+    known, breaks ties among inputs with one variable bound: the smaller expected fan-out first
+    (a join order is a matter of cost only: every order gives the same result)."""
+    bound = set(bound)
+    done: set = set()
+
+    def ready() -> tuple:
+        now_ready = tuple(c for c in conditions if c not in done and c[0] in bound
+                          and (c[2] is None or c[2] in bound))
+        done.update(now_ready)
+        return now_ready
+
+    first = ready()
+    steps = []
+    remaining = list(todo)
+    depth = dict.fromkeys(bound, 0)   # the step that bound each variable (0: given)
+    while remaining:
+        def score(j):
+            # most variables bound first; on a tie the one anchored on the earliest binding,
+            # so a plan from both head variables works inwards from both ends of a chain
+            # and meets in the middle with both variables bound
+            a, b = bindings[j]
+            anchors = [depth[v] for v in (a, b) if v in bound]
+            cost = 0
+            if fanout is not None and len(anchors) == 1:
+                cost = fanout[j][0 if a in bound else 1]   # steps of sqrt(2): no flapping
+            return (len(anchors), -cost, -max(anchors, default=0), -j)
+        j = max(remaining, key=score)
+        remaining.remove(j)
+        a, b = bindings[j]
+        for v in (a, b):
+            depth.setdefault(v, len(steps) + 1)
+        if a == b:
+            mode = _LOOP_BOUND if a in bound else _LOOP_FREE
+        elif a in bound and b in bound:
+            mode = _BOTH
+        elif a in bound:
+            mode = _SRC
+        elif b in bound:
+            mode = _TRG
+        else:
+            mode = _NONE
+        bound.update((a, b))
+        steps.append((j, a, b, mode, ready()))
+    return first, tuple(steps)
+
+
+def fuse_meets(steps, bound) -> list:
+    """The steps with every later `_BOTH` check that constrains a step's new variable from an
+    endpoint bound before that step folded into it: `(j, a, b, mode, conds, also)`, `also` (a
+    meet when not empty; the mode stays `_SRC` or `_TRG`: how input j is probed) the folded atoms as `(j2, v is j2's src, j2's other endpoint)`; their conditions join the
+    step's (all their variables are bound by then)."""
+    bound = set(bound)
+    rest = [list(step) + [()] for step in steps]
+    out = []
+    while rest:
+        j, a, b, mode, conds, also = rest.pop(0)
+        if mode in (_SRC, _TRG):
+            v = b if mode == _SRC else a
+            before = bound | {a if mode == _SRC else b}
+            keep = []
+            for later in rest:
+                j2, a2, b2, mode2, conds2, _also2 = later
+                if mode2 == _BOTH and v in (a2, b2) and a2 != b2 and (b2 if a2 == v else a2) in before:
+                    also += ((j2, a2 == v, b2 if a2 == v else a2),)
+                    conds += conds2
+                else:
+                    keep.append(later)
+            rest = keep
+        bound.update((a, b))
+        out.append((j, a, b, mode, conds, also))
+    return out
+
+
+def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
+    """The join plan `steps` for a frontier of partial results projected, after each step, on
+    the variables still needed (the head and those later steps or conditions read), with meets
+    fused (`fuse_meets`). Each step becomes `(j, mode, pos of a, pos of b, conditions on the
+    extended row, projection, also)`: the extended row is the projected row followed by the
+    matched entry's `(src, trg)`; `also` lists a meet's other inputs as `(j2, v is j2's src,
+    position of j2's bound endpoint in the row)`."""
+    steps = fuse_meets(steps, layout)
+    out = []
+    for k, (j, a, b, mode, conds, also) in enumerate(steps):
+        need = set(head)
+        for _j, a2, b2, _m, conds2, also2 in steps[k + 1:]:
+            need.update((a2, b2))
+            need.update(w for _j2, _s, w in also2)
+            for left, _eq, right, _c in conds2:
+                need.add(left)
+                if right is not None:
+                    need.add(right)
+        ext = layout + (a, b)
+
+        def pos(slot, ext=ext, n=len(layout)):
+            # a slot bound before this step is read from the row, else from the entry
+            return ext.index(slot) if slot in ext[:n] else ext.index(slot, n)
+
+        new = tuple(head) if k == len(steps) - 1 else tuple(sorted(need & set(ext)))
+        if not new:   # nothing bound so far is needed later: carry one variable along
+            new = (b,)
+        picks = tuple(pos(v) for v in new)
+        if len(picks) == 1:
+            picks = picks * 2
+            new = new * 2
+        step_conds = tuple((pos(left), eq, None if right is None else pos(right), c)
+                           for left, eq, right, c in conds)
+        pa = layout.index(a) if a in layout else None
+        pb = layout.index(b) if b in layout else None
+        meets = tuple((j2, v_is_src, layout.index(w)) for j2, v_is_src, w in also)
+        out.append((j, mode, pa, pb, step_conds, itemgetter(*picks), meets))
+        layout = new
+    return tuple(out)
