@@ -76,7 +76,7 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     with open(query_path, encoding="utf-8") as handle:
         query = compile_query(handle.read(), filename=query_path,
                               window=workload.window, slide=workload.slide)
-    engine = query.engine(history=False)
+    engine = query.engine(history=False, deltas=workload.stream is not None)
     sink = view = writer = None
     if workload.stream is not None:
         sink = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")

@@ -91,6 +91,26 @@ class DeltaView:
                 bucket.append(key)
         return self._release(frontier)
 
+    # ---- native deltas: producers that know when their keys enter and leave
+    def enter(self, tau: int, keys: list) -> None:
+        """Keys `(src, trg, label)` entering the output at `tau` (a native producer: PATH by
+        level closures, operators/path_closure.py). Such keys have no open segment here: their
+        producer says when they leave (`leave`). A key leaving and entering at one instant
+        never left: the two events cancel at release."""
+        for key in keys:
+            self._event(self.plus, tau, key)
+
+    def leave(self, tau: int, keys: list) -> None:
+        """Keys leaving the output at `tau` (a native producer; see `enter`)."""
+        for key in keys:
+            self._event(self.minus, tau, key)
+
+    def adopt(self, key: tuple, start: int, until: int) -> None:
+        """A native key becomes an ordinary one: its coverage `[start, until)` is open here,
+        and rows widen or cut it from now on (its '+' was already given by `enter`)."""
+        self.open[key] = [start, until]
+        self._end_at(until, key)
+
     def close(self) -> list[tuple]:
         """End of input: every remaining event, the '-' of every open key included."""
         return self._release(math.inf)
@@ -109,12 +129,17 @@ class DeltaView:
         while instants and instants[0] < frontier:
             tau = heapq.heappop(instants)
             entering = plus.pop(tau, None)
+            leaving = minus.pop(tau, None)
+            if entering and leaving:   # left and entered again at tau: never left
+                both = set(entering).intersection(leaving)
+                if both:
+                    entering = [k for k in entering if k not in both]
+                    leaving = [k for k in leaving if k not in both]
             if entering:
                 if dropped:
                     entering = self._withdraw(tau, entering)
                 entering.sort()
                 out.extend([(tau, "+", s, t, label) for s, t, label in entering])
-            leaving = minus.pop(tau, None)
             if leaving:
                 leaving.sort()
                 out.extend([(tau, "-", s, t, label) for s, t, label in leaving])

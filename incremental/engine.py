@@ -54,8 +54,17 @@ class Engine:
     """Incremental evaluation of one plan. `time` is the frontier: every input with a time
     `< time` has been consumed (math.inf after `close`)."""
 
-    def __init__(self, plan: Plan, *, paths: bool = False, history: bool = True) -> None:
-        self.dataflow = Dataflow(plan, paths=paths)
+    def __init__(self, plan: Plan, *, paths: bool = False, history: bool = True,
+                 deltas: bool = False) -> None:
+        """`deltas`: the results are wanted as delta events only (`delta_view()`), so output
+        operators that know when their results enter and leave give those events directly
+        instead of interval rows (native deltas, incremental/deltas.py); `drain()` then holds
+        only the rows of the others, and there is no `history`."""
+        if deltas and (history or paths):
+            raise UserError("an engine with deltas=True gives delta events (delta_view()), "
+                            "without history or witness paths: use history=False, paths=False")
+        self._view = DeltaView() if deltas else None
+        self.dataflow = Dataflow(plan, paths=paths, sink=self._view)
         self.paths = paths
         self.history: dict[tuple, list] | None = {} if history else None
         self.time: float = -math.inf
@@ -92,7 +101,7 @@ class Engine:
                             "non-decreasing time)")
         if self._buffer_time is not None and t > self._buffer_time:
             self._run_buffer()
-            self.time = max(self.time, t)
+            self._reach(t)
         self._seen = t
         self._buffer_time = t
         label = str(label)
@@ -120,7 +129,7 @@ class Engine:
         if self._buffer_time is not None:
             t = self._buffer_time
             self._run_buffer()
-            self.time = max(self.time, t)
+            self._reach(t)
 
     def advance(self, t) -> None:
         """Time is now `t`: no input with a time `< t` will come."""
@@ -129,7 +138,7 @@ class Engine:
             raise UserError(f"cannot advance to time {t}: time {self._seen} was already seen")
         self.flush()
         self._seen = t
-        self.time = max(self.time, t)
+        self._reach(t)
 
     def close(self) -> None:
         """End of input: time runs on, every result's expiry is final."""
@@ -151,8 +160,9 @@ class Engine:
         self._subscribers.append(callback)
 
     def delta_view(self) -> DeltaView:
-        """A fresh delta view; feed it `drain()` results and `engine.time`."""
-        return DeltaView()
+        """A delta view to feed `drain()` results and `engine.time`: a fresh one, or with
+        `deltas=True` the engine's own, which its native producers write to."""
+        return self._view if self._view is not None else DeltaView()
 
     def snapshot(self, tau: int) -> set[tuple[str, str, str]]:
         """The output snapshot at `tau` from every result emitted so far."""
@@ -183,6 +193,13 @@ class Engine:
         }
 
     # ---- internals
+    def _reach(self, t) -> None:
+        """The frontier moves to `t` (every input before it consumed)."""
+        if t > self.time:
+            self.time = t
+            if self._view is not None:
+                self.dataflow.settle(t)
+
     def _run_buffer(self) -> None:
         now = self._buffer_time
         buffer = self._buffer

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 
 from ..sga.algebra import Filter, Path, Pattern, Plan, Rename, Union, Vertices, WScan, children, op_kind
+from .operators.base import PhysicalOperator
 from .operators.filter import FilterOp
 from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
@@ -67,15 +68,48 @@ def _deliver(pending: list, consumers: list, nports: list, out: list) -> None:
             target[port] = target[port] + out
 
 
+def _native_outputs(plan: Plan, nodes: list) -> dict:
+    """`{node: (output label, reversed)}` for the nodes whose results may go straight to the
+    output as deltas: an output no operator reads, or the input of such an output's RENAME
+    when only that RENAME reads it."""
+    readers: dict = {}
+    for node in nodes:
+        for child in children(node):
+            readers.setdefault(child, []).append(node)
+    outputs = set(plan.outputs)
+    out = {}
+    for root in plan.outputs:
+        if root in readers:
+            continue
+        out[root] = (root.label, False)
+        if isinstance(root, Rename) and readers.get(root.input) == [root] \
+                and root.input not in outputs:
+            out[root.input] = (root.label, root.reverse)
+    return out
+
+
 class _Context:
     """What an operator may ask the runtime for while it is built."""
 
-    __slots__ = ("paths", "_indexes", "_ids")
+    __slots__ = ("paths", "_indexes", "_ids", "_sink", "_sinks")
 
-    def __init__(self, paths: bool, ids: dict) -> None:
+    def __init__(self, paths: bool, ids: dict, sink=None, sinks: dict | None = None) -> None:
         self.paths = paths
         self._indexes: dict[int, EdgeIndex] = {}
         self._ids = ids
+        self._sink = sink
+        self._sinks = sinks or {}
+
+    def delta_sink(self, node):
+        """The engine's DeltaView when `node` may give its results as native deltas (a delta-
+        mode engine, `node` an output, or the input of an output RENAME, that no other
+        operator reads), else None."""
+        return self._sink if node in self._sinks else None
+
+    def output_key(self, node) -> tuple[str, bool]:
+        """`(label, reversed)`: how `node`'s results appear in the output (through a RENAME
+        when `delta_sink` says so)."""
+        return self._sinks.get(node, (node.label, False))
 
     def index_of(self, node) -> EdgeIndex:
         """The shared EdgeIndex of `node`'s output stream."""
@@ -89,10 +123,11 @@ class _Context:
 class Dataflow:
     """The physical operators of one plan and the wiring between them."""
 
-    def __init__(self, plan: Plan, paths: bool = False) -> None:
+    def __init__(self, plan: Plan, paths: bool = False, sink=None) -> None:
+        """`sink`: a DeltaView that output operators able to give native deltas write to."""
         nodes = list(plan.nodes())
         ids = {node: i for i, node in enumerate(nodes)}
-        ctx = _Context(paths, ids)
+        ctx = _Context(paths, ids, sink, _native_outputs(plan, nodes) if sink else {})
         self.nodes = nodes
         self.ops = []
         for node in nodes:
@@ -101,6 +136,7 @@ class Dataflow:
                 raise TypeError(f"no physical operator for {type(node).__name__}")
             self.ops.append(cls(node, ctx))
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
+        self._settling = [op for op in self.ops if type(op).settle is not PhysicalOperator.settle]
         self.nports = [len(children(node)) for node in nodes]
         self.consumers: list[list[tuple[int, int]]] = [[] for _ in nodes]
         for j, node in enumerate(nodes):
@@ -175,6 +211,12 @@ class Dataflow:
                 if i in outputs:
                     ended[i] = cut
         return produced, ended
+
+    def settle(self, frontier) -> None:
+        """No input before `frontier` will come: operators that give native deltas make the
+        leaving of their results before it final (operators/path_closure.py)."""
+        for op in self._settling:
+            op.settle(frontier)
 
     def purge(self, now: int) -> None:
         """Drop every piece of state that expired at or before `now`."""

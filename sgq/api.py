@@ -36,10 +36,12 @@ class Query:
         self.plan = plan
         self.source = source
 
-    def engine(self, paths: bool = False, history: bool = True) -> Engine:
+    def engine(self, paths: bool = False, history: bool = True, deltas: bool = False) -> Engine:
         """A fresh engine for this query. `paths`: results carry a witness path; `history`:
-        keep every result interval (merged per key) so `snapshot(τ)` works."""
-        return Engine(self.plan, paths=paths, history=history)
+        keep every result interval (merged per key) so `snapshot(τ)` works; `deltas`: the
+        results are read as delta events from `engine.delta_view()` only (faster: PATH gives
+        them natively; needs `history=False`)."""
+        return Engine(self.plan, paths=paths, history=history, deltas=deltas)
 
     def explain(self) -> str:
         """The plan in `sgq explain` text form."""

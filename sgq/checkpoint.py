@@ -11,7 +11,7 @@ A checkpoint is one file, `DIR/checkpoint.json.gz`: gzip'd JSON (no pickle, no e
 - `layout`: the dataflow's operator names, so a plan that compiles differently is refused;
 - `position`: how far the run got (`Position`): input edges handed to the engine, a CRC of
   them, output rows and bytes, rejects file bytes and counters;
-- `state`: the engine and the delta view (sgq/state_codec.py).
+- `state`: the engine, its delta view included (sgq/state_codec.py).
 
 Checkpoints are taken at batch boundaries only (every edge of a batch is in the engine and its
 results are written), so the state is consistent. Resuming re-reads the input from its start
@@ -41,7 +41,7 @@ from . import __version__
 from .errors import UserError
 from .state_codec import StateError, decode, encode
 
-FORMAT = 1
+FORMAT = 2   # 2: the delta view is the engine's own (native deltas), one root
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000   # input edges between checkpoints
 KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"   # tests only: see KillSwitch
@@ -139,7 +139,7 @@ class Checkpoints:
 
     # ---- loading
     def load(self, roots: dict[str, Any]) -> Position | None:
-        """Restore `roots` (a fresh engine and delta view, by name) from the checkpoint and
+        """Restore `roots` (a fresh engine, by name) from the checkpoint and
         return its Position; None when there is none (a fresh start: DIR is created now, so
         one that cannot be is an error before the run, not at its first save). A checkpoint
         of another format, sgq version, program, options or plan is a UserError naming the

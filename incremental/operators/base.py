@@ -6,7 +6,7 @@ consumers; after it, when some port got end records (incremental/sgt.py), `retra
 now)` gets them the same way and returns the operator's own end records. `retract` works from
 the shared input indexes, which already hold the round's final state, so a round's sgts are
 handled before its end records and what `retract` finds is exact. `purge(now)` drops expired
-state; `size()` reports state entries; `_check()` asserts the state's invariants (tests only).
+state; `settle(frontier)` hears that no input before `frontier` will come; `size()` reports state entries; `_check()` asserts the state's invariants (tests only).
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ class PhysicalOperator:
 
     def retract(self, batches: list, now: int) -> list:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def settle(self, frontier) -> None:
+        """No input before `frontier` will come (only operators that give native deltas,
+        incremental/deltas.py, have anything to do then)."""
 
     def purge(self, now: int) -> None:
         pass

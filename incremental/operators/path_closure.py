@@ -62,7 +62,7 @@ class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
     __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath",
-                 "check_density", "reread")
+                 "check_density", "reread", "sink", "label", "reverse", "own_vertex")
 
     #: live levels beyond which S-PATH takes over (a slide much finer than the window)
     MAX_LEVELS = 96
@@ -87,13 +87,18 @@ class PathClosureOp(PhysicalOperator):
         self.spath: PathOp | None = None
         self.check_density = False
         self.reread = False     # set by every hand-over: the next retract re-reads
+        # native deltas (an output PATH of a delta-mode engine): the closure's results enter
+        # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
+        self.sink = ctx.delta_sink(node)
+        self.label, self.reverse = ctx.output_key(node)
+        self.own_vertex = self.dfa.nullable   # (v, v) is an ε-pair: never a closure result
 
     # ---- the closure path
     def process(self, batches, now):
         if self.spath is not None:
             return self.spath.process(batches, now)
         closure = self.closure
-        closure.drop(now)
+        self._drop(now, strict=False)
         if self.check_density:
             self.check_density = False
             if self._sparse():
@@ -120,6 +125,10 @@ class PathClosureOp(PhysicalOperator):
         if edges:
             if len(closure.levels) + closure.new_levels(e[2] for e in edges) > self.MAX_LEVELS:
                 result = self._hand_over(now)
+            elif self.sink is not None:
+                entering: list = []
+                closure.insert(edges, entering)
+                self._enter(entering, now)
             else:
                 self._emit(closure.insert(edges), now, result)
         if len(batches) > nletters and batches[nletters]:
@@ -137,6 +146,57 @@ class PathClosureOp(PhysicalOperator):
                 got = admit((xv, yv), now, level, now)
                 if got is not None:
                     result.append((xv, yv, got[0], got[1], None))
+
+    # ---- native deltas
+    def _keys(self, rows) -> list:
+        """`(src, trg, label)` output keys of `(start node, vertices)` rows."""
+        names, ns, label = self.closure.names, self.closure.nstates, self.label
+        own = self.own_vertex
+        keys = []
+        for x, vertices in rows:
+            if own:
+                vertices &= ~(1 << (x - x % ns))
+            xv = names[x // ns]
+            if self.reverse:
+                keys.extend([(names[y // ns], xv, label) for y in bits(vertices)])
+            else:
+                keys.extend([(xv, names[y // ns], label) for y in bits(vertices)])
+        return keys
+
+    def _enter(self, entering, now) -> None:
+        if entering:
+            self.sink.enter(now, self._keys(entering))
+
+    def _drop(self, upto, strict: bool) -> None:
+        """Drop the closure's levels `<= upto` (`< upto` when `strict`); with native deltas,
+        what leaves with each level L leaves the output at L."""
+        if self.sink is None:
+            if strict:
+                upto -= 1
+            self.closure.drop(upto)
+            return
+        for level, rows in self.closure.drop_reporting(upto, strict, self.own_vertex):
+            if rows:
+                self.sink.leave(level, self._keys(rows))
+
+    def settle(self, frontier) -> None:
+        """Time has reached `frontier` (no input before it will come): with native deltas,
+        every level before it is over, so its results' '-' are final (timeliness)."""
+        if self.sink is not None and self.spath is None:
+            self._drop(frontier, strict=True)
+
+    def _stop_native(self, now) -> None:
+        """Before a hand-over: every live closure result becomes an ordinary output key, in
+        `out` and in the sink's open segments, so S-PATH's rows widen and cut it as if it had
+        been rows all along. Its true start is not kept: `now - 1` stands for it (what reads
+        a start compares it with cut instants, all `>= now`; a key that entered at `now` and
+        is cut at `now` gets a '+' and a '-' at `now`, which cancel)."""
+        sink, names, ns, label = self.sink, self.closure.names, self.closure.nstates, self.label
+        for (x, y), until in self.closure.live_pairs(self.own_vertex).items():
+            key = (names[x // ns], names[y // ns])
+            self.out.adopt(key, now - 1, until)
+            sink.adopt((key[1], key[0], label) if self.reverse else (*key, label), now - 1, until)
+        self.sink = None
 
     def _sparse(self) -> bool:
         """Whether the closure's bitsets are mostly empty words (see the module docstring);
@@ -159,6 +219,8 @@ class PathClosureOp(PhysicalOperator):
         if self.domain is not None:
             nodes.append(node.domain)
             indexes.append(self.domain)
+        if self.sink is not None:
+            self._stop_native(now)
         op = PathOp(node, _Inputs(nodes, indexes))
         op.out = self.out
         batches: list = [[(s, t, e[0], e[1], e[2]) for s, t, e in index.entries() if e[1] > now]
@@ -189,6 +251,7 @@ class PathClosureOp(PhysicalOperator):
         if self.spath is not None:
             self.spath.purge(now)
             return
+        self._drop(now, strict=False)
         self.closure.purge(now)
         self.out.purge(now)
         self.check_density = True          # once per slide, at the next batch
@@ -217,6 +280,8 @@ class PathClosureOp(PhysicalOperator):
 
         closure._check(graph)
         self.out._check()
+        if self.sink is not None:
+            return   # the results are in the sink, not in `out`
         # every result a level holds is covered by what was emitted
         live = self.out.live
         finals = self.dfa.finals

@@ -45,6 +45,12 @@ class Coalescer:
         self.heap.add(exp, key)
         return (ts, exp)
 
+    def adopt(self, key, start: int, until: int) -> None:
+        """Take `[start, until)` as the emitted coverage of `key` (a key another structure
+        emitted so far, handed over: operators/path_closure.py)."""
+        self.live[key] = [start, until]
+        self.heap.add(until, key)
+
     def cut(self, key, exp: int, now: int, refresh: bool = False):
         """The live coverage of `key` now ends at `exp` (at `now` when `exp <= now`): return the
         end record `(start, end)` to emit, or None when the key is not live or already ends by

@@ -33,7 +33,7 @@ O(live nodes / 64) words each; O(1) when it is implied.
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 
 from .expiry import ExpiryBuckets
 
@@ -66,7 +66,7 @@ class LevelClosure:
     """Nested per-level closures of the product graph, with interned vertices."""
 
     __slots__ = ("nstates", "start", "finals", "levels", "reach", "anc", "vid", "names",
-                 "free", "vexp", "vheap", "fmask", "cap")
+                 "free", "vexp", "vheap", "fmask", "vbase", "cap")
 
     def __init__(self, nstates: int, start: int, finals) -> None:
         self.nstates = nstates
@@ -81,6 +81,7 @@ class LevelClosure:
         self.vexp: list[int] = []            # index -> largest exp of a tuple at the vertex
         self.vheap = ExpiryBuckets()         # vexp -> index, possibly stale
         self.fmask = 0                       # final-state bits of vertex indexes < cap
+        self.vbase = 0                       # state-0 bits (one per vertex index < cap)
         self.cap = 0
 
     # ---- vertices
@@ -118,6 +119,12 @@ class LevelClosure:
             m |= m << (k * ns)
             k *= 2
         self.fmask = m & ((1 << (cap * ns)) - 1)
+        base = 1
+        k = 1
+        while k < cap:
+            base |= base << (k * ns)
+            k *= 2
+        self.vbase = base & ((1 << (cap * ns)) - 1)
         self.cap = cap
 
     # ---- levels
@@ -147,6 +154,75 @@ class LevelClosure:
             vexp.clear()
             self.free.clear()
 
+    def vertices_of(self, m: int) -> int:
+        """The vertices whose final-state nodes are in bitset `m`, as a bitset with bit
+        `v * nstates` for vertex index v (a pair's key is its vertices: two final states of one
+        vertex are one result).
+
+        >>> c = LevelClosure(2, 0, {1}); c._grow(4)
+        >>> bin(c.vertices_of(0b1000_0010))   # (0, final) and (3, final)
+        '0b1000001'
+        """
+        base = self.vbase
+        out = 0
+        for f in self.finals:
+            out |= (m >> f) & base
+        return out
+
+    def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
+        """`drop` the levels `<= upto` (`< upto` when `strict`), first reporting what leaves
+        with each: `[(L, [(x, vertices)])]`, per start node x the vertices whose results have
+        bottleneck exactly L (in L's closure, not in the next higher level's), so the pairs
+        that leave the output at L. `own_vertex`: x's own vertex is never reported (its pair
+        comes from the ε-pairs of a nullable regex). O(rows of the dropped levels) bitset
+        operations."""
+        levels = self.levels
+        k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
+        if not k:
+            return []
+        ns, start, reach = self.nstates, self.start, self.reach
+        report = []
+        for i in range(k):
+            level = levels[i]
+            higher = reach[levels[i + 1]] if i + 1 < len(levels) else {}
+            rows = []
+            for x, m in reach[level].items():
+                if x % ns != start:
+                    continue
+                gone = self.vertices_of(m)
+                up = higher.get(x)
+                if up is not None:
+                    gone &= ~self.vertices_of(up)
+                if own_vertex:
+                    gone &= ~(1 << (x - start))
+                if gone:
+                    rows.append((x, gone))
+            report.append((level, rows))
+        for level in levels[:k]:
+            del reach[level]
+            del self.anc[level]
+        del levels[:k]
+        return report
+
+    def live_pairs(self, own_vertex: bool) -> dict:
+        """`{(x, vertex bit): bottleneck}` of every result the closure holds: per start node
+        its reached vertices, each with the highest level that reaches it."""
+        out: dict = {}
+        ns, start = self.nstates, self.start
+        seen: dict = {}
+        for level in reversed(self.levels):
+            for x, m in self.reach[level].items():
+                if x % ns != start:
+                    continue
+                got = self.vertices_of(m) & ~seen.get(x, 0)
+                if own_vertex:
+                    got &= ~(1 << (x - start))
+                if got:
+                    seen[x] = seen.get(x, 0) | got
+                    for y in bits(got):
+                        out[(x, y)] = level
+        return out
+
     def new_levels(self, exps) -> int:
         """How many of `exps` are not levels yet."""
         reach = self.reach
@@ -167,10 +243,12 @@ class LevelClosure:
         insort(levels, level)
 
     # ---- insertion
-    def insert(self, edges: list) -> list:
+    def insert(self, edges: list, entering: list | None = None) -> list:
         """Add product edges `(a, b, exp)` (exp above every dropped level). Returns
         `(x, mask, L)`: start node x newly reaches the final nodes of `mask` with bottleneck
-        exactly L (they are not in the next higher level)."""
+        exactly L (they are not in the next higher level). With `entering` (a list), that is
+        skipped and `entering` gets `(x, vertices)` instead: the vertices start node x reaches
+        now and did not before at any level (`vertices_of`), i.e. the results that enter."""
         found: list = []
         if not edges:
             return found
@@ -211,7 +289,12 @@ class LevelClosure:
                     add = desc & ~rx
                     if add:
                         R[x] = rx | add
-                        if x % ns == start:
+                        if entering is not None:
+                            if idx == 0 and x % ns == start and add & fmask:
+                                new = self.vertices_of(rx | add) & ~self.vertices_of(rx)
+                                if new:
+                                    entering.append((x, new))
+                        elif x % ns == start:
                             new = add & fmask
                             if new:
                                 if higher is not None:

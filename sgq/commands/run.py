@@ -245,10 +245,11 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"input file '{args.input}' does not exist")
         ckpt = Checkpoints(args.checkpoint, _settings(args, query.source, columns, out_fmt))
 
-    engine = query.engine(paths=args.paths and not deltas, history=False)
-    view = engine.delta_view() if deltas else None
-    roots = {"engine": engine, "view": view}
+    engine = query.engine(paths=args.paths and not deltas, history=False, deltas=deltas)
+    # the delta view is the engine's own (its native producers write to it): one root
+    roots = {"engine": engine}
     resume = ckpt.load(roots) if ckpt is not None else None
+    view = engine.delta_view() if deltas else None
 
     rejects = _Rejects(args, resume)
     position = [0]

@@ -17,7 +17,7 @@ import pytest
 
 import sgq
 from cli_support import (
-    DELTA_HEADER, INTERVAL_HEADER, NOTIFICATION, Q4, Q7, api_rows, assert_one_line_error,
+    DELTA_HEADER, INTERVAL_HEADER, NOTIFICATION, Q4, Q7, REPO, api_rows, assert_one_line_error,
     multiset, prepared_dir, read_edges_csv, read_result, sgq_main, sgq_proc, social_edges,
     stats_of, write_edges,
 )
@@ -25,6 +25,7 @@ from sgq.checkpoint import FILE, FORMAT, KILL_ENV
 from sgq.cli import main
 
 EVERY = 200           # --checkpoint-every of the kill cases
+RPQ8 = REPO / "specs" / "queries" / "bench" / "snb" / "rpq8.dl"   # [hasCreator*/knows*]
 SNB_EDGES = 2000
 
 
@@ -100,11 +101,18 @@ CASES = {
     # reordered or dropped, JSON Lines output, the rejects file compared too
     "q4-messy": dict(program=Q4, input="messy", out="out.jsonl",
                      opts=["--on-error", "skip", "--max-lateness", "1h"]),
+    # a nullable path at the output on inserts only: native deltas (PATH's level closures
+    # write to the delta view) with ε-pairs as rows, never handed over to S-PATH
+    "rpq8-deltas": dict(program=RPQ8, input="inserts", out="out.csv", opts=["--emit", "deltas"]),
 }
 
 
 def _inputs(snb, messy):
-    return {"snb": snb, "messy": messy["path"]}
+    inserts = snb.with_name("snb-inserts.csv")
+    if not inserts.exists():
+        lines = snb.read_text().splitlines(keepends=True)
+        inserts.write_text("".join(line for line in lines if not line.rstrip().endswith(",-")))
+    return {"snb": snb, "messy": messy["path"], "inserts": inserts}
 
 
 class Runner:
@@ -157,7 +165,7 @@ def _batches(snb: Path) -> int:
 
 # ---- (a) a checkpointed run writes what a plain run writes ------------------------------
 
-@pytest.mark.parametrize("case", ["q7-intervals", "q7-deltas"])
+@pytest.mark.parametrize("case", ["q7-intervals", "q7-deltas", "rpq8-deltas"])
 def test_checkpointed_output_equals_plain_output(case, workdir, snb, messy, reference,
                                                  capsys):
     ref = reference(case)
@@ -171,22 +179,23 @@ def test_checkpointed_output_equals_plain_output(case, workdir, snb, messy, refe
     assert proc.returncode == 0, proc.stderr
     assert again.files()[0] == out
     # a plain run (no checkpoint) in this process
+    program, stream = CASES[case]["program"], _inputs(snb, messy)[CASES[case]["input"]]
     plain = workdir / f"plain-{case}.csv"
-    code, _, err = sgq_main(["run", Q7, "-i", snb, "-o", plain, "--emit", emit,
+    code, _, err = sgq_main(["run", program, "-i", stream, "-o", plain, "--emit", emit,
                              "--no-progress"], capsys)
     assert code == 0, err
     header, rows = read_result(out.decode())
     _, plain_rows = read_result(plain)
-    edges = read_edges_csv(snb)
+    edges = read_edges_csv(stream)
     if deltas:
         assert header == DELTA_HEADER
         assert out == plain.read_bytes()
-        assert rows == api_rows(Q7, edges, "deltas")
+        assert rows == api_rows(program, edges, "deltas")
     else:
         # the same rows; in checkpoint mode those of one instant come sorted by key
         assert header == INTERVAL_HEADER
         assert multiset(rows) == multiset(plain_rows)
-        assert rows == api_rows(Q7, edges, "intervals", sort_rounds=True)
+        assert rows == api_rows(program, edges, "intervals", sort_rounds=True)
         assert rows != plain_rows     # (else the sorting would not be tested)
     assert len(rows) > 1000
     assert stats_of(err)["rows"] == ref["stats"]["rows"] == len(rows)
@@ -208,12 +217,14 @@ def _kill_plan() -> list:
         ("q7-deltas", [("", 0.3), ("mid-write", 0.3)]),
         ("q4-messy", [("batch", 0.2), ("written", 0.2), ("", 0.2)]),
         ("q4-messy", [("written", 1.0)]),
+        ("rpq8-deltas", [("batch", 0.3)]),
+        ("rpq8-deltas", [("", 0.5), ("mid-write", 0.5)]),
     ]
     counts = {"q7-intervals": 4, "q7-deltas": 4, "q4-messy": 3}
     for case, n in counts.items():
         for _ in range(n):
             plan.append((case, [(rng.choice(kinds), round(rng.uniform(0.0, 0.97), 2))]))
-    assert sum(len(chain) for _, chain in plan) == 20
+    assert sum(len(chain) for _, chain in plan) == 23
     return plan
 
 
@@ -374,7 +385,7 @@ def test_a_checkpoint_that_does_not_fit_is_refused(finished, capsys, change, pie
         elif change == "format":
             data["format"] = 99
         else:
-            data["state"] = {"engine": ["o", "builtins.dict", {}], "view": None}
+            data["state"] = {"engine": ["o", "builtins.dict", {}]}
         ckfile.write_bytes(gzip.compress(json.dumps(data).encode()))
     damaged = ckfile.read_bytes()
     _refused(args, capsys, f"checkpoint '{ckfile}'", *pieces)
@@ -452,7 +463,7 @@ def test_the_checkpoint_is_gzip_json(finished):
     assert data["sgq"] == sgq.__version__
     assert data["position"]["edges"] == 300
     assert data["settings"]["emit"] == "intervals"
-    assert set(data["state"]) == {"engine", "view"}
+    assert set(data["state"]) == {"engine"}   # the delta view, if any, is the engine's
     assert b"pickle" not in gzip.decompress(raw)
     assert sorted(p.name for p in (tmp_path / "ckpt").iterdir()) == [FILE]   # no .tmp left
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from case_generators import RandomChooser, gen_program, gen_stream
+from native_deltas import DeltaSnapshots
 from snapshot_reference import change_points, output_snapshot
 
 from sgq.datalog.check import check_text
@@ -41,10 +42,20 @@ def engine_of(text: str):
     return sgq.api.compile(text).engine
 
 
+def delta_engine_of(text: str):
+    """A delta-mode engine (native deltas) behind the snapshot interface of `check_engine`."""
+    import sgq.api
+
+    query = sgq.api.compile(text)
+    return lambda: DeltaSnapshots(query)
+
+
 def judge_with_reference(text, checked, edges):
-    """The engine's first mismatch against the reference on this case, or None."""
+    """The engine's first mismatch against the reference on this case, or None: with interval
+    rows, then in delta mode."""
     points, expected = reference_expected(checked, edges)
-    return check_engine(engine_of(text), edges, points, expected)[0]
+    return (check_engine(engine_of(text), edges, points, expected)[0]
+            or check_engine(delta_engine_of(text), edges, points, expected)[0])
 
 
 def shrink_with_reference(text, checked, edges):

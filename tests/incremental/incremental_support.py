@@ -4,6 +4,7 @@ reference (tests/snapshot_reference.py) at every change point."""
 from __future__ import annotations
 
 import snapshot_reference as ref
+from native_deltas import DeltaSnapshots
 from hypothesis import strategies as st
 
 import sgq
@@ -61,7 +62,27 @@ def assert_matches_reference(query, edges, *, check_state=False):
         assert eng.snapshot(tau) == expected[tau], ("late or retracted", tau)
     results = eng.drain()
     assert delta_rows(results) == ref.delta_view(checked, edges)
+    assert_native_deltas(query, edges, points, expected)
     return eng, results
+
+
+def assert_native_deltas(query, edges, points, expected):
+    """The same in delta mode (PATH's native deltas): timely snapshots from the events
+    released after `advance(τ + 1)`, and the whole delta view."""
+    eng = DeltaSnapshots(query)
+    i = 0
+    for tau in points:
+        while i < len(edges) and edges[i][3] <= tau:
+            eng.push(*edges[i])
+            i += 1
+        eng.advance(tau + 1)
+        got = eng.snapshot(tau)
+        assert got == expected[tau], ("deltas", tau, sorted(got ^ expected[tau]))
+    while i < len(edges):
+        eng.push(*edges[i])
+        i += 1
+    eng.close()
+    assert eng.events == ref.delta_view(query.checked, edges), "native delta view"
 
 
 @st.composite
