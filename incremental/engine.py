@@ -103,8 +103,14 @@ class Engine:
             self._run_buffer()
             self._reach(t)
         self._seen = t
-        self._buffer_time = t
         label = str(label)
+        if label not in self.dataflow.wscans:   # no rule reads it: only time moves on
+            self.edges_in += 1
+            self.ignored += 1
+            if self._buffer_time is None:
+                self._reach(t)
+            return
+        self._buffer_time = t
         if op != "+":
             self._minus.add(label)
         batch = self._buffer.get(label)
@@ -211,9 +217,6 @@ class Engine:
             return
         self.edges_in += n
         flow = self.dataflow
-        for label in buffer:
-            if label not in flow.wscans:
-                self.ignored += len(buffer[label])
         bucket = now // flow.slide
         if bucket != self._bucket:
             flow.purge(now)

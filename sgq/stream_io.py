@@ -108,7 +108,9 @@ def _delimited(
     position: list[int] | None = None,
 ) -> Iterator[Edge]:
     order = columns
+    at = None   # positions of src, trg, label, ts, op (None: no op column) in a line
     first = True
+    split = csv.reader
     for lineno, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
         if position is not None:
@@ -118,7 +120,8 @@ def _delimited(
         try:
             if isinstance(raw, BadEncoding):
                 raise StreamError(filename, lineno, "not valid UTF-8")
-            fields = next(csv.reader([line], delimiter=delimiter))
+            # without quotes a CSV line is its fields joined by the delimiter
+            fields = line.split(delimiter) if '"' not in line else next(split([line], delimiter=delimiter))
             if first:
                 first = False
                 header = _header_columns(fields)
@@ -127,12 +130,14 @@ def _delimited(
                     continue
                 if order is None:
                     order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
+            if at is None:
+                at = tuple(order.index(c) if c in order else None for c in COLUMNS)
             if len(fields) != len(order):
                 raise StreamError(
                     filename, lineno,
                     f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
                 )
-            yield _edge(dict(zip(order, (f.strip() for f in fields))), filename, lineno)
+            yield _edge_at(fields, at, filename, lineno)
         except StreamError as exc:
             if on_error is None:
                 raise
@@ -142,6 +147,25 @@ def _delimited(
             if on_error is None:
                 raise err from None
             on_error(err, line)
+
+
+def _edge_at(fields: list[str], at: tuple, filename: str, lineno: int) -> Edge:
+    """`_edge` of a delimited line's fields, read at the column positions `at`."""
+    i_src, i_trg, i_label, i_ts, i_op = at
+    src, trg, label = fields[i_src].strip(), fields[i_trg].strip(), fields[i_label].strip()
+    if not (src and trg and label):
+        for name, value in (("src", src), ("trg", trg), ("label", label)):
+            if value == "":
+                raise StreamError(filename, lineno, f"empty {name}")
+    ts_text = fields[i_ts].strip()
+    try:
+        ts = int(ts_text)
+    except ValueError:
+        raise StreamError(filename, lineno, f"time '{ts_text}' is not an integer") from None
+    op = (fields[i_op].strip() or "+") if i_op is not None else "+"
+    if op != "+" and op != "-":
+        raise StreamError(filename, lineno, f"unknown op '{op}' (use + or -)")
+    return (src, trg, label, ts, op)
 
 
 def _jsonl(

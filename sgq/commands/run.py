@@ -159,18 +159,28 @@ class _Source:
             self.handle.close()
 
 
-def _batches(edges) -> Iterator[list]:
-    """Edges grouped by timestamp (a long run of one timestamp is cut every BATCH_EDGES)."""
+def _batches(edges, per_instant: bool) -> Iterator[list]:
+    """Edges grouped by timestamp (a long run of one timestamp is cut every BATCH_EDGES);
+    unless `per_instant`, consecutive timestamps are grouped too, up to BATCH_EDGES edges (the
+    engine still runs one round per timestamp, so the results are the same, but they are
+    drained and written once per group). A bad line stops the input: the edges before it
+    are still handed over first, so their results are written before the error."""
     batch: list = []
     current = None
-    for edge in edges:
-        t = edge[3]
-        if t != current or len(batch) >= BATCH_EDGES:
-            if batch:
-                yield batch
-            batch = []
+    try:
+        for edge in edges:
+            t = edge[3]
+            if (t != current and (per_instant or len(batch) >= BATCH_EDGES)) \
+                    or len(batch) >= 2 * BATCH_EDGES:
+                if batch:
+                    yield batch
+                batch = []
             current = t
-        batch.append(edge)
+            batch.append(edge)
+    except UserError:
+        if batch:
+            yield batch
+        raise
     if batch:
         yield batch
 
@@ -308,7 +318,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"sgq run: resuming from checkpoint {args.checkpoint} "
                   f"({resume.edges:,} edges done)", file=sys.stderr)
             _skip(edges, resume.edges, resume.digest)
-        for batch in _batches(edges):
+        # with checkpoints, one batch per instant: a checkpoint's rows are those of whole
+        # instants, sorted per instant in interval mode (see sort_rows)
+        for batch in _batches(edges, per_instant=ckpt is not None):
             engine.push_batch(batch)
             n += len(batch)
             write_results()
