@@ -49,6 +49,14 @@ def print_partial(result: dict) -> None:
     print(json.dumps(dict(result, partial=True)), flush=True)
 
 
+def _groups(path: str):
+    """(first t, edges) in the groups `sgq run` hands to the engine (several instants each)."""
+    from sgq.commands.run import _batches as run_batches
+
+    for batch in run_batches(read_edges(path), per_instant=False):
+        yield batch[0][3], batch
+
+
 def _batches(path: str):
     """(t, edges of time t) in stream order."""
     batch: list = []
@@ -94,7 +102,9 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     gc.collect()
     start = time.perf_counter()
     next_partial = start + PARTIAL_EVERY
-    for t, batch in _batches(stream):
+    # on a shared stream the edges go in as `sgq run` gives them (groups of instants): the
+    # figures are then those of the command a user runs; else one batch per instant
+    for t, batch in (_groups(stream) if writer is not None else _batches(stream)):
         s = t // workload.slide
         if full_from is None:
             full_from = _full_window_slide(workload, t)

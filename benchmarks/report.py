@@ -191,7 +191,9 @@ SHARED_TEXT = (
     "The shared streams (benchmarks/streams/, window 10 days, slide 1 day): sgq writes its "
     "whole delta output to a file, as `sgq run Q.dl -i STREAM --emit deltas -o FILE` does, and "
     "the re-evaluation baseline recomputes the window's snapshot at every slide boundary, "
-    "both timed over the whole process in the same run. Columns marked * are figures of the "
+    "both timed over the whole process in the same run (the engine gets the edges in the "
+    "groups of instants `sgq run` makes, so its latency columns in the table above are per "
+    "group on these rows). Columns marked * are figures of the "
     "peer programs **recorded elsewhere** (benchmarks/peers.py), quoted, not re-measured: they "
     "only count result pairs and write nothing; `< 333`: not done in 300 s."
 )

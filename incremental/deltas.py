@@ -10,6 +10,13 @@ the deletion time moves a not yet released '-' there, and a segment cut where it
 its unreleased '+' with it. The order within one instant is deterministic: '+' before '-', then
 by (src, trg, label). `close()` releases the rest (time runs on).
 
+Native producers. An engine in delta mode (`Engine(deltas=True)`, what `sgq run --emit
+deltas` uses) owns its view, and an output operator that knows by itself when its results enter
+and leave (PATH on level closures, operators/path_closure.py) writes those events here with
+`enter`/`leave`, bypassing rows and segments; its keys never have a segment unless it hands
+them over (`adopt`). A key that leaves and enters at one instant never left: the two events
+cancel when that instant is released.
+
 Cost: O(1) per row fed (a widening only moves the segment's end), O(log k) per new instant
 (k distinct instants pending), and one sort per released instant. Segment ends and events are
 bucketed by instant (state/expiry.py's idea): window expiries fall on few slide-aligned
@@ -97,13 +104,20 @@ class DeltaView:
         level closures, operators/path_closure.py). Such keys have no open segment here: their
         producer says when they leave (`leave`). A key leaving and entering at one instant
         never left: the two events cancel at release."""
-        for key in keys:
-            self._event(self.plus, tau, key)
+        self._events(self.plus, tau, keys)
 
     def leave(self, tau: int, keys: list) -> None:
         """Keys leaving the output at `tau` (a native producer; see `enter`)."""
-        for key in keys:
-            self._event(self.minus, tau, key)
+        self._events(self.minus, tau, keys)
+
+    def _events(self, events: dict, tau: int, keys: list) -> None:
+        if keys:
+            bucket = events.get(tau)
+            if bucket is None:
+                self._event(events, tau, keys[0])
+                events[tau].extend(keys[1:])
+            else:
+                bucket.extend(keys)
 
     def adopt(self, key: tuple, start: int, until: int) -> None:
         """A native key becomes an ordinary one: its coverage `[start, until)` is open here,

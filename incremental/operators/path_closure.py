@@ -27,6 +27,16 @@ this operator's Coalescer (so it knows what was emitted: no duplicate or missing
 delegates every later call to it. At a deletion, every live output key is then re-read
 against the replayed trees, giving exactly the end records S-PATH's own `retract` gives.
 
+Native deltas (a delta-mode engine whose output is this PATH, or a RENAME of it read by
+nothing else: runtime._native_outputs): the results need no Coalescer. A pair enters the output
+when a batch first reaches it at the lowest live level (`LevelClosure.insert(entering=...)`),
+and it leaves at the level L it is last in: dropping L (`drop_reporting`, at the next batch,
+at a purge, or when the frontier passes L: `settle`) reports exactly the pairs whose bottleneck
+is L. Pairs are per vertex (`vertices_of` folds the final states of a vertex); with a nullable
+regex the (v, v) pairs are the ε-pairs' (a cycle through v never outlives v's own validity),
+which still come as rows. A hand-over first turns the live pairs into ordinary keys
+(`_stop_native`).
+
 Cost per batch: grouping by level, then per level and edge not yet implied O(|anc(u,s)| +
 |reach(v,q)|) bitset operations (state/level_closure.py), plus O(1) per emitted pair.
 """
