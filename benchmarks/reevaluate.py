@@ -2,7 +2,7 @@
 
 This is what an engine without incremental maintenance does once per slide (thesis 5.3, the
 "re-execution strategy"): take the window's snapshot graph and evaluate the program's
-one-time meaning (SEMANTICS.md §4) with hash joins, BFS closures and an automaton product for
+one-time meaning (specs/semantics.md §4) with hash joins, BFS closures and an automaton product for
 path atoms. It is a fair baseline, not a straw man: every relation is built with dict/set
 indexes, and a closure or path is only expanded from the sources a constant allows.
 

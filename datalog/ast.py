@@ -44,7 +44,7 @@ class Var:
 class Const:
     """A constant vertex id: a quoted string or an integer, kept as its text.
 
-    `42`, `"42"` and the vertex id `42` are equal (SEMANTICS.md §3); `quoted` only tells the
+    `42`, `"42"` and the vertex id `42` are equal (specs/semantics.md §3); `quoted` only tells the
     printer how the user wrote it.
     """
 

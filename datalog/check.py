@@ -1,4 +1,4 @@
-"""Check a parsed program against LANGUAGE.md / SEMANTICS.md §3 and derive its facts.
+"""Check a parsed program against specs/language.md / specs/semantics.md §3 and derive its facts.
 
 `check` runs every check of `datalog/checks/` (one small function per error kind), collects
 all errors of the file and raises them together as `DlErrors`; a clean program becomes a

@@ -1,7 +1,7 @@
 """A program that passed every check, with the facts every later stage needs.
 
 Built by `datalog.check.check`; consumed by `sga/translate.py` and the Spark oracle. Windows
-here already include command-line overrides (SEMANTICS.md §2).
+here already include command-line overrides (specs/semantics.md §2).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Nodes are predicate names; an edge `q -> p` means a rule for head `p` reads `q` in its body
 (through an atom, a closure or a path atom). The program is non-recursive exactly when this
-graph is acyclic (SEMANTICS.md §3); closure is the only recursion and is not an edge to self.
+graph is acyclic (specs/semantics.md §3); closure is the only recursion and is not an edge to self.
 Pure functions over the frozen AST: nothing is stored on the nodes (STYLE.md).
 """
 

@@ -4,7 +4,7 @@ Canonical means: one statement per line, directives then a blank line before the
 that follows a directive, `, ` between arguments, regexes with only the parentheses their
 precedence needs (`|` binds loosest, then `/`, then the postfix `*`, `+`, `?`), names quoted
 only when they are not identifiers (or are the keywords `for` / `as`), constants as written
-(an integer bare, anything else quoted). LANGUAGE.md has the syntax.
+(an integer bare, anything else quoted). specs/language.md has the syntax.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The delta view of interval results: `(τ, '+'|'-', src, trg, label)` (SEMANTICS.md §5).
+"""The delta view of interval results: `(τ, '+'|'-', src, trg, label)` (specs/semantics.md §5).
 
 '+' when a key enters the output snapshot, '-' when it leaves. Results arrive as rows
 `(src, trg, label, ts, exp)` read as incremental/engine.py says: a start, a widening, or an

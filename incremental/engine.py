@@ -1,4 +1,4 @@
-"""The engine: edges in, interval results out (SEMANTICS.md §1, §5).
+"""The engine: edges in, interval results out (specs/semantics.md §1, §5).
 
 Edges are buffered per timestamp and pushed through the dataflow (incremental/runtime.py) as
 one batch when a later time shows up, or on `flush` / `advance` / `close` / `push_batch`; the
@@ -7,7 +7,7 @@ Out-of-order input is an error naming both times. Results of the output predicat
 `drain()`, sent to subscribers, and (with `history`) merged per key so `snapshot(τ)` can
 answer for any τ.
 
-End records (explicit deletions, SEMANTICS.md §2 and §5). A `-` edge at `d` may cut results
+End records (explicit deletions, specs/semantics.md §2 and §5). A `-` edge at `d` may cut results
 already emitted. The engine then emits, at `d`, an end record: an ordinary `Result` (one CSV or
 JSONL row `src,trg,label,ts,exp`) for the same key, with `ts` the start of the key's current
 interval and the new, smaller `exp` (`d` when nothing derives the key any more, later when

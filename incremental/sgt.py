@@ -7,11 +7,11 @@ Inside the dataflow a stream carries one label, so an sgt is a plain 5-tuple
 valid on the half-open interval `[ts, exp)`; `wit` is None, or (when witness paths are on)
 the tuple of input edges `(src, trg, label)` that derive it (the thesis's payload D).
 
-Invariant of every sgt pushed at processing time `now` (SEMANTICS.md §5-6): `ts <= now < exp`.
+Invariant of every sgt pushed at processing time `now` (specs/semantics.md §5-6): `ts <= now < exp`.
 A WSCAN tuple starts at its own time; PATTERN and PATH intersect intervals that all hold `now`,
 so their results hold `now` too; coalescing only ever widens an interval that holds `now`.
 
-End records (negative tuples, SEMANTICS.md §2 and §5). An explicit deletion can make a key's
+End records (negative tuples, specs/semantics.md §2 and §5). An explicit deletion can make a key's
 coverage end earlier than its producer said. The producer then sends, on a second channel
 (`retract` in operators/base.py), an end record with the same 5-tuple shape: the key's live
 coverage is now `[ts, exp)` with `now <= exp` smaller than before (`exp == now`: it ends at
@@ -28,7 +28,7 @@ FOREVER = 1 << 62    # exp of a PATH root node: valid for ever
 
 
 def wscan_expiry(t: int, window: int, slide: int) -> int:
-    """`⌊t/β⌋·β + ω`: the exclusive end of an edge inserted at `t` (SEMANTICS.md §2).
+    """`⌊t/β⌋·β + ω`: the exclusive end of an edge inserted at `t` (specs/semantics.md §2).
 
     >>> wscan_expiry(7, 10, 5)
     15

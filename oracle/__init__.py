@@ -1,4 +1,4 @@
-"""The Spark oracle: the one-time meaning of a program (SEMANTICS.md §4) evaluated in batch on
+"""The Spark oracle: the one-time meaning of a program (specs/semantics.md §4) evaluated in batch on
 every change point at once, straight from the checked datalog program (never the SGA plan).
 
 Public surface (pyspark is imported lazily, so importing this package never needs Java):

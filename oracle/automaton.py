@@ -4,7 +4,7 @@ A Thompson construction, then ε-moves folded away: the states kept are the star
 target of every labelled move (one per label occurrence, as in a Glushkov automaton); a kept
 state moves on `label` to `q'` when a labelled Thompson move `label -> q'` leaves its
 ε-closure, and accepts when its ε-closure holds the accepting Thompson state. The path relation is the product of the snapshot graph with
-this automaton (arbitrary paths, SEMANTICS.md §4). Kept apart from the engine's DFA code on
+this automaton (arbitrary paths, specs/semantics.md §4). Kept apart from the engine's DFA code on
 purpose (independence rule).
 """
 

@@ -1,7 +1,7 @@
 """Engine versus expected snapshots at every change point, and delta debugging of a failing
 stream. Shared by `sgq verify` and the property harness.
 
-Timeliness protocol (SEMANTICS.md §5): the stream is pushed one input time at a time; before
+Timeliness protocol (specs/semantics.md §5): the stream is pushed one input time at a time; before
 the inputs of time t are pushed, every change point τ < t is checked with `advance(τ)` then
 `snapshot(τ)` — everything with time ≤ τ has been consumed, so the emitted results must already
 give the exact output snapshot at τ. After `close()` every change point is checked once more

@@ -1,5 +1,5 @@
 """The only recursion of a Regular Query, in batch: closures `p+`/`p*` and path atoms `[R]`
-(SEMANTICS.md §4), for every case and change point at once.
+(specs/semantics.md §4), for every case and change point at once.
 
 Both reduce to one transitive closure over graphs whose nodes are `(v, q)` structs. `p+` is the
 closure of p's pairs (q = 0 throughout). `[R]` is the closure of the product graph of the

@@ -1,5 +1,5 @@
 """What the oracle returns for one case: the output facts at every change point, with the
-snapshot and delta views of SEMANTICS.md §4-5. Pure Python (no pyspark needed)."""
+snapshot and delta views of specs/semantics.md §4-5. Pure Python (no pyspark needed)."""
 
 from __future__ import annotations
 

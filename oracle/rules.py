@@ -1,6 +1,6 @@
 """Rules in batch: every relation is a DataFrame `(cid, tau, a, b)` holding its pairs at each
 change point of each case; a rule body joins its atoms on `(cid, tau)` plus the shared
-variables (SEMANTICS.md §4, ordinary Datalog set semantics per snapshot).
+variables (specs/semantics.md §4, ordinary Datalog set semantics per snapshot).
 
 Constants and repeated variables filter an atom's rows; `_` drops a column; comparisons filter
 the joined bindings; the head projects. Several rules with one head are unioned.

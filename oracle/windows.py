@@ -1,4 +1,4 @@
-"""WSCAN in batch: input validity intervals (SEMANTICS.md §2) and the input snapshot at every
+"""WSCAN in batch: input validity intervals (specs/semantics.md §2) and the input snapshot at every
 change point, as one DataFrame `(cid, tau, src, trg, label)`.
 
 - A '+' at t is valid on `[t, t - (t mod β) + ω(label))` (`pmod`, so floor division also for

@@ -15,7 +15,7 @@ Operators:
 - RENAME: relabels (optionally reverses) one stream; a one-atom rule.
 - UNION: the union of several streams under one label (several rules with one head).
 - PATTERN: an n-ary join of its inputs on shared variables, with a conjunctive predicate;
-  output `(head src, head trg)`; validity = intersection of the inputs' (SEMANTICS.md §6).
+  output `(head src, head trg)`; validity = intersection of the inputs' (specs/semantics.md §6).
 - PATH: pairs joined by a path whose label word is in L(regex), arbitrary-path semantics;
   validity of a path = intersection of its edges'; per pair the union over paths.
 - VERTICES: the active domain V_τ as `(v, v)` tuples, the ε-pairs of a nullable PATH.
@@ -211,7 +211,7 @@ class Pattern:
 
 @attrs.frozen
 class Vertices:
-    """The active domain V_τ (SEMANTICS.md §2) as `(v, v)` tuples labelled `label`: each input
+    """The active domain V_τ (specs/semantics.md §2) as `(v, v)` tuples labelled `label`: each input
     tuple `(s, t)` valid on `[ts, exp)` makes `(s, s)` and `(t, t)` valid on it."""
 
     inputs: tuple["WScan", ...]

@@ -9,7 +9,7 @@ Predicates are visited in the checker's topological order and each gets one expr
 - a closure `p+` / `p*` or a path atom `[R]` -> PATH over the streams of R's letters (each an
   input or a derived predicate); named by its `as` alias, else `p+`, `p*`, `[R]`; when
   ε ∈ L(R) its `domain` is VERTICES over the WSCANs of every input label (the active domain,
-  SEMANTICS.md §2, §4); a finite, ε-free L(R) (`[a/b/c]`) is a UNION of chain PATTERNs
+  specs/semantics.md §2, §4); a finite, ε-free L(R) (`[a/b/c]`) is a UNION of chain PATTERNs
   instead (sga/rewrite/finite_paths.py);
 - each rule                                  -> PATTERN over its body atoms, or RENAME when the
   rule is a single atom with no comparisons whose head is its (src, trg) or (trg, src);
@@ -81,7 +81,7 @@ class _Translator:
         return WScan(label, self.checked.window_of(label), self.checked.slide)
 
     def domain(self) -> Vertices:
-        """VERTICES over every input label read by a body: V_τ (SEMANTICS.md §2)."""
+        """VERTICES over every input label read by a body: V_τ (specs/semantics.md §2)."""
         return Vertices(tuple(self.wscan(label) for label in self.checked.edb))
 
     def path(self, regex: algebra.Regex, name: str) -> Op:

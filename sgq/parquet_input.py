@@ -4,7 +4,7 @@ The directory holds `edges/part-*.parquet` (src, trg, label, ts, op; sorted by t
 input order) and `_PREPARED.json`, written last, which lists the part files in stream order.
 Files are read one after another, a record batch at a time (pyarrow `iter_batches`), so memory
 stays within one row group whatever the stream's size. The reader checks that times never go
-back, which is what `sgq run` needs (SEMANTICS.md §1); a directory that breaks it (or lacks the
+back, which is what `sgq run` needs (specs/semantics.md §1); a directory that breaks it (or lacks the
 manifest, e.g. a job that did not finish) is a UserError, never silently misread.
 """
 

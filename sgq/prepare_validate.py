@@ -5,7 +5,7 @@ record at a time, so that Spark workers can apply them to any slice of a file.
 data line was a header, and (without `--columns`) how many columns the file has. Here the
 driver finds both once per file (`plan_file`, reading only the head of the file); every
 other decision is per record and reuses stream_io's own `_edge` (empty ids, integer time,
-op), so a record is accepted or rejected exactly as `sgq run` would (SEMANTICS.md §1, §7).
+op), so a record is accepted or rejected exactly as `sgq run` would (specs/semantics.md §1, §7).
 `tests/prepare/test_prepare_validate.py` checks that agreement on random files.
 """
 

@@ -1,6 +1,6 @@
 """Time order of an input stream: reject out-of-order edges, or repair bounded lateness.
 
-SEMANTICS.md §1/§7: edges arrive in non-decreasing time. Without a lateness bound an edge
+specs/semantics.md §1/§7: edges arrive in non-decreasing time. Without a lateness bound an edge
 earlier than one already seen is an error. With `max_lateness = D`, edges are held in a
 buffer ordered by (time, arrival) and released once no edge allowed later could precede
 them: after seeing time `m`, an edge with time `< m - D` is too late (reported, dropped), so

@@ -1,12 +1,12 @@
 """Reading edge streams and writing results: the file formats of `sgq run` and `sgq verify`.
 
 Input: one edge per line, CSV (default), TSV or JSON Lines; the columns are `src, trg, label,
-ts` and optionally `op` (`+` insert, `-` delete, SEMANTICS.md §1). A header line is optional
+ts` and optionally `op` (`+` insert, `-` delete, specs/semantics.md §1). A header line is optional
 (recognised by its column names); `columns` maps other orders (`ts,src,label,trg`). Vertex ids
 are kept as text; times must be integers.
 
 A malformed line raises `StreamError` naming the file, the line and the reason; with
-`on_error="skip"` the reader reports it to a callback and goes on (SEMANTICS.md §7).
+`on_error="skip"` the reader reports it to a callback and goes on (specs/semantics.md §7).
 """
 
 from __future__ import annotations

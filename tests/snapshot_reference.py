@@ -1,4 +1,4 @@
-"""A brute-force, obviously-correct reference for the meaning of a program (SEMANTICS.md §1-4).
+"""A brute-force, obviously-correct reference for the meaning of a program (specs/semantics.md §1-4).
 
 Nothing clever: the input snapshot at `tau` is rebuilt from the whole stream, rules are
 evaluated by nested loops over variable bindings, closures by iterating to a fixpoint, and
@@ -39,7 +39,7 @@ Pair = tuple[str, str]
 Snapshot = set[tuple[str, str, str]]
 
 
-# ---- input: windows and snapshots (SEMANTICS.md §1-2) --------------------------------------
+# ---- input: windows and snapshots (specs/semantics.md §1-2) --------------------------------------
 
 
 def validity_intervals(checked: CheckedProgram, edges: Iterable[Edge]) -> dict[tuple, list[list[int]]]:
@@ -208,7 +208,7 @@ def regular_path_pairs(regex: Regex, relations: dict[str, set[Pair]], domain: se
     return out
 
 
-# ---- rules (SEMANTICS.md §4) ---------------------------------------------------------------
+# ---- rules (specs/semantics.md §4) ---------------------------------------------------------------
 
 
 def _literal_pairs(lit, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:

@@ -1,4 +1,4 @@
-"""Atoms are binary, in heads and bodies (SEMANTICS.md §3: binary predicates only)."""
+"""Atoms are binary, in heads and bodies (specs/semantics.md §3: binary predicates only)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Comparisons `x = y`, `x != y` filter bindings made by atoms (FILTER, SEMANTICS.md §3): each
+"""Comparisons `x = y`, `x != y` filter bindings made by atoms (FILTER, specs/semantics.md §3): each
 variable must appear in a body atom, `_` cannot be compared, and two constants compare to a
 fixed truth value."""
 

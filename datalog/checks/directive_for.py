@@ -1,5 +1,5 @@
 """Only `.window` takes a `for` list (per-label windows, thesis Example 5); the slide is one
-for all windows (SEMANTICS.md §2)."""
+for all windows (specs/semantics.md §2)."""
 
 from __future__ import annotations
 

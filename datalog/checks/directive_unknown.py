@@ -1,4 +1,4 @@
-"""Unknown directives: only `.window`, `.slide`, `.output` and `.input` exist (LANGUAGE.md)."""
+"""Unknown directives: only `.window`, `.slide`, `.output` and `.input` exist (specs/language.md)."""
 
 from __future__ import annotations
 

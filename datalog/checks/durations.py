@@ -1,4 +1,4 @@
-"""Bad durations: an unknown unit, zero or a negative number (SEMANTICS.md §2: ω, β ≥ 1).
+"""Bad durations: an unknown unit, zero or a negative number (specs/semantics.md §2: ω, β ≥ 1).
 
 The parser keeps every duration as written so that this check reports them all at once.
 """

@@ -1,4 +1,4 @@
-"""Input labels (EDB) never appear in a head (SEMANTICS.md §3): a head named like a label
+"""Input labels (EDB) never appear in a head (specs/semantics.md §3): a head named like a label
 listed in `.input` or given a window by `.window ... for` is an error."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Safety: every head variable appears in a body atom (SEMANTICS.md §3). Comparisons only
+"""Safety: every head variable appears in a body atom (specs/semantics.md §3). Comparisons only
 filter, so a variable seen only in `x = y` does not count."""
 
 from __future__ import annotations

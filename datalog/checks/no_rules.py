@@ -1,4 +1,4 @@
-"""A program needs at least one rule (SEMANTICS.md §3: a finite, non-empty set of rules)."""
+"""A program needs at least one rule (specs/semantics.md §3: a finite, non-empty set of rules)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A program must say what it outputs: `.output NAME`, else a predicate `Answer`
-(SEMANTICS.md §3)."""
+(specs/semantics.md §3)."""
 
 from __future__ import annotations
 

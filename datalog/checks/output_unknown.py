@@ -1,4 +1,4 @@
-"""`.output` names rule heads only: an output is a derived predicate (SEMANTICS.md §3)."""
+"""`.output` names rule heads only: an output is a derived predicate (specs/semantics.md §3)."""
 
 from __future__ import annotations
 

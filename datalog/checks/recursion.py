@@ -1,4 +1,4 @@
-"""Programs are non-recursive: the predicate dependency graph is acyclic (SEMANTICS.md §3,
+"""Programs are non-recursive: the predicate dependency graph is acyclic (specs/semantics.md §3,
 thesis Def 14). Closure `p+`, `p*` and `[R]` are the only recursion; a rule that reads its own
 head, directly or through other rules (`A(x,y) :- A+(x,y).` too), is an error naming the cycle.
 

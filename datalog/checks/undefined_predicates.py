@@ -1,5 +1,5 @@
 """With `.input`, every body predicate must be a rule head or a listed input label: a name in
-neither is a typo or a forgotten rule (LANGUAGE.md)."""
+neither is a typo or a forgotten rule (specs/language.md)."""
 
 from __future__ import annotations
 

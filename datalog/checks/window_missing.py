@@ -1,5 +1,5 @@
 """Every input label needs a window: from `.window`, `.window ... for`, or --window
-(SEMANTICS.md §2: with neither, the program is rejected)."""
+(specs/semantics.md §2: with neither, the program is rejected)."""
 
 from __future__ import annotations
 

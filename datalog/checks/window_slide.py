@@ -1,4 +1,4 @@
-"""The slide must not exceed any window: `1 ≤ β ≤ ω` (SEMANTICS.md §2; per-label windows
+"""The slide must not exceed any window: `1 ≤ β ≤ ω` (specs/semantics.md §2; per-label windows
 share the one slide)."""
 
 from __future__ import annotations

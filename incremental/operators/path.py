@@ -310,7 +310,7 @@ def path_automaton(node) -> tuple:
 
 def epsilon_pairs(out, batch, now, result, wit) -> None:
     """(v, v) for every vertex `v` of the active domain (the VERTICES port of a PATH whose
-    regex is nullable: ε ∈ L(R), SEMANTICS.md), through the Coalescer `out`."""
+    regex is nullable: ε ∈ L(R), specs/semantics.md), through the Coalescer `out`."""
     admit = out.admit
     for v, _v, ts, exp, _wit in batch:
         got = admit((v, v), ts, exp, now)

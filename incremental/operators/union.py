@@ -1,7 +1,7 @@
 """UNION: every sgt of every input under one label (thesis Def 32).
 
 Intervals pass through; one key may come from several inputs, so the output is coalesced
-(a tuple already covered for its key is dropped, SEMANTICS.md §5). Expiry needs no message.
+(a tuple already covered for its key is dropped, specs/semantics.md §5). Expiry needs no message.
 An end record on one input ends the key only as far as no other input still covers it: the
 new end is the largest `exp` of the key over the inputs' shared indexes. Cost per tuple: O(1),
 O(log n) when emitted; per end record O(#inputs).

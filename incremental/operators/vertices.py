@@ -1,4 +1,4 @@
-"""VERTICES: the active domain V_τ as `(v, v)` sgts (SEMANTICS.md §2, §4; the ε-pairs of a
+"""VERTICES: the active domain V_τ as `(v, v)` sgts (specs/semantics.md §2, §4; the ε-pairs of a
 nullable PATH).
 
 Each input sgt `(s, t)` valid on `[ts, exp)` makes `(s, s)` and `(t, t)` valid on it; a vertex

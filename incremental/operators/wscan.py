@@ -1,4 +1,4 @@
-"""WSCAN(ω, β): an input label's edges as sgts (thesis Def 30, 5.4; SEMANTICS.md §2).
+"""WSCAN(ω, β): an input label's edges as sgts (thesis Def 30, 5.4; specs/semantics.md §2).
 
 Interval: an edge inserted at `t` is valid on `[t, ⌊t/β⌋·β + ω)`; every edge of one slide bucket
 expires at the same instant. Expiry needs no message: the interval carries it. Re-inserting a
@@ -6,7 +6,7 @@ valid edge in the same bucket is covered and dropped (coalescing); in a later bu
 the key's coverage and is emitted.
 
 Explicit deletions (`scan`, for a batch holding `-` edges): the events of one instant apply in
-input order (SEMANTICS.md §1), so per key only the net effect leaves the operator. A `-` matches
+input order (specs/semantics.md §1), so per key only the net effect leaves the operator. A `-` matches
 when the key is valid at that point (before the batch, or by an earlier `+` of the batch);
 otherwise it is counted in `unmatched` and changes nothing. A key valid before the batch and
 not after it gets an end record `(s, t, start, now)` (a negative tuple, incremental/sgt.py); a

@@ -1,4 +1,4 @@
-"""Per-key coalescing of an operator's output (thesis Def 11, SEMANTICS.md §2 and §5).
+"""Per-key coalescing of an operator's output (thesis Def 11, specs/semantics.md §2 and §5).
 
 An operator emits a tuple for `(src, trg)` only if it widens what it already emitted for that
 key: value-equivalent tuples coalesce, so duplicates never multiply downstream. Because every
@@ -8,7 +8,7 @@ is one interval `[start, until)` holding `now`, and a new tuple `[ts, exp)` is c
 exp-bucketed index, stale entries skipped). Cost: O(1) per tuple (O(log k) for a new expiry instant).
 
 With explicit deletions an operator may find that a key's coverage ends earlier than emitted:
-`cut` shortens it (or ends it at `now`) and returns the end record to emit (SEMANTICS.md §5).
+`cut` shortens it (or ends it at `now`) and returns the end record to emit (specs/semantics.md §5).
 """
 
 from __future__ import annotations

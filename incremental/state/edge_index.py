@@ -5,7 +5,7 @@ Def 11), reachable by src and by trg. Expired entries (`exp <= now`) are invisib
 who check `exp` themselves; `purge(now)` removes them through an exp-bucketed index (state/expiry.py), without
 negative tuples (the direct approach of thesis 5.4). One index per producing node: every
 PATTERN, PATH, UNION and VERTICES reading that node shares it (Differential Dataflow's
-arrangements). An end record from the producer (an explicit deletion, SEMANTICS.md §2) `cut`s
+arrangements). An end record from the producer (an explicit deletion, specs/semantics.md §2) `cut`s
 an entry: shortened, or ended at `now`, when it stays, invisible to readers, until `purge`; so
 within the round of the deletion a reader can still find what the deleted entry joined with.
 

@@ -2,7 +2,7 @@
 
 `[knows/likes/hasCreator](x, y)` (RPQ workload Q11) has one word, so its arbitrary paths are
 exactly the chains `knows(x, a), likes(a, b), hasCreator(b, y)`: a PATTERN with the same
-validity (the intersection of the edges' intervals, SEMANTICS.md §6), the same witness (the
+validity (the intersection of the edges' intervals, specs/semantics.md §6), the same witness (the
 edges in path order) and the same coalescing per (src, trg). A join probes hash indexes per new
 edge; S-PATH would keep a spanning tree per root vertex for a language with no cycles to share.
 A word of one letter is a RENAME, several words a UNION. Languages with ε stay PATH (their

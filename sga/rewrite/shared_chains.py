@@ -3,7 +3,7 @@
 
 A variable `m` that only links two atoms, `a(p, m), b(m, q)` (in either orientation), and that
 neither the head nor a condition reads, can be projected out early: the pair of atoms becomes
-one input, the PATTERN `[a/b](p, q)` over them. By SEMANTICS.md §6 the validity of a result is
+one input, the PATTERN `[a/b](p, q)` over them. By specs/semantics.md §6 the validity of a result is
 a max over combinations of a min over their tuples, and max-min distributes, so the nested plan
 has the same snapshots (and, for a chain, the same witness: the edges in path order). What
 changes is the work: the inner PATTERN's index holds each `(p, q)` once, with its largest exp,

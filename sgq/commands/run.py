@@ -2,7 +2,7 @@
 
 Edges are read in bounded memory, pushed to the engine one timestamp at a time, and the
 results written as they are produced: interval tuples `src,trg,label,ts,exp[,path]` or the
-delta view `time,op,src,trg,label` (SEMANTICS.md §5). Because every result is written as soon
+delta view `time,op,src,trg,label` (specs/semantics.md §5). Because every result is written as soon
 as the inputs up to its time have been consumed, a crash loses nothing already written.
 
 The input is an edge file (or stdin) or a directory written by `sgq prepare` (Parquet, read a

@@ -1,7 +1,7 @@
 """`sgq verify`: run the engine and the Spark oracle on one stream and compare them.
 
 The output snapshots must agree at every change point (every input time and expiry instant,
-SEMANTICS.md §4), and in time: when all inputs with time ≤ τ have been consumed, what the
+specs/semantics.md §4), and in time: when all inputs with time ≤ τ have been consumed, what the
 engine has emitted must already give the snapshot at τ (§5). On a disagreement the command
 shows the first failing time, the missing and extra facts, and the smallest slice of the
 stream that still fails (delta debugging; each round is one oracle pass over all candidates).

@@ -1,7 +1,7 @@
 """A bounded pool of recently inserted edge keys that `-` lines may delete.
 
 A `-` line must name an edge `(src, trg, label)` inserted strictly earlier and not deleted since
-(SEMANTICS.md §1-2), and should be recent, so that it is still valid in a typical window and
+(specs/semantics.md §1-2), and should be recent, so that it is still valid in a typical window and
 really truncates something (the thesis's deletion experiments, Ch. 4.5). Keeping every insert
 would cost O(N) memory, so the pool keeps at most `capacity` keys: an insert at time `t` waits
 in `fresh` until time moves past `t` (so a deletion never shares its insert's instant), then

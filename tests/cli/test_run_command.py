@@ -1,7 +1,7 @@
 """`sgq run` end to end: input files, stdin, formats and column orders, both emit modes
 checked against the Python API, JSONL output, witness paths, the stats line, the progress
 bar, explicit deletions, bad input (fail and skip), time order and --max-lateness, and a
-directory written by `sgq prepare` (SEMANTICS.md §1, §5, §7)."""
+directory written by `sgq prepare` (specs/semantics.md §1, §5, §7)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The facts `check` derives for later stages (CheckedProgram): edb, idb, outputs, order,
-windows with command-line overrides, and expiry (SEMANTICS.md §2)."""
+windows with command-line overrides, and expiry (specs/semantics.md §2)."""
 
 from __future__ import annotations
 

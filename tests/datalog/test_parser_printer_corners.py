@@ -41,7 +41,7 @@ def test_quoted_labels_in_atoms_closures_and_paths():
 def test_negative_integers_and_equal_constants():
     (atom, cmp) = body("A(x, y) :- a(x, y), y = -5.")[:2]
     assert cmp.right == ast.Const("-5", quoted=False)
-    # 42 and "42" are one vertex id (SEMANTICS.md §3); the printer keeps how it was written
+    # 42 and "42" are one vertex id (specs/semantics.md §3); the printer keeps how it was written
     assert ast.Const("42", quoted=False) == ast.Const("42")
     assert print_program(parse('A(x, y) :- a(x, 42), b(x, "42"), c(x, -007).')) == \
         'A(x, y) :- a(x, 42), b(x, "42"), c(x, -7).\n'

@@ -1,6 +1,6 @@
 """Fuzzing the `.dl` front end: random token soup, random text and mutations of the shipped
 programs (specs/queries/**/*.dl) through parse + check end in a CheckedProgram or DlErrors
-with a rendered `FILE:LINE:COL: error:` message, never another exception (LANGUAGE.md)."""
+with a rendered `FILE:LINE:COL: error:` message, never another exception (specs/language.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Fuzzing `sgq run`'s edge reader: random bytes and mutated near-valid CSV/TSV/JSONL lines
 give only well-formed edges or a StreamError/UserError (fail mode), and never raise in skip
-mode: no other exception ever escapes (SEMANTICS.md §7)."""
+mode: no other exception ever escapes (specs/semantics.md §7)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The property: the engine's output snapshot equals the Spark oracle's at every change point,
-timely and after close (SEMANTICS.md §4-5), on batches of random programs and streams.
+timely and after close (specs/semantics.md §4-5), on batches of random programs and streams.
 
 All cases go through the oracle in a few Spark passes (many programs per pass, a case id per
 stream). The oracle is also checked against the brute-force reference on every case, so the

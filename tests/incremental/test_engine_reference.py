@@ -1,5 +1,5 @@
 """Random small streams over many programs, compared with the brute-force reference at every
-change point (snapshot reducibility + timeliness, SEMANTICS.md §4-5)."""
+change point (snapshot reducibility + timeliness, specs/semantics.md §4-5)."""
 
 from __future__ import annotations
 

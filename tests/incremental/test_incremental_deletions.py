@@ -1,4 +1,4 @@
-"""Explicit deletions end to end (SEMANTICS.md §2, §5; specs/semantics.md "Deletions"): each
+"""Explicit deletions end to end (specs/semantics.md §2, §5; specs/semantics.md "Deletions"): each
 kind of deletion by hand, with its exact end records, the reference at every change point,
 state invariants, batching, witnesses and what `sgq run` writes."""
 

@@ -1,4 +1,4 @@
-"""Time order and bounded lateness (sgq/reorder.py, SEMANTICS.md §1, §7)."""
+"""Time order and bounded lateness (sgq/reorder.py, specs/semantics.md §1, §7)."""
 
 from __future__ import annotations
 
