@@ -80,13 +80,6 @@ def path_relation(regex, relations: dict[str, Pairs], domain: set[str]) -> Pairs
     return result
 
 
-def _term_key(term, index: int) -> str | None:
-    """The binding name of a term: variable name, None for `_`; constants handled apart."""
-    if isinstance(term, Var):
-        return term.name
-    return None
-
-
 def _atom_rows(lit, relation: Pairs) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The bindings an atom over `relation` produces: (variables, rows of values)."""
     src, trg = lit.args

@@ -31,10 +31,6 @@ class Workload:
     #: its workloads write their whole delta output, as `sgq run --emit deltas -o FILE` does
     stream: str | None = None
 
-    @property
-    def edges_per_window(self) -> float:
-        return self.edges * self.window / (self.days * DAY)
-
 
 def specs_dir() -> Path:
     """specs/queries of the source tree (benchmarks run from a checkout)."""

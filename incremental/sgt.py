@@ -34,12 +34,3 @@ def wscan_expiry(t: int, window: int, slide: int) -> int:
     15
     """
     return (t // slide) * slide + window
-
-
-def intersect(ts1: int, exp1: int, ts2: int, exp2: int) -> tuple[int, int]:
-    """The intersection `[max ts, min exp)` of two validity intervals (may be empty).
-
-    >>> intersect(1, 10, 4, 20)
-    (4, 10)
-    """
-    return (ts1 if ts1 > ts2 else ts2, exp1 if exp1 < exp2 else exp2)

@@ -332,10 +332,6 @@ class LevelClosure:
                 starts += n
         return len(rows), pairs, starts, self.cap * ns / 64
 
-    def pairs(self) -> int:
-        """Closure pairs over all levels (the analogue of S-PATH's tree nodes)."""
-        return sum(m.bit_count() for r in self.reach.values() for m in r.values())
-
     def _check(self, graph_of_level=None) -> None:
         """Invariants: levels sorted and in sync; anc is reach transposed; closures nested;
         every node is of a live vertex; with `graph_of_level(L)` -> product edges of G_L, each
