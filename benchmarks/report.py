@@ -178,13 +178,17 @@ def shared_rows(result: dict) -> list[list[str]]:
 
 
 def format_shared(result: dict, markdown: bool = False) -> str:
-    rows = shared_rows(result)
+    return _section(SHARED_HEADERS, shared_rows(result), markdown)
+
+
+def _section(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
+    """A table for the terminal (aligned) or the report (markdown); "" without rows."""
     if not rows:
         return ""
     if markdown:
-        out = ["| " + " | ".join(SHARED_HEADERS) + " |", "|" + "---|" * len(SHARED_HEADERS)]
+        out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
         return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])
-    return _aligned([SHARED_HEADERS] + rows)
+    return _aligned([headers] + rows)
 
 
 SHARED_TEXT = (
@@ -200,13 +204,7 @@ SHARED_TEXT = (
 
 
 def format_deletions(result: dict, markdown: bool = False) -> str:
-    rows = deletion_rows(result)
-    if not rows:
-        return ""
-    if markdown:
-        out = ["| " + " | ".join(DELETION_HEADERS) + " |", "|" + "---|" * len(DELETION_HEADERS)]
-        return "\n".join(out + ["| " + " | ".join(r) + " |" for r in rows])
-    return _aligned([DELETION_HEADERS] + rows)
+    return _section(DELETION_HEADERS, deletion_rows(result), markdown)
 
 
 # External reference figures (issue 5): measured on these machines on a 100k-edge SO-like

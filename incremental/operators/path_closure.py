@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import os
 
+from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.level_closure import LevelClosure, bits
 from .base import PhysicalOperator
@@ -198,14 +199,15 @@ class PathClosureOp(PhysicalOperator):
     def _stop_native(self, now) -> None:
         """Before a hand-over: every live closure result becomes an ordinary output key, in
         `out` and in the sink's open segments, so S-PATH's rows widen and cut it as if it had
-        been rows all along. Its true start is not kept: `now - 1` stands for it (what reads
-        a start compares it with cut instants, all `>= now`; a key that entered at `now` and
-        is cut at `now` gets a '+' and a '-' at `now`, which cancel)."""
+        been rows all along. Its true start is not kept: both take NEVER for it, so no later
+        derivation starts before it (the Coalescer would move its start, the view would not)
+        and every cut reads as an end record; a key that entered at `now` and is cut at `now`
+        gets a '+' and a '-' at `now`, which cancel."""
         sink, names, ns, label = self.sink, self.closure.names, self.closure.nstates, self.label
         for (x, y), until in self.closure.live_pairs(self.own_vertex).items():
             key = (names[x // ns], names[y // ns])
-            self.out.adopt(key, now - 1, until)
-            sink.adopt((key[1], key[0], label) if self.reverse else (*key, label), now - 1, until)
+            self.out.adopt(key, NEVER, until)
+            sink.adopt((key[1], key[0], label) if self.reverse else (*key, label), NEVER, until)
         self.sink = None
 
     def _sparse(self) -> bool:

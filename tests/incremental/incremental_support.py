@@ -47,12 +47,7 @@ def assert_matches_reference(query, edges, *, check_state=False):
     points = ref.change_points(checked, edges)
     expected = {tau: ref.output_snapshot(checked, edges, tau) for tau in points}
     eng = query.engine()
-    i = 0
-    for tau in points:
-        while i < len(edges) and edges[i][3] <= tau:
-            eng.push(*edges[i])
-            i += 1
-        eng.advance(tau + 1)
+    for tau in _fed_until_each(eng, edges, points):
         if check_state:
             eng.dataflow._check()
         got = eng.snapshot(tau)
@@ -66,21 +61,27 @@ def assert_matches_reference(query, edges, *, check_state=False):
     return eng, results
 
 
-def assert_native_deltas(query, edges, points, expected):
-    """The same in delta mode (PATH's native deltas): timely snapshots from the events
-    released after `advance(τ + 1)`, and the whole delta view."""
-    eng = DeltaSnapshots(query)
+def _fed_until_each(eng, edges, points):
+    """For each change point τ: push the edges up to τ, `advance(τ + 1)`, yield τ; then push
+    the rest (without closing)."""
     i = 0
     for tau in points:
         while i < len(edges) and edges[i][3] <= tau:
             eng.push(*edges[i])
             i += 1
         eng.advance(tau + 1)
+        yield tau
+    for edge in edges[i:]:
+        eng.push(*edge)
+
+
+def assert_native_deltas(query, edges, points, expected):
+    """The same in delta mode (PATH's native deltas): timely snapshots from the events
+    released after `advance(τ + 1)`, and the whole delta view."""
+    eng = DeltaSnapshots(query)
+    for tau in _fed_until_each(eng, edges, points):
         got = eng.snapshot(tau)
         assert got == expected[tau], ("deltas", tau, sorted(got ^ expected[tau]))
-    while i < len(edges):
-        eng.push(*edges[i])
-        i += 1
     eng.close()
     assert eng.events == ref.delta_view(query.checked, edges), "native delta view"
 

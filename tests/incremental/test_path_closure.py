@@ -299,3 +299,15 @@ def test_a_sparse_tree_hands_over_and_a_dense_graph_stays(monkeypatch):
     eng.flush()
     (op,) = path_ops(eng)
     assert op.spath is None
+
+
+def test_native_pairs_handed_over_are_cut_by_a_later_deletion(monkeypatch):
+    """Native deltas, then a hand-over at a slide's first batch: the pair (0, 1) becomes an
+    ordinary key; S-PATH widens it with a row that starts before the hand-over and a `-` edge
+    then cuts it. The cut must end it at the deletion (a start kept apart by the view and the
+    Coalescer once let it live on to its old exp)."""
+    monkeypatch.setattr(PathClosureOp, "MIN_ROWS", 1)
+    monkeypatch.setattr(PathClosureOp, "TREE_COST", 0)
+    query = compile_text(".window 3\n.slide 1\n" + PROGRAMS["astar_bstar"])
+    edges = [(0, 1, "a", 0, "+"), (0, 1, "a", 2, "-"), (0, 1, "a", 2, "+"), (0, 1, "a", 3, "-")]
+    assert_matches_reference(query, norm(edges))
