@@ -29,29 +29,22 @@ from __future__ import annotations
 import heapq
 import math
 
+from .state.expiry import ExpiryBuckets
+
 
 class DeltaView:
     """Feed results (rows `(src, trg, label, ts, exp, ...)`, e.g. engine `Result`s) and the
     engine's time frontier; get the delta events it makes final."""
 
-    __slots__ = ("open", "ends", "end_instants", "plus", "minus", "instants", "dropped")
+    __slots__ = ("open", "ends", "plus", "minus", "instants", "dropped")
 
     def __init__(self) -> None:
         self.open: dict[tuple, list] = {}        # key -> [start, until]
-        self.ends: dict[int, list] = {}          # until -> keys whose segment may end then
-        self.end_instants: list[int] = []        # heap of the `ends` instants
+        self.ends = ExpiryBuckets()              # until -> keys whose segment may end then
         self.plus: dict[int, list] = {}          # τ -> keys entering at τ
         self.minus: dict[int, list] = {}         # τ -> keys leaving at τ
         self.instants: list[int] = []            # heap of the instants with events
         self.dropped: dict[tuple, int] = {}      # (τ, key) -> '+' events withdrawn
-
-    def _end_at(self, until: int, key: tuple) -> None:
-        bucket = self.ends.get(until)
-        if bucket is None:
-            self.ends[until] = [key]
-            heapq.heappush(self.end_instants, until)
-        else:
-            bucket.append(key)
 
     def _event(self, events: dict, tau: int, key: tuple) -> None:
         bucket = events.get(tau)
@@ -66,7 +59,7 @@ class DeltaView:
     def feed(self, results, frontier=math.inf) -> list[tuple]:
         """Take new results; return the events at instants `< frontier`, in order."""
         open_, plus = self.open, self.plus
-        end_at, event = self._end_at, self._event
+        end_at, event = self.ends.add, self._event
         for r in results:
             key = (r[0], r[1], r[2])
             ts, exp = r[3], r[4]
@@ -123,21 +116,19 @@ class DeltaView:
         """A native key becomes an ordinary one: its coverage `[start, until)` is open here,
         and rows widen or cut it from now on (its '+' was already given by `enter`)."""
         self.open[key] = [start, until]
-        self._end_at(until, key)
+        self.ends.add(until, key)
 
     def close(self) -> list[tuple]:
         """End of input: every remaining event, the '-' of every open key included."""
         return self._release(math.inf)
 
     def _release(self, frontier) -> list[tuple]:
-        open_, ends, end_instants = self.open, self.ends, self.end_instants
-        while end_instants and end_instants[0] < frontier:
-            until = heapq.heappop(end_instants)
-            for key in ends.pop(until):
-                seg = open_.get(key)
-                if seg is not None and seg[1] == until:
-                    del open_[key]
-                    self._event(self.minus, until, key)
+        open_ = self.open
+        for until, key in self.ends.expired_with_instants(frontier - 1):
+            seg = open_.get(key)
+            if seg is not None and seg[1] == until:
+                del open_[key]
+                self._event(self.minus, until, key)
         out: list = []
         instants, plus, minus, dropped = self.instants, self.plus, self.minus, self.dropped
         while instants and instants[0] < frontier:

@@ -35,6 +35,14 @@ class ExpiryBuckets:
             out.extend(buckets.pop(heapq.heappop(instants)))
         return out
 
+    def expired_with_instants(self, now: int):
+        """Remove and yield every `(exp, item)` with `exp <= now`, in exp order."""
+        instants, buckets = self.instants, self.buckets
+        while instants and instants[0] <= now:
+            exp = heapq.heappop(instants)
+            for item in buckets.pop(exp):
+                yield exp, item
+
     def pairs(self):
         """Every `(exp, item)` held (for `_check`)."""
         for exp, bucket in self.buckets.items():
