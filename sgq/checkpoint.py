@@ -41,7 +41,8 @@ from . import __version__
 from .errors import UserError
 from .state_codec import StateError, decode, encode
 
-FORMAT = 2   # 2: the delta view is the engine's own (native deltas), one root
+FORMAT = 3   # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
+#              keeps one window closure (state/window_closure.py), not one per level
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000   # input edges between checkpoints
 KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"   # tests only: see KillSwitch

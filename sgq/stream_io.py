@@ -283,6 +283,22 @@ INTERVAL_FIELDS = ("src", "trg", "label", "ts", "exp")
 DELTA_FIELDS = ("time", "op", "src", "trg", "label")
 
 
+_CHUNK = 1 << 15
+
+
+def _plain_csv(rows) -> str | None:
+    """Five-field rows as CSV text by plain string formatting (about 3x faster than the csv
+    module), or None when some field would need what the csv module does: quoting (a `,`,
+    `"`, CR or LF inside a field) or writing None as an empty field. The check reads the
+    formatted text once: exactly four commas and one newline per row, no quote, CR or None."""
+    text = "".join([f"{a},{b},{c},{d},{e}\n" for a, b, c, d, e in rows])
+    n = len(rows)
+    if (text.count(",") != 4 * n or text.count("\n") != n or '"' in text or "\r" in text
+            or "None" in text):
+        return None
+    return text
+
+
 class ResultWriter:
     """Writes interval or delta rows as CSV (with a header) or JSON Lines."""
 
@@ -304,7 +320,16 @@ class ResultWriter:
         not per row."""
         self.rows += len(rows)
         if self.fmt == "csv":
-            self._csv.writerows(rows)
+            if len(self.fields) != 5:
+                self._csv.writerows(rows)
+                return
+            for i in range(0, len(rows), _CHUNK):   # the text of a chunk at a time
+                chunk = rows[i:i + _CHUNK]
+                text = _plain_csv(chunk)
+                if text is None:
+                    self._csv.writerows(chunk)
+                else:
+                    self.out.write(text)
         else:
             fields = self.fields
             self.out.write("".join(json.dumps(dict(zip(fields, row)), ensure_ascii=False) + "\n"

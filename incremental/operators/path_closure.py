@@ -21,18 +21,22 @@ S-PATH's trees would hold the `start pairs` nodes, a tree node costing about `TR
 words of bitset work, while the closure walks `rows x words` machine words and reads all its
 `pairs`, the rows of inner automaton states included; on tree-shaped labels like replyOf
 the bitsets are wide and almost empty, and with a long cyclic regex most pairs belong to
-inner states), this builds an S-PATH operator for the same node, replays the valid contents of the
+inner states; the hand-over is one-way and its replay costs about one slide of S-PATH's work,
+so, as in ski rental, it waits until the closure's excess over S-PATH, summed over the slides
+checked, exceeds that: a stream whose closure is sparse for a slide or two near its end keeps
+its closures), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
 this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
 delegates every later call to it. At a deletion, every live output key is then re-read
 against the replayed trees, giving exactly the end records S-PATH's own `retract` gives.
 
 Native deltas (a delta-mode engine whose output is this PATH, or a RENAME of it read by
-nothing else: runtime._native_outputs): the results need no Coalescer. A pair enters the output
-when a batch first reaches it at the lowest live level (`LevelClosure.insert(entering=...)`),
-and it leaves at the level L it is last in: dropping L (`drop_reporting`, at the next batch,
-at a purge, or when the frontier passes L: `settle`) reports exactly the pairs whose bottleneck
-is L. Pairs are per vertex (`vertices_of` folds the final states of a vertex); with a nullable
+nothing else: runtime._native_outputs): the results need no Coalescer, and no pair's exp when
+it enters, so the state is one closure of the whole window (state/window_closure.py) instead of
+one per level. A pair enters the output when a batch first reaches it (`insert(edges,
+entering)`), and it leaves at the level L it is last in: dropping L (`drop_reporting`, at the
+next batch, at a purge, or when the frontier passes L: `settle`) rebuilds the closure without
+L's tuples and reports exactly the pairs it lost, those whose bottleneck is L. Pairs are per vertex (`vertices_of` folds the final states of a vertex); with a nullable
 regex the (v, v) pairs are the ε-pairs' (a cycle through v never outlives v's own validity),
 which still come as rows. A hand-over first turns the live pairs into ordinary keys
 (`_stop_native`).
@@ -47,7 +51,9 @@ import os
 
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
-from ..state.level_closure import LevelClosure, bits
+from ..state.level_closure import LevelClosure
+from ..state.product_nodes import bits
+from ..state.window_closure import WindowClosure
 from .base import PhysicalOperator
 from .path import PathOp, epsilon_pairs, path_automaton
 
@@ -73,7 +79,8 @@ class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
     __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath",
-                 "check_density", "reread", "sink", "label", "reverse", "own_vertex")
+                 "check_density", "excess", "reread", "sink", "label", "reverse",
+                 "own_vertex")
 
     #: live levels beyond which S-PATH takes over (a slide much finer than the window)
     MAX_LEVELS = 96
@@ -93,10 +100,9 @@ class PathClosureOp(PhysicalOperator):
                        if node.domain is not None and self.dfa.nullable else None)
         self.moves = [list(self.dfa.by_letter.get(letter, ())) for letter in self.letters]
         self.out = Coalescer()
-        self.closure: LevelClosure | None = LevelClosure(self.dfa.size, self.dfa.start,
-                                                          self.dfa.finals)
         self.spath: PathOp | None = None
         self.check_density = False
+        self.excess = 0.0       # the closure's work beyond S-PATH's, summed over slides
         self.reread = False     # set by every hand-over: the next retract re-reads
         # native deltas (an output PATH of a delta-mode engine): the closure's results enter
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
@@ -105,6 +111,10 @@ class PathClosureOp(PhysicalOperator):
         self.own_vertex = self.dfa.nullable   # (v, v) is an ε-pair: never a closure result
         if self.own_vertex and self.domain is None:
             self.sink = None   # no ε-pairs to stand for (v, v) (translate always wires them)
+        # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
+        kind = LevelClosure if self.sink is None else WindowClosure
+        self.closure: LevelClosure | WindowClosure | None = kind(
+            self.dfa.size, self.dfa.start, self.dfa.finals)
 
     # ---- the closure path
     def process(self, batches, now):
@@ -213,11 +223,16 @@ class PathClosureOp(PhysicalOperator):
         self.sink = None
 
     def _sparse(self) -> bool:
-        """Whether the closure's bitsets are mostly empty words (see the module docstring);
-        never when `SGQ_PATH=closure` forces closures (A/B runs)."""
+        """Whether S-PATH should take over (see the module docstring): the closure's bitset
+        words beyond S-PATH's tree work, summed over the slides checked (never below zero),
+        exceed one slide of that tree work, the price of the replay. Never when
+        `SGQ_PATH=closure` forces closures (A/B runs)."""
         rows, pairs, starts, words = self.closure.density()
-        return (rows >= self.MIN_ROWS and starts * self.TREE_COST < rows * words + pairs
-                and os.environ.get("SGQ_PATH") != "closure")
+        if rows < self.MIN_ROWS or os.environ.get("SGQ_PATH") == "closure":
+            return False
+        trees = starts * self.TREE_COST
+        self.excess = max(0.0, self.excess + rows * words + pairs - trees)
+        return self.excess > trees
 
     def _epsilon(self, batch, now, result) -> None:
         if self.dfa.nullable:

@@ -1,5 +1,6 @@
 """Reachability per expiry level: the state of the closure PATH operator
-(operators/path_closure.py).
+(operators/path_closure.py) when it emits interval rows, whose exp is a pair's bottleneck as
+soon as it enters (delta output keeps one closure instead: state/window_closure.py).
 
 PATH's result for `(x, y)` is valid until the largest *bottleneck* expiry over the paths
 x -> y of the product of the window graph and the DFA (the `min` exp of a path's tuples,
@@ -15,7 +16,7 @@ as Python-int bitsets over interned product nodes (`node = vertex_index * nstate
 `L1 > L2`, `G_L1 ⊆ G_L2`: the closures are nested, and `(x, y)` has bottleneck `max{L : y in
 reach[L][x]}`.
 
-Inserting a product edge `a -> b` into level L: a no-op iff `b` is already in `reach[L][a]`
+Inserting a product edge `a -> b` into level L (state/graph_closure.py `extend`): a no-op iff `b` is already in `reach[L][a]`
 (then it is a no-op at every lower level too: nestedness); else every `x` in `{a} ∪ anc[a]`
 gains `{b} ∪ reach[b]`, and every `y` there gains `{a} ∪ anc[a]` as ancestors. A batch goes
 top-down over the levels `<= exp` of its edges, dropping an edge at the first level where it
@@ -32,112 +33,22 @@ O(live nodes / 64) words each; O(1) when it is implied.
 
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_left, bisect_right, insort
 
-import numpy as np
-
-from .expiry import ExpiryBuckets
-
-
-def bits(m: int) -> list[int]:
-    """The positions of the 1 bits of `m >= 0` (in no promised order).
-
-    >>> sorted(bits(0b101001))
-    [0, 3, 5]
-    """
-    n = m.bit_count()
-    if n <= 8:
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
-    if n > 256:
-        return _bits_numpy(m)
-    s = bin(m)
-    top = len(s) - 1
-    out = []
-    find = s.find
-    p = find("1", 2)
-    while p != -1:
-        out.append(top - p)
-        p = find("1", p + 1)
-    return out
+from .graph_closure import extend
+from .product_nodes import ProductNodes, bits
 
 
-def _bits_numpy(m: int) -> list[int]:
-    """`bits` of a mask with many 1 bits: its bytes unpacked in C (numpy), lowest first
-    (above ~256 bits of a 30k-bit mask this beats scanning `bin(m)`: 88 vs 183 us at 1,000)."""
-    raw = np.frombuffer(m.to_bytes((m.bit_length() + 7) // 8, "little"), np.uint8)
-    return np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
-
-
-class LevelClosure:
+class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    __slots__ = ("nstates", "start", "finals", "levels", "reach", "anc", "vid", "names",
-                 "free", "vexp", "vheap", "fmask", "vbase", "cap")
+    __slots__ = ("levels", "reach", "anc")
 
     def __init__(self, nstates: int, start: int, finals) -> None:
-        self.nstates = nstates
-        self.start = start
-        self.finals = sorted(finals)
+        super().__init__(nstates, start, finals)
         self.levels: list[int] = []          # ascending live levels
         self.reach: dict[int, dict] = {}     # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}       # level -> node -> bitset of ancestors
-        self.vid: dict = {}                  # vertex -> index
-        self.names: list = []                # index -> vertex (None when free)
-        self.free: list[int] = []            # heap of free indexes
-        self.vexp: list[int] = []            # index -> largest exp of a tuple at the vertex
-        self.vheap = ExpiryBuckets()         # vexp -> index, possibly stale
-        self.fmask = 0                       # final-state bits of vertex indexes < cap
-        self.vbase = 0                       # state-0 bits (one per vertex index < cap)
-        self.cap = 0
-
-    # ---- vertices
-    def intern(self, v, exp: int) -> int:
-        """The index of vertex `v`, kept until `exp` at least."""
-        i = self.vid.get(v)
-        if i is None:
-            if self.free:
-                i = heapq.heappop(self.free)
-                self.names[i] = v
-                self.vexp[i] = exp
-            else:
-                i = len(self.names)
-                self.names.append(v)
-                self.vexp.append(exp)
-                if i >= self.cap:
-                    self._grow(i + 1)
-            self.vid[v] = i
-            self.vheap.add(exp, i)
-        elif exp > self.vexp[i]:
-            self.vexp[i] = exp
-            self.vheap.add(exp, i)
-        return i
-
-    def _grow(self, need: int) -> None:
-        cap = max(64, self.cap)
-        while cap < need:
-            cap *= 2
-        ns = self.nstates
-        m = 0
-        for q in self.finals:
-            m |= 1 << q
-        k = 1
-        while k < cap:              # repeat the per-vertex pattern by doubling
-            m |= m << (k * ns)
-            k *= 2
-        self.fmask = m & ((1 << (cap * ns)) - 1)
-        base = 1
-        k = 1
-        while k < cap:
-            base |= base << (k * ns)
-            k *= 2
-        self.vbase = base & ((1 << (cap * ns)) - 1)
-        self.cap = cap
 
     # ---- levels
     def drop(self, now: int) -> None:
@@ -153,33 +64,7 @@ class LevelClosure:
     def purge(self, now: int) -> None:
         """Drop the levels `<= now` and recycle the vertices whose tuples all expired."""
         self.drop(now)
-        vexp, names, vid = self.vexp, self.names, self.vid
-        for i in self.vheap.expired(now):
-            v = names[i]
-            if v is None or vexp[i] > now:
-                continue
-            del vid[v]
-            names[i] = None
-            heapq.heappush(self.free, i)
-        if not vid and names:               # everything expired: start afresh
-            names.clear()
-            vexp.clear()
-            self.free.clear()
-
-    def vertices_of(self, m: int) -> int:
-        """The vertices whose final-state nodes are in bitset `m`, as a bitset with bit
-        `v * nstates` for vertex index v (a pair's key is its vertices: two final states of one
-        vertex are one result).
-
-        >>> c = LevelClosure(2, 0, {1}); c._grow(4)
-        >>> bin(c.vertices_of(0b1000_0010))   # (0, final) and (3, final)
-        '0b1000001'
-        """
-        base = self.vbase
-        out = 0
-        for f in self.finals:
-            out |= (m >> f) & base
-        return out
+        self.recycle(now)
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """`drop` the levels `<= upto` (`< upto` when `strict`), first reporting what leaves
@@ -219,21 +104,8 @@ class LevelClosure:
     def live_pairs(self, own_vertex: bool) -> dict:
         """`{(x, vertex bit): bottleneck}` of every result the closure holds: per start node
         its reached vertices, each with the highest level that reaches it."""
-        out: dict = {}
-        ns, start = self.nstates, self.start
-        seen: dict = {}
-        for level in reversed(self.levels):
-            for x, m in self.reach[level].items():
-                if x % ns != start:
-                    continue
-                got = self.vertices_of(m) & ~seen.get(x, 0)
-                if own_vertex:
-                    got &= ~(1 << (x - start))
-                if got:
-                    seen[x] = seen.get(x, 0) | got
-                    for y in bits(got):
-                        out[(x, y)] = level
-        return out
+        return self.pairs_by_level(((L, self.reach[L]) for L in reversed(self.levels)),
+                                   own_vertex)
 
     def new_levels(self, exps) -> int:
         """How many of `exps` are not levels yet."""
@@ -255,12 +127,10 @@ class LevelClosure:
         insort(levels, level)
 
     # ---- insertion
-    def insert(self, edges: list, entering: list | None = None) -> list:
+    def insert(self, edges: list) -> list:
         """Add product edges `(a, b, exp)` (exp above every dropped level). Returns
         `(x, mask, L)`: start node x newly reaches the final nodes of `mask` with bottleneck
-        exactly L (they are not in the next higher level). With `entering` (a list), that is
-        skipped and `entering` gets `(x, vertices)` instead: the vertices start node x reaches
-        now and did not before at any level (`vertices_of`), i.e. the results that enter."""
+        exactly L (they are not in the next higher level)."""
         found: list = []
         if not edges:
             return found
@@ -285,40 +155,17 @@ class LevelClosure:
                 continue
             R = reach_of[level]
             A = anc_of[level]
-            higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
-            keep = []
-            for edge in pending:
-                a, b = edge[0], edge[1]
-                ra = R.get(a, 0)
-                bb = 1 << b
-                if ra & bb:
-                    continue                 # implied here, so at every lower level
-                keep.append(edge)
-                desc = bb | R.get(b, 0)
-                srcs = (1 << a) | A.get(a, 0)
-                for x in bits(srcs):
-                    rx = R.get(x, 0)
-                    add = desc & ~rx
-                    if add:
-                        R[x] = rx | add
-                        if entering is not None:
-                            if idx == 0 and x % ns == start and add & fmask:
-                                new = self.vertices_of(rx | add) & ~self.vertices_of(rx)
-                                if new:
-                                    entering.append((x, new))
-                        elif x % ns == start:
-                            new = add & fmask
-                            if new:
-                                if higher is not None:
-                                    new &= ~higher.get(x, 0)
-                                new &= ~(1 << x)
-                                if new:
-                                    found.append((x, new, level))
-                for y in bits(desc):
-                    ay = A.get(y, 0)
-                    if srcs & ~ay:
-                        A[y] = ay | srcs
-            pending = keep
+            gained: list = []
+            # an edge implied here is implied at every lower level
+            pending = [e for e in pending if extend(R, A, e[0], e[1], ns, start, fmask, gained)]
+            if gained:
+                higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
+                for x, _before, added in gained:
+                    new = added & fmask & ~(1 << x)
+                    if higher is not None:
+                        new &= ~higher.get(x, 0)
+                    if new:
+                        found.append((x, new, level))
             idx -= 1
         return found
 
@@ -328,21 +175,10 @@ class LevelClosure:
         return sum(len(r) for r in self.reach.values()) + sum(len(a) for a in self.anc.values())
 
     def density(self) -> tuple[int, int, int, float]:
-        """`(rows, pairs, start pairs, words per bitset)` of the lowest (largest) level: the
-        rows kept, the pairs they hold, the pairs of start-state rows (what S-PATH keeps as
-        tree nodes: one per root and node reached) and the 64-bit words each row's bitset
-        spans. operators/path_closure.py weighs the two operators' work with them."""
+        """`density_of` the lowest (largest) level."""
         if not self.levels:
             return 0, 0, 0, 0.0
-        rows = self.reach[self.levels[0]]
-        ns, start = self.nstates, self.start
-        pairs = starts = 0
-        for x, m in rows.items():
-            n = m.bit_count()
-            pairs += n
-            if x % ns == start:
-                starts += n
-        return len(rows), pairs, starts, self.cap * ns / 64
+        return self.density_of(self.reach[self.levels[0]])
 
     def _check(self, graph_of_level=None) -> None:
         """Invariants: levels sorted and in sync; anc is reach transposed; closures nested;
@@ -352,11 +188,7 @@ class LevelClosure:
         assert levels == sorted(set(levels)), levels
         assert set(levels) == set(self.reach) == set(self.anc)
         ns = self.nstates
-        for i, v in enumerate(self.names):
-            if v is not None:
-                assert self.vid[v] == i
-        assert len(self.vid) == sum(v is not None for v in self.names)
-        assert sorted(self.free) == [i for i, v in enumerate(self.names) if v is None]
+        self._check_vertices()
         prev = None
         for level in reversed(levels):
             R, A = self.reach[level], self.anc[level]

@@ -98,6 +98,17 @@ def _term(ch, bound: list[str]) -> str:
     return name
 
 
+def gen_path_rule(ch, available: list[str]) -> str:
+    """`Answer` as one path atom, maybe reversed: the output is a PATH itself, which in delta
+    mode reports its entries and exits natively (operators/path_closure.py)."""
+    head = "Answer(x, y)" if ch.bool(0.7) else "Answer(y, x)"
+    if ch.bool(0.6):
+        atom = f"[{gen_regex(ch, available)}]"
+    else:
+        atom = render_name(ch.choice(available)) + "+*"[ch.int(0, 1)]
+    return f"{head} :- {atom}(x, y)."
+
+
 def gen_rule(ch, head: str, available: list[str]) -> str:
     """One rule for `head` over the predicates in `available`."""
     body: list[str] = []
@@ -139,6 +150,9 @@ def gen_program(ch) -> str:
     names = [f"D{i}" for i in range(1, ch.int(1, 3))] + ["Answer"]
     available = list(labels)
     for name in names:
+        if name == "Answer" and ch.bool(0.2):
+            lines.append(gen_path_rule(ch, available))
+            continue
         for _ in range(ch.int(1, 2)):
             lines.append(gen_rule(ch, name, available))
         available.append(name)

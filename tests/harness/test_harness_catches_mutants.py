@@ -15,6 +15,7 @@ from sgq.incremental.operators.path import PathOp  # noqa: E402
 from sgq.incremental.operators.pattern import PatternOp  # noqa: E402
 from sgq.incremental.operators.wscan import WScanOp  # noqa: E402
 from sgq.incremental.state.level_closure import LevelClosure  # noqa: E402
+from sgq.incremental.state.window_closure import WindowClosure  # noqa: E402
 
 CASES = batch_cases(programs=30, streams=5, seed=77, deletions=False)
 
@@ -62,6 +63,18 @@ def test_catches_dropped_closure_extension(monkeypatch):
         return original(self, reached)
 
     monkeypatch.setattr(LevelClosure, "insert", broken)
+    assert _failures() > 0
+
+
+def test_catches_dropped_closure_extension_in_delta_mode(monkeypatch):
+    """The same mutant in the window closure that delta output uses (the harness runs every
+    case in delta mode too)."""
+    original = WindowClosure.insert
+
+    def broken(self, edges, entering):
+        original(self, [e for e in edges if not self.anc.get(e[0])], entering)
+
+    monkeypatch.setattr(WindowClosure, "insert", broken)
     assert _failures() > 0
 
 

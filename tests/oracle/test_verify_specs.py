@@ -37,6 +37,7 @@ def _stream(checked, seed: int, n: int = 70) -> list[tuple]:
 
 
 @pytest.mark.spark
+@pytest.mark.slow
 def test_verify_agrees_on_every_spec_program(spark):
     assert len(PROGRAMS) >= 30
     queries, cases = [], []

@@ -1,0 +1,155 @@
+"""The transitive closure of a product graph as bitsets: extended by one edge (`extend`, the
+step of both closure states, state/level_closure.py and state/window_closure.py), or built
+for a fixed graph in O(edges) bitset operations (`closure`, where state/window_closure.py
+rebuilds the next expiry level's closure when the lowest one is dropped).
+
+`extend` adds `a -> b`: a no-op iff `b` is already in `reach[a]`; else every `x` in
+`{a} ∪ anc[a]` gains `{b} ∪ reach[b]` and every `y` there gains `{a} ∪ anc[a]` as ancestors,
+O(|anc(a)| + |reach(b)|) bitset operations.
+
+For `closure`, Tarjan's algorithm (iterative)
+condenses the strongly connected components; they come out sinks first, so each component's
+reach is the union over its outgoing edges of the target component's members and reach (one
+`|` per edge, not per node pair), and, read the other way round, sources first, the same for
+ancestors. A component reaches its own members iff it has an edge inside (a cycle or a
+self-loop): `reach[n]` is "reachable by one edge or more", as the incremental closures keep it.
+"""
+
+from __future__ import annotations
+
+from .product_nodes import bits
+
+
+def extend(reach: dict, anc: dict, a: int, b: int, ns: int, start: int, fmask: int,
+           gained: list) -> bool:
+    """Add the edge `a -> b` to the closure `(reach, anc)`; False when it was implied.
+    `gained` gets `(x, before, added)` for each start-state node x (`x % ns == start`) whose
+    reach gains final-state nodes (`fmask`): its reach before and the nodes added."""
+    bb = 1 << b
+    if reach.get(a, 0) & bb:
+        return False
+    desc = bb | reach.get(b, 0)
+    srcs = (1 << a) | anc.get(a, 0)
+    for x in bits(srcs):
+        rx = reach.get(x, 0)
+        add = desc & ~rx
+        if add:
+            reach[x] = rx | add
+            if add & fmask and x % ns == start:
+                gained.append((x, rx, add))
+    for y in bits(desc):
+        ay = anc.get(y, 0)
+        if srcs & ~ay:
+            anc[y] = ay | srcs
+    return True
+
+
+def components(succ: dict) -> list[list]:
+    """The strongly connected components of `succ` (node -> successors; every successor a
+    key too), sinks first: a component comes after every component it reaches. (The front
+    end's recursion check has its own Tarjan over predicate names, in sorted order for its
+    error messages; incremental/ does not import the front end.)"""
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
+    stack: list = []
+    out: list = []
+    counter = 0
+    for root in succ:
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(succ[root]))]
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(succ[w])))
+                    break
+                if w in on_stack and index[w] < low[v]:
+                    low[v] = index[w]
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    out.append(comp)
+    return out
+
+
+def closure(edges) -> tuple[dict, dict]:
+    """`(reach, anc)` of the graph of `edges` (pairs of int nodes): node -> bitset of the nodes
+    it reaches by one edge or more, and node -> bitset of the nodes reaching it; nodes with an
+    empty set are left out.
+
+    >>> reach, anc = closure([(0, 1), (1, 2), (2, 1)])
+    >>> {n: bin(m) for n, m in sorted(reach.items())}
+    {0: '0b110', 1: '0b110', 2: '0b110'}
+    >>> {n: bin(m) for n, m in sorted(anc.items())}
+    {1: '0b111', 2: '0b111'}
+    """
+    succ: dict = {}
+    pred: dict = {}
+    for a, b in edges:
+        s = succ.get(a)
+        if s is None:
+            succ[a] = s = set()
+            pred.setdefault(a, set())
+        s.add(b)
+        p = pred.get(b)
+        if p is None:
+            pred[b] = p = set()
+            succ.setdefault(b, set())
+        p.add(a)
+    comps = components(succ)
+    comp_of: dict = {}
+    members: list = []
+    for i, comp in enumerate(comps):
+        m = 0
+        for v in comp:
+            comp_of[v] = i
+            m |= 1 << v
+        members.append(m)
+    reach = _spread(comps, comp_of, members, succ, range(len(comps)))
+    anc = _spread(comps, comp_of, members, pred, range(len(comps) - 1, -1, -1))
+    return reach, anc
+
+
+def _spread(comps, comp_of, members, adj, order) -> dict:
+    """Per node, the union over its component's edges in `adj` of the target component's
+    members and set, components taken in `order` (targets before the components that read
+    them)."""
+    out: dict = {}
+    cset = [0] * len(comps)
+    full = [0] * len(comps)      # members | set: what an edge into the component brings
+    for i in order:
+        comp = comps[i]
+        targets = set()
+        for v in comp:
+            for w in adj[v]:
+                targets.add(comp_of[w])
+        m = 0
+        for j in targets:
+            m |= members[j] if j == i else full[j]
+        cset[i] = m
+        full[i] = m | members[i]
+        if m:
+            for v in comp:
+                out[v] = m
+    return out

@@ -1,0 +1,146 @@
+"""Reachability over the whole window, the next level rebuilt at each expiry: the state of the
+closure PATH operator when its results are native deltas (operators/path_closure.py).
+
+A delta needs two facts per result pair: the instant it enters, and the expiry level it leaves
+at (its bottleneck, specs/semantics.md §6). state/level_closure.py keeps one closure per live
+level, so each tuple is inserted up to once per level (~window/slide times) to know every
+bottleneck at once. A delta producer does not need a pair's bottleneck when it enters, only
+when the level is dropped: so this keeps the closure of one graph only,
+
+    G = the product edges of every valid input tuple (the lowest live level's graph),
+
+maintained per edge as the lowest level of a LevelClosure is (an implied edge costs one bit
+test; otherwise the ancestors of `a` gain `{b} ∪ reach(b)`), which gives the instant a pair
+enters. The edges are kept by exp; when level L is dropped (it expired), the closure of the
+edges with exp > L is computed from scratch (state/graph_closure.py: O(edges) bitset
+operations, the components condensed), and the start rows' final vertices that it lacks are
+exactly the pairs whose bottleneck is L: those leave at L.
+
+So a tuple costs one closure update, plus one rebuild per level of its life, instead of one
+update per level; the memory is one level's bitsets instead of all of them. Interval rows,
+which carry a pair's exp when it enters, stay with state/level_closure.py.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right, insort
+
+from .graph_closure import closure, extend
+from .product_nodes import ProductNodes
+
+
+class WindowClosure(ProductNodes):
+    """The closure of the window's product graph, its edges kept by exp (levels)."""
+
+    __slots__ = ("levels", "by_exp", "reach", "anc")
+
+    def __init__(self, nstates: int, start: int, finals) -> None:
+        super().__init__(nstates, start, finals)
+        self.levels: list[int] = []          # ascending live levels (exps of edges)
+        self.by_exp: dict[int, set] = {}     # level -> product edges (a, b) with that exp
+        self.reach: dict = {}                # node -> bitset of nodes reachable in G
+        self.anc: dict = {}                  # node -> bitset of nodes reaching it in G
+
+    def new_levels(self, exps) -> int:
+        """How many of `exps` are not levels yet."""
+        by_exp = self.by_exp
+        return sum(1 for e in set(exps) if e not in by_exp)
+
+    def insert(self, edges: list, entering: list) -> None:
+        """Add product edges `(a, b, exp)` (exp above every dropped level); `entering` gets
+        `(x, vertices)`: the vertices start node x reaches now and did not before (the results
+        that enter)."""
+        by_exp = self.by_exp
+        for a, b, exp in edges:
+            level = by_exp.get(exp)
+            if level is None:
+                by_exp[exp] = level = set()
+                insort(self.levels, exp)
+            level.add((a, b))
+        R, A = self.reach, self.anc
+        ns, start, fmask = self.nstates, self.start, self.fmask
+        vertices_of = self.vertices_of
+        gained: list = []
+        for a, b, _exp in edges:
+            extend(R, A, a, b, ns, start, fmask, gained)
+        for x, before, added in gained:
+            new = vertices_of(added) & ~vertices_of(before)
+            if new:
+                entering.append((x, new))
+
+    def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
+        """Drop the levels `<= upto` (`< upto` when `strict`), reporting what leaves with each:
+        `[(L, [(x, vertices)])]`, per start node x the vertices it reaches with L's edges and
+        not without them (bottleneck exactly L). `own_vertex`: x's own vertex is never
+        reported (its pair is an ε-pair of a nullable regex)."""
+        levels = self.levels
+        k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
+        if not k:
+            return []
+        ns, start = self.nstates, self.start
+        vertices_of = self.vertices_of
+        report = []
+        for level in levels[:k]:
+            del self.by_exp[level]
+            reach, anc = closure(self._edges())
+            rows = []
+            for x, m in self.reach.items():
+                if x % ns != start:
+                    continue
+                gone = vertices_of(m)
+                up = reach.get(x)
+                if up is not None:
+                    gone &= ~vertices_of(up)
+                if own_vertex:
+                    gone &= ~(1 << (x - start))
+                if gone:
+                    rows.append((x, gone))
+            report.append((level, rows))
+            self.reach, self.anc = reach, anc
+        del levels[:k]
+        return report
+
+    def _edges(self):
+        for level in self.by_exp.values():
+            yield from level
+
+    def purge(self, now: int) -> None:
+        """Recycle the vertices whose tuples all expired (their levels were dropped)."""
+        assert not self.levels or self.levels[0] > now, (self.levels[0], now)
+        self.recycle(now)
+
+    def live_pairs(self, own_vertex: bool) -> dict:
+        """`{(x, vertex bit): bottleneck}` of every result: the closures of the levels from
+        the top down, each pair at the highest level that has it (a hand-over; rare)."""
+        return self.pairs_by_level(self._top_down(), own_vertex)
+
+    def _top_down(self):
+        edges: list = []
+        for level in reversed(self.levels):
+            edges.extend(self.by_exp[level])
+            yield level, closure(edges)[0]
+
+    # ---- reporting
+    def __len__(self) -> int:
+        """Bitset entries (nodes with a non-empty reach or ancestor set) and kept edges."""
+        return len(self.reach) + len(self.anc) + sum(len(e) for e in self.by_exp.values())
+
+    def density(self) -> tuple[int, int, int, float]:
+        """`density_of` the window's closure (the lowest level's)."""
+        return self.density_of(self.reach)
+
+    def _check(self, graph_of_level=None) -> None:
+        """Invariants: levels are the kept exps; the closure is that of the kept edges (and,
+        with `graph_of_level(L)` -> product edges of G_L, of the lowest level's graph)."""
+        self._check_vertices()
+        assert self.levels == sorted(self.by_exp), (self.levels, sorted(self.by_exp))
+        reach, anc = closure(self._edges())
+        assert reach == self.reach, "closure differs from the kept edges"
+        assert anc == self.anc, "anc is not reach transposed"
+        for level in self.levels:
+            for a, b in self.by_exp[level]:
+                assert self.names[a // self.nstates] is not None
+                assert self.names[b // self.nstates] is not None
+        if graph_of_level is not None and self.levels:
+            want, _ = closure(graph_of_level(self.levels[0]))
+            assert want == self.reach, "closure differs from the window graph"
