@@ -72,18 +72,22 @@ def _batches(path: str):
         yield current, batch
 
 
-def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
+def run_engine(workload: Workload, stream: str, query_path: str,
+               options: dict | None = None) -> dict:
     """The incremental engine: throughput, latency per timestamp batch and per slide, state.
     On a shared stream (`workload.stream`) the whole delta output is written to a file as
-    `sgq run --emit deltas -o FILE` writes it, and that is part of every figure."""
+    `sgq run --emit deltas -o FILE` writes it, and that is part of every figure. `options`:
+    the plan options (`PlanOptions.as_dict()`, sgq/options.py), default ones when None."""
     import tempfile
 
     from sgq.api import compile as compile_query
+    from sgq.options import PlanOptions
     from sgq.stream_io import DELTA_FIELDS, ResultWriter
 
     with open(query_path, encoding="utf-8") as handle:
         query = compile_query(handle.read(), filename=query_path,
-                              window=workload.window, slide=workload.slide)
+                              window=workload.window, slide=workload.slide,
+                              options=PlanOptions(**(options or {})))
     engine = query.engine(history=False, deltas=workload.stream is not None)
     sink = view = writer = None
     if workload.stream is not None:
@@ -121,7 +125,7 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
         drained = engine.drain()
         results += len(drained)
         if writer is not None:
-            writer.write_many(view.feed(drained, engine.time))
+            writer.write_groups(view.feed_grouped(drained, engine.time))
         dt = time.perf_counter() - t0
         batch_lat.extend([dt] * len(batch))
         slide_acc += dt
@@ -135,8 +139,8 @@ def run_engine(workload: Workload, stream: str, query_path: str) -> dict:
     drained = engine.drain()
     results += len(drained)
     if writer is not None:
-        writer.write_many(view.feed(drained, engine.time))
-        writer.write_many(view.close())
+        writer.write_groups(view.feed_grouped(drained, engine.time))
+        writer.write_groups(view.close_grouped())
         writer.flush()
     total = time.perf_counter() - start
     if sink is not None:

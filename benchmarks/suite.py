@@ -18,6 +18,8 @@ from typing import Callable
 
 import attrs
 
+from sgq.options import PlanOptions
+
 from .workloads import Workload, specs_dir
 
 
@@ -130,11 +132,12 @@ SLOW_RUN = 120.0
 def run_suite(
     workloads: list[Workload], systems: tuple[str, ...], repeat: int, cache: Path,
     timeout: float = 600.0, log: Callable[[str], None] = print, reeval_slides: int | None = 5,
-    save: Callable[[dict], None] | None = None,
+    save: Callable[[dict], None] | None = None, options: PlanOptions = PlanOptions(),
 ) -> dict:
     """Every system on every workload, `repeat` times each; medians and same-run ratios.
     `save` gets the result so far after each workload (a long run that is stopped keeps its
-    finished workloads)."""
+    finished workloads). `options` plan the engine's query (A/B runs: `sgq bench
+    --no-rewrite shared_chains` against the same command without it)."""
     started = time.time()
     rows: list = []
     machine = machine_info()
@@ -148,6 +151,8 @@ def run_suite(
         row: dict = {"workload": attrs.asdict(w)}
         for system in systems:
             kw = {}
+            if system == "engine" and options != PlanOptions():
+                kw = {"options": options.as_dict()}
             if system == "reeval":
                 # on the shared streams: every slide, timed over the whole process like the
                 # engine (throughput), not only a few full-window slides (latency)

@@ -58,6 +58,11 @@ class DeltaView:
 
     def feed(self, results, frontier=math.inf) -> list[tuple]:
         """Take new results; return the events at instants `< frontier`, in order."""
+        return rows_of(self.feed_grouped(results, frontier))
+
+    def feed_grouped(self, results, frontier=math.inf) -> list[tuple]:
+        """`feed`, the events grouped per instant and sign: `(τ, '+'|'-', keys)`, keys
+        sorted (what `sgq run` writes: no tuple per event)."""
         open_, plus = self.open, self.plus
         end_at, event = self.ends.add, self._event
         for r in results:
@@ -120,6 +125,10 @@ class DeltaView:
 
     def close(self) -> list[tuple]:
         """End of input: every remaining event, the '-' of every open key included."""
+        return rows_of(self._release(math.inf))
+
+    def close_grouped(self) -> list[tuple]:
+        """`close`, grouped as `feed_grouped` groups."""
         return self._release(math.inf)
 
     def _release(self, frontier) -> list[tuple]:
@@ -144,10 +153,10 @@ class DeltaView:
                 if dropped:
                     entering = self._withdraw(tau, entering)
                 entering.sort()
-                out.extend([(tau, "+", s, t, label) for s, t, label in entering])
+                out.append((tau, "+", entering))
             if leaving:
                 leaving.sort()
-                out.extend([(tau, "-", s, t, label) for s, t, label in leaving])
+                out.append((tau, "-", leaving))
         return out
 
     def _withdraw(self, tau: int, keys: list) -> list:
@@ -165,6 +174,11 @@ class DeltaView:
                 continue
             kept.append(key)
         return kept
+
+
+def rows_of(groups) -> list[tuple]:
+    """Delta rows `(τ, op, src, trg, label)` of `(τ, op, keys)` groups."""
+    return [(tau, op, s, t, label) for tau, op, keys in groups for s, t, label in keys]
 
 
 def delta_rows(results) -> list[tuple]:

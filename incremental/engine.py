@@ -33,6 +33,7 @@ import math
 from typing import Callable, Iterable, NamedTuple
 
 from ..errors import UserError
+from ..options import PlanOptions
 from ..sga.algebra import Plan
 from .deltas import DeltaView
 from .runtime import Dataflow
@@ -55,16 +56,17 @@ class Engine:
     `< time` has been consumed (math.inf after `close`)."""
 
     def __init__(self, plan: Plan, *, paths: bool = False, history: bool = True,
-                 deltas: bool = False) -> None:
+                 deltas: bool = False, options: PlanOptions = PlanOptions()) -> None:
         """`deltas`: the results are wanted as delta events only (`delta_view()`), so output
         operators that know when their results enter and leave give those events directly
         instead of interval rows (native deltas, incremental/deltas.py); `drain()` then holds
-        only the rows of the others, and there is no `history`."""
+        only the rows of the others, and there is no `history`. `options`: the physical
+        choices (`path_operator`), handed to the operators as they are built."""
         if deltas and (history or paths):
             raise UserError("an engine with deltas=True gives delta events (delta_view()), "
                             "without history or witness paths: use history=False, paths=False")
         self._view = DeltaView() if deltas else None
-        self.dataflow = Dataflow(plan, paths=paths, sink=self._view)
+        self.dataflow = Dataflow(plan, paths=paths, sink=self._view, options=options)
         self.paths = paths
         self.history: dict[tuple, list] | None = {} if history else None
         self.time: float = -math.inf

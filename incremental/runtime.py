@@ -22,8 +22,7 @@ deletions ends in the same state whichever order its edges were batched in.
 
 from __future__ import annotations
 
-import os
-
+from ..options import PlanOptions
 from ..sga.algebra import Filter, Path, Pattern, Plan, Rename, Union, Vertices, WScan, children, op_kind
 from .operators.base import PhysicalOperator
 from .operators.filter import FilterOp
@@ -39,8 +38,8 @@ from .state.edge_index import EdgeIndex
 
 def choose_path_operator(node, ctx):
     """PATH's physical operator: per-level closures (operators/path_closure.py), or S-PATH
-    (operators/path.py) for witness paths or when `SGQ_PATH=spath` forces it (tests, bench)."""
-    if ctx.paths or os.environ.get("SGQ_PATH") == "spath":
+    (operators/path.py) for witness paths or when `ctx.options.path_operator` is `"spath"`."""
+    if ctx.paths or ctx.options.path_operator == "spath":
         return PathOp(node, ctx)
     return PathClosureOp(node, ctx)
 
@@ -89,12 +88,15 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
 
 
 class _Context:
-    """What an operator may ask the runtime for while it is built."""
+    """What an operator may ask the runtime for while it is built: `paths` (witness paths
+    wanted), `options` (the user's physical choices, sgq/options.py), the shared indexes."""
 
-    __slots__ = ("paths", "_indexes", "_ids", "_sink", "_sinks")
+    __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks")
 
-    def __init__(self, paths: bool, ids: dict, sink=None, sinks: dict | None = None) -> None:
+    def __init__(self, paths: bool, ids: dict, sink=None, sinks: dict | None = None,
+                 options: PlanOptions = PlanOptions()) -> None:
         self.paths = paths
+        self.options = options
         self._indexes: dict[int, EdgeIndex] = {}
         self._ids = ids
         self._sink = sink
@@ -123,11 +125,13 @@ class _Context:
 class Dataflow:
     """The physical operators of one plan and the wiring between them."""
 
-    def __init__(self, plan: Plan, paths: bool = False, sink=None) -> None:
-        """`sink`: a DeltaView that output operators able to give native deltas write to."""
+    def __init__(self, plan: Plan, paths: bool = False, sink=None,
+                 options: PlanOptions = PlanOptions()) -> None:
+        """`sink`: a DeltaView that output operators able to give native deltas write to;
+        `options`: the physical choices the operators read from their build context."""
         nodes = list(plan.nodes())
         ids = {node: i for i, node in enumerate(nodes)}
-        ctx = _Context(paths, ids, sink, _native_outputs(plan, nodes) if sink else {})
+        ctx = _Context(paths, ids, sink, _native_outputs(plan, nodes) if sink else {}, options)
         self.nodes = nodes
         self.ops = []
         for node in nodes:

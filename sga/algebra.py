@@ -24,7 +24,7 @@ Operators:
 from __future__ import annotations
 
 import typing
-from typing import Iterator
+from typing import Callable, Iterator
 
 import attrs
 
@@ -250,11 +250,14 @@ def children(op: Op) -> tuple[Op, ...]:
 class Plan:
     """A query's plan: the DAG whose roots are the output predicates' operators.
 
-    `order` is the topological order of predicates the translation followed (the planner's).
+    `order` is the topological order of predicates the translation followed (the planner's);
+    `rewrites` names the rewrite passes (sga/rewrite/pipeline.py) that changed the plan, in
+    the order they ran.
     """
 
     outputs: tuple[Op, ...]
     order: tuple[str, ...] = ()
+    rewrites: tuple[str, ...] = ()
 
     def nodes(self) -> Iterator[Op]:
         """Every distinct node once, children before parents (a topological order)."""
@@ -272,3 +275,39 @@ class Plan:
         for root in self.outputs:
             visit(root)
         return iter(done)
+
+
+def map_plan(plan: Plan, rewrite: Callable[[Op], Op]) -> Plan:
+    """`plan` with `rewrite` applied to every node once its inputs have been rewritten
+    (children first); equal nodes stay one node. A node whose inputs did not change is kept
+    as it is, and `plan` itself comes back when nothing changed, so a rewrite pass can tell
+    whether it did anything (`result is not plan`). O(nodes) calls of `rewrite`."""
+    done: dict[Op, Op] = {}
+
+    def same(new: tuple, old: tuple) -> bool:
+        return all(a is b for a, b in zip(new, old))
+
+    def visit(op: Op) -> Op:
+        got = done.get(op)
+        if got is not None:
+            return got
+        new: Op = op
+        if isinstance(op, (Filter, Rename)):
+            inner = visit(op.input)
+            if inner is not op.input:
+                new = attrs.evolve(op, input=inner)
+        elif isinstance(op, Path):
+            inputs = tuple(visit(i) for i in op.inputs)
+            domain = None if op.domain is None else visit(op.domain)
+            if not same(inputs, op.inputs) or domain is not op.domain:
+                new = attrs.evolve(op, inputs=inputs, domain=domain)
+        elif op.inputs:
+            inputs = tuple(visit(i) for i in op.inputs)
+            if not same(inputs, op.inputs):
+                new = attrs.evolve(op, inputs=inputs)
+        new = rewrite(new)
+        done[op] = new
+        return new
+
+    outputs = tuple(visit(root) for root in plan.outputs)
+    return plan if same(outputs, plan.outputs) else attrs.evolve(plan, outputs=outputs)

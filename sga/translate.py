@@ -9,8 +9,7 @@ Predicates are visited in the checker's topological order and each gets one expr
 - a closure `p+` / `p*` or a path atom `[R]` -> PATH over the streams of R's letters (each an
   input or a derived predicate); named by its `as` alias, else `p+`, `p*`, `[R]`; when
   ε ∈ L(R) its `domain` is VERTICES over the WSCANs of every input label (the active domain,
-  specs/semantics.md §2, §4); a finite, ε-free L(R) (`[a/b/c]`) is a UNION of chain PATTERNs
-  instead (sga/rewrite/finite_paths.py);
+  specs/semantics.md §2, §4);
 - each rule                                  -> PATTERN over its body atoms, or RENAME when the
   rule is a single atom with no comparisons whose head is its (src, trg) or (trg, src);
 - several rules with one head                -> UNION[head] of the rules' expressions.
@@ -21,18 +20,21 @@ fresh variable that joins nothing. Comparisons become PATTERN conditions. Equal 
 equal frozen objects, so a predicate read by several consumers is one shared node. Corner
 cases and their reasons: specs/plans.md.
 
-`translate` then shares the chains and closing links of PATTERNs as nested PATTERNs
-(sga/rewrite/shared_chains.py) unless the canonical plan is asked for.
+`translate` then runs the rewrite passes of sga/rewrite/pipeline.py on it, those not skipped
+by name: a PATH over a finite, ε-free language (`[a/b/c]`) becomes a UNION of chain PATTERNs
+(`finite_paths`), then the chains and closing links of PATTERNs become nested PATTERNs
+(`shared_chains`).
 """
 
 from __future__ import annotations
+
+from typing import Collection
 
 from ..datalog import ast
 from ..datalog.checked import CheckedProgram
 from ..datalog.errors import DlError, DlErrors
 from . import algebra
-from .rewrite.finite_paths import as_joins, finite_words
-from .rewrite.shared_chains import share_chains_plan
+from .rewrite.pipeline import rewrite
 from .algebra import (
     EdgeCondition,
     Filter,
@@ -86,11 +88,7 @@ class _Translator:
 
     def path(self, regex: algebra.Regex, name: str) -> Op:
         letters = algebra.regex_labels(regex)
-        nullable = algebra.regex_nullable(regex)
-        words = None if nullable else finite_words(regex)
-        if words is not None:
-            return as_joins(words, {letter: self.exp[letter] for letter in letters}, name)
-        domain = self.domain() if nullable else None
+        domain = self.domain() if algebra.regex_nullable(regex) else None
         return Path(tuple(self.exp[letter] for letter in letters), regex, name, domain)
 
     # -- one body atom -> (input node, (src var, trg var))
@@ -241,9 +239,11 @@ def _terms(literal) -> tuple:
 
 
 def translate(checked: CheckedProgram, *, source: str | None = None,
-              canonical: bool = False) -> Plan:
-    """The SGA plan of `checked`: the canonical plan (thesis Algorithm SGQParser), then, unless
-    `canonical`, with its PATTERN chains shared (sga/rewrite/shared_chains.py).
+              canonical: bool = False, skip: Collection[str] = ()) -> Plan:
+    """The SGA plan of `checked`: the canonical plan (thesis Algorithm SGQParser), then the
+    rewrite passes of sga/rewrite/pipeline.py except those named in `skip` (`Plan.rewrites`
+    names those that changed it). `canonical` skips `shared_chains` too: the plan before its
+    PATTERN chains are shared (`sgq explain --canonical`).
 
     `source` (the program text) only serves error messages: their line and caret.
 
@@ -256,4 +256,4 @@ def translate(checked: CheckedProgram, *, source: str | None = None,
     ['WScan', 'Path', 'Rename']
     """
     plan = _Translator(checked, source).run()
-    return plan if canonical else share_chains_plan(plan)
+    return rewrite(plan, {*skip, "shared_chains"} if canonical else skip)

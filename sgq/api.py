@@ -20,28 +20,34 @@ from .datalog.check import check_text
 from .datalog.checked import CheckedProgram
 from .errors import UserError
 from .incremental.engine import Engine, Result
+from .options import PlanOptions
 from .sga.algebra import Plan
 from .sga.translate import translate
 
-__all__ = ["Query", "compile", "Engine", "Result"]
+__all__ = ["Query", "compile", "Engine", "PlanOptions", "Result"]
 
 
 class Query:
-    """A compiled program: `checked` (the CheckedProgram), `plan` (its SGA plan), `source`."""
+    """A compiled program: `checked` (the CheckedProgram), `plan` (its SGA plan), `source`,
+    and the `options` it was planned with (its engines use their PATH operator)."""
 
-    __slots__ = ("checked", "plan", "source")
+    __slots__ = ("checked", "plan", "source", "options")
 
-    def __init__(self, checked: CheckedProgram, plan: Plan, source: str) -> None:
+    def __init__(self, checked: CheckedProgram, plan: Plan, source: str,
+                 options: PlanOptions = PlanOptions()) -> None:
         self.checked = checked
         self.plan = plan
         self.source = source
+        self.options = options
 
     def engine(self, paths: bool = False, history: bool = True, deltas: bool = False) -> Engine:
         """A fresh engine for this query. `paths`: results carry a witness path; `history`:
         keep every result interval (merged per key) so `snapshot(τ)` works; `deltas`: the
         results are read as delta events from `engine.delta_view()` only (faster: PATH gives
-        them natively; needs `history=False`)."""
-        return Engine(self.plan, paths=paths, history=history, deltas=deltas)
+        them natively; needs `history=False`). Its PATH operators are those
+        `self.options.path_operator` chooses."""
+        return Engine(self.plan, paths=paths, history=history, deltas=deltas,
+                      options=self.options)
 
     def explain(self) -> str:
         """The plan in `sgq explain` text form."""
@@ -54,12 +60,13 @@ class Query:
 
 
 def compile(source: str, window: int | None = None, slide: int | None = None, *,
-            filename: str | None = None) -> Query:
+            filename: str | None = None, options: PlanOptions = PlanOptions()) -> Query:
     """Parse, check and plan a program.
 
     `source` is program text if it contains a newline or `:-`, else the path of a `.dl` file.
-    `window` / `slide` override `.window` / `.slide`. Raises `DlErrors` for a bad program and
-    `UserError` for a file that cannot be read.
+    `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
+    rewrite passes to skip and the PATH operator of the query's engines. Raises `DlErrors`
+    for a bad program and `UserError` for a file that cannot be read.
     """
     if "\n" in source or ":-" in source:
         text = source
@@ -74,5 +81,5 @@ def compile(source: str, window: int | None = None, slide: int | None = None, *,
             raise UserError(f"cannot read program file '{source}': {exc}") from None
         name = filename or source
     checked = check_text(text, name, window=window, slide=slide)
-    plan = translate(checked, source=text)
-    return Query(checked, plan, text)
+    plan = translate(checked, source=text, skip=options.skip_rewrites)
+    return Query(checked, plan, text, options)

@@ -5,9 +5,9 @@ A checkpoint is one file, `DIR/checkpoint.json.gz`: gzip'd JSON (no pickle, no e
 - `format` (this module's FORMAT) and `sgq` (the version that wrote it): another format or
   another sgq version is refused, because the engine's state classes may differ;
 - `settings` and their `fingerprint`: the program text's SHA-256 and every option that shapes
-  the results or the input read (window, slide, emit, paths, columns, format, lateness,
-  on-error, output format); a checkpoint of another program or other options is refused with
-  the names of what differs;
+  the results, the engine's state or the input read (window, slide, emit, paths, the plan
+  options of sgq/options.py, columns, format, lateness, on-error, output format); a
+  checkpoint of another program or other options is refused with the names of what differs;
 - `layout`: the dataflow's operator names, so a plan that compiles differently is refused;
 - `position`: how far the run got (`Position`): input edges handed to the engine, a CRC of
   them, output rows and bytes, rejects file bytes and counters;
@@ -41,8 +41,9 @@ from . import __version__
 from .errors import UserError
 from .state_codec import StateError, decode, encode
 
-FORMAT = 3   # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
-#              keeps one window closure (state/window_closure.py), not one per level
+FORMAT = 4   # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
+#              keeps one window closure (state/window_closure.py), not one per level; 4: the
+#              plan options are settings (a closure PATH keeps whether it may hand over)
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000   # input edges between checkpoints
 KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"   # tests only: see KillSwitch
@@ -54,6 +55,8 @@ _SETTING_NAMES = {
     "slide": "--slide",
     "emit": "--emit",
     "paths": "--paths",
+    "path_operator": "--path-operator",
+    "skip_rewrites": "--no-rewrite",
     "columns": "--columns",
     "format": "input format",
     "max_lateness": "--max-lateness",

@@ -292,11 +292,13 @@ def _plain_csv(rows) -> str | None:
     `"`, CR or LF inside a field) or writing None as an empty field. The check reads the
     formatted text once: exactly four commas and one newline per row, no quote, CR or None."""
     text = "".join([f"{a},{b},{c},{d},{e}\n" for a, b, c, d, e in rows])
-    n = len(rows)
-    if (text.count(",") != 4 * n or text.count("\n") != n or '"' in text or "\r" in text
-            or "None" in text):
-        return None
-    return text
+    return None if _needs_csv(text, len(rows)) else text
+
+
+def _needs_csv(text: str, n: int) -> bool:
+    """Whether `n` five-field lines formatted plainly as `text` differ from the csv module's."""
+    return (text.count(",") != 4 * n or text.count("\n") != n or '"' in text or "\r" in text
+            or "None" in text)
 
 
 class ResultWriter:
@@ -334,6 +336,23 @@ class ResultWriter:
             fields = self.fields
             self.out.write("".join(json.dumps(dict(zip(fields, row)), ensure_ascii=False) + "\n"
                                    for row in rows))
+
+    def write_groups(self, groups) -> None:
+        """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,
+        one formatted line per key with the group's `τ,op,` in front, no row tuples."""
+        if self.fmt != "csv":
+            self.write_many([(tau, op, *key) for tau, op, keys in groups for key in keys])
+            return
+        for tau, op, keys in groups:
+            self.rows += len(keys)
+            prefix = f"{tau},{op},"
+            for i in range(0, len(keys), _CHUNK):
+                chunk = keys[i:i + _CHUNK]
+                text = "".join([f"{prefix}{s},{t},{label}\n" for s, t, label in chunk])
+                if _needs_csv(text, len(chunk)):
+                    self._csv.writerows([(tau, op, *key) for key in chunk])
+                else:
+                    self.out.write(text)
 
     def flush(self) -> None:
         self.out.flush()

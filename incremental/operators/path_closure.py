@@ -23,8 +23,8 @@ words of bitset work, while the closure walks `rows x words` machine words and r
 the bitsets are wide and almost empty, and with a long cyclic regex most pairs belong to
 inner states; the hand-over is one-way and its replay costs about one slide of S-PATH's work,
 so, as in ski rental, it waits until the closure's excess over S-PATH, summed over the slides
-checked, exceeds that: a stream whose closure is sparse for a slide or two near its end keeps
-its closures), this builds an S-PATH operator for the same node, replays the valid contents of the
+checked, exceeds that: a stream whose closure is slightly sparse for a slide or two near its
+end keeps its closures; one far sparser, `CLEARLY_SPARSE`, hands over at once), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
 this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
 delegates every later call to it. At a deletion, every live output key is then re-read
@@ -46,8 +46,6 @@ Cost per batch: grouping by level, then per level and edge not yet implied O(|an
 """
 
 from __future__ import annotations
-
-import os
 
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
@@ -80,7 +78,7 @@ class PathClosureOp(PhysicalOperator):
 
     __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath",
                  "check_density", "excess", "reread", "sink", "label", "reverse",
-                 "own_vertex")
+                 "own_vertex", "sparse_hands_over")
 
     #: live levels beyond which S-PATH takes over (a slide much finer than the window)
     MAX_LEVELS = 96
@@ -90,6 +88,11 @@ class PathClosureOp(PhysicalOperator):
     #: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x 16 <
     #: rows x words + pairs; knows*, RPQ Q8 and the so streams run faster on closures)
     TREE_COST = 16
+    #: a closure this many times S-PATH's estimated work hands over at once, without waiting
+    #: for the excess to pay for the replay: the estimate is rough, and a closure that dense
+    #: only gets denser while the window fills (SGA Q4 on snb: 1.8x at its 2nd slide, 2.6x at
+    #: its 3rd, which took 21 s on closures and 3 on S-PATH)
+    CLEARLY_SPARSE = 1.5
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
@@ -104,6 +107,8 @@ class PathClosureOp(PhysicalOperator):
         self.check_density = False
         self.excess = 0.0       # the closure's work beyond S-PATH's, summed over slides
         self.reread = False     # set by every hand-over: the next retract re-reads
+        # PlanOptions(path_operator="closure") keeps closures however sparse (A/B runs, tests)
+        self.sparse_hands_over = ctx.options.path_operator != "closure"
         # native deltas (an output PATH of a delta-mode engine): the closure's results enter
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
         self.sink = ctx.delta_sink(node)
@@ -225,14 +230,16 @@ class PathClosureOp(PhysicalOperator):
     def _sparse(self) -> bool:
         """Whether S-PATH should take over (see the module docstring): the closure's bitset
         words beyond S-PATH's tree work, summed over the slides checked (never below zero),
-        exceed one slide of that tree work, the price of the replay. Never when
-        `SGQ_PATH=closure` forces closures (A/B runs)."""
+        exceed one slide of that tree work, the price of the replay, or this slide's alone is
+        `CLEARLY_SPARSE` times that tree work. Never when the
+        `path_operator` option is `"closure"` (`sparse_hands_over` is off)."""
         rows, pairs, starts, words = self.closure.density()
-        if rows < self.MIN_ROWS or os.environ.get("SGQ_PATH") == "closure":
+        if rows < self.MIN_ROWS or not self.sparse_hands_over:
             return False
         trees = starts * self.TREE_COST
-        self.excess = max(0.0, self.excess + rows * words + pairs - trees)
-        return self.excess > trees
+        work = rows * words + pairs
+        self.excess = max(0.0, self.excess + work - trees)
+        return self.excess > trees or work > self.CLEARLY_SPARSE * trees
 
     def _epsilon(self, batch, now, result) -> None:
         if self.dfa.nullable:

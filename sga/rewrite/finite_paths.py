@@ -7,11 +7,22 @@ edges in path order) and the same coalescing per (src, trg). A join probes hash 
 edge; S-PATH would keep a spanning tree per root vertex for a language with no cycles to share.
 A word of one letter is a RENAME, several words a UNION. Languages with ε stay PATH (their
 ε-pairs need the active domain), as do infinite ones and ones with too many words.
+
+`join_finite_paths` is the pass `finite_paths` of sga/rewrite/pipeline.py, the first after the
+canonical translation (which plans every path atom as a PATH):
+
+    PATH[a/b]                    ->   PATTERN[src1, trg2 -> [a/b]](trg1 = src2)
+      WSCAN[a](ω=10, β=1)               WSCAN[a](ω=10, β=1)
+      WSCAN[b](ω=10, β=1)               WSCAN[b](ω=10, β=1)
+
+Skipped by name (`--no-rewrite finite_paths`), such atoms stay PATH (S-PATH or closures).
 """
 
 from __future__ import annotations
 
-from ..algebra import Op, Pattern, Regex, Rename, Union
+from ..algebra import (
+    Op, Path, Pattern, Plan, Regex, Rename, Union, map_plan, regex_labels, regex_nullable,
+)
 
 MAX_WORDS = 16
 MAX_WORD_LENGTH = 8
@@ -62,3 +73,18 @@ def as_joins(words: list[tuple[str, ...]], streams: dict[str, Op], label: str) -
         if node not in parts:
             parts.append(node)
     return parts[0] if len(parts) == 1 else Union(tuple(parts), label)
+
+
+def join_finite_paths(plan: Plan) -> Plan:
+    """`plan` with every PATH over a finite, ε-free language replaced by `as_joins` of its
+    words (children first, shared nodes stay shared); `plan` itself when there is none."""
+
+    def lower(op: Op) -> Op:
+        if not isinstance(op, Path) or regex_nullable(op.regex):
+            return op
+        words = finite_words(op.regex)
+        if words is None:
+            return op
+        return as_joins(words, dict(zip(regex_labels(op.regex), op.inputs)), op.label)
+
+    return map_plan(plan, lower)

@@ -23,18 +23,15 @@ the flat join:
 A cycle without a closing atom (SGA Q5) keeps its flat join: merging two of its atoms would
 materialise a product the remaining atoms filter.
 
-`share_chains_plan` applies it to every PATTERN of a plan, keeping shared nodes shared;
-`translate` runs it after the canonical translation unless asked not to, and `SGQ_JOINS=flat`
-turns it off (benchmark A/B runs, tests).
+`share_chains_plan` applies it to every PATTERN of a plan, keeping shared nodes shared. It is
+the pass `shared_chains` of sga/rewrite/pipeline.py: `translate` runs it after the canonical
+translation unless it is skipped by name (`PlanOptions(skip_rewrites={"shared_chains"})`,
+`sgq run --no-rewrite shared_chains`: benchmark A/B runs, tests).
 """
 
 from __future__ import annotations
 
-import os
-
-import attrs
-
-from ..algebra import Filter, Op, Path, Pattern, Plan, Rename
+from ..algebra import Op, Pattern, Plan, map_plan
 
 
 def _label(op: Op, forward: bool) -> str:
@@ -134,27 +131,5 @@ def share_chains(p: Pattern) -> Pattern:
 
 def share_chains_plan(plan: Plan) -> Plan:
     """`plan` with `share_chains` applied to every PATTERN (children first; equal nodes stay
-    one node). The identity when `SGQ_JOINS=flat`."""
-    if os.environ.get("SGQ_JOINS") == "flat":
-        return plan
-    done: dict = {}
-
-    def visit(op: Op) -> Op:
-        got = done.get(op)
-        if got is not None:
-            return got
-        if isinstance(op, (Filter, Rename)):
-            new: Op = attrs.evolve(op, input=visit(op.input))
-        elif isinstance(op, Path):
-            new = attrs.evolve(op, inputs=tuple(visit(i) for i in op.inputs),
-                               domain=None if op.domain is None else visit(op.domain))
-        elif op.inputs:
-            new = attrs.evolve(op, inputs=tuple(visit(i) for i in op.inputs))
-        else:
-            new = op
-        if isinstance(new, Pattern):
-            new = share_chains(new)
-        done[op] = new
-        return new
-
-    return attrs.evolve(plan, outputs=tuple(visit(o) for o in plan.outputs))
+    one node); `plan` itself when no PATTERN has a chain to share."""
+    return map_plan(plan, lambda op: share_chains(op) if isinstance(op, Pattern) else op)

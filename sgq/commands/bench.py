@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
+from .common import add_plan_arguments, plan_options
 
 NAME = "bench"
 HELP = "run the benchmark suite (throughput, latency, memory vs baselines)"
@@ -32,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write a markdown report with plots (e.g. docs/benchmarks.md)")
     parser.add_argument("--cache", default=".bench-cache", help="where generated streams are kept")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
+    add_plan_arguments(parser)
     parser.add_argument("--from", dest="sources", nargs="+", metavar="JSON", default=None,
                         help="run nothing: print and --report the recorded results of these "
                              "--output files (one section per run)")
@@ -45,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         return _from_records(args)
     if args.repeat < 1:
         raise UserError("--repeat must be at least 1")
+    options = plan_options(args)
     systems = tuple(s.strip() for s in args.systems.split(",")) if args.systems else (
         ("engine", "ingest", "reeval") if args.quick else ("engine", "ingest", "reeval", "spark")
     )
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,
                        log=lambda line: print(line, file=sys.stderr),
-                       save=save if args.output else None)
+                       save=save if args.output else None, options=options)
     result["command"] = command
     return _show(result, args)
 

@@ -1,4 +1,5 @@
-"""What several commands share: window/slide options and compiling a program for a user."""
+"""What several commands share: window/slide and plan options, compiling a program for a
+user."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import argparse
 import os
 
 from ..errors import UserError
+from ..options import PATH_OPERATORS, PlanOptions
+from ..sga.rewrite.pipeline import REWRITES
 
 
 def duration_arg(text: str) -> int:
@@ -25,6 +28,25 @@ def add_window_arguments(parser: argparse.ArgumentParser) -> None:
                         help="slide, overriding .slide (default 1)")
 
 
+def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--path-operator` and `--no-rewrite NAME` (sgq/options.py); read with `plan_options`."""
+    parser.add_argument("--path-operator", choices=PATH_OPERATORS, default="auto",
+                        help="PATH's physical operator: auto (closures that hand over to "
+                        "S-PATH when sparse; default), closure (closures that never hand over "
+                        "for density), spath (S-PATH from the start)")
+    parser.add_argument("--no-rewrite", action="append", default=[], metavar="NAME",
+                        help=f"skip the plan rewrite NAME ({', '.join(REWRITES)}); "
+                        "repeatable")
+
+
+def plan_options(args: argparse.Namespace) -> PlanOptions:
+    """The PlanOptions of `add_plan_arguments`' flags; an unknown rewrite is a UserError."""
+    try:
+        return PlanOptions(path_operator=args.path_operator, skip_rewrites=args.no_rewrite)
+    except UserError as exc:
+        raise UserError(f"--no-rewrite: {exc}") from None
+
+
 def read_program(path: str) -> str:
     """The text of a .dl file, or a clean error."""
     if not os.path.exists(path):
@@ -38,13 +60,16 @@ def read_program(path: str) -> str:
         raise UserError(f"cannot read '{path}': {exc.strerror}") from None
 
 
-def compile_program(path: str, window: int | None = None, slide: int | None = None):
-    """Parse, check and plan the program at `path`; its errors become a UserError (exit 1)."""
+def compile_program(path: str, window: int | None = None, slide: int | None = None,
+                    options: PlanOptions = PlanOptions()):
+    """Parse, check and plan the program at `path` with `options`; its errors become a
+    UserError (exit 1)."""
     from ..api import compile as compile_query
     from ..datalog.errors import DlErrors
 
     text = read_program(path)
     try:
-        return compile_query(text, filename=path, window=window, slide=slide)
+        return compile_query(text, filename=path, window=window, slide=slide,
+                             options=options)
     except DlErrors as exc:
         raise UserError(exc.render(), exit_code=1) from None

@@ -1,5 +1,8 @@
 """`sgq explain FILE`: print the SGA plan of a `.dl` program that `sgq run` executes (thesis
-5.2.2, then sga/rewrite/shared_chains.py); `--canonical` prints the thesis translation alone.
+5.2.2, then the rewrite passes of sga/rewrite/pipeline.py); `--no-rewrite NAME` skips a pass,
+`--canonical` skips `shared_chains`. The text form opens with the passes by name (those that
+changed the plan, those that had nothing to change, those skipped) and the PATH operator
+`--path-operator` chooses for `sgq run`.
 
 Errors in the program are printed as `FILE:LINE:COL: error: ...` with the source line and a
 caret, exit code 1; a missing file or a bad option is a usage error, exit code 2.
@@ -15,7 +18,10 @@ from sgq.datalog.errors import DlErrors
 from sgq.datalog.parser import parse_duration
 from sgq.errors import UserError
 from sgq.sga.explain import explain_dot, explain_json, explain_text
+from sgq.sga.rewrite.pipeline import REWRITES
 from sgq.sga.translate import translate
+
+from .common import add_plan_arguments, plan_options
 
 NAME = "explain"
 HELP = "Print the streaming graph algebra plan of a .dl program."
@@ -47,9 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--canonical", action="store_true",
         help="the canonical plan (thesis Algorithm SGQParser) without the shared-chains rewrite",
     )
+    add_plan_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    options = plan_options(args)
+    skip = options.skip_rewrites | ({"shared_chains"} if args.canonical else set())
     try:
         with open(args.file, encoding="utf-8") as handle:
             text = handle.read()
@@ -59,9 +68,14 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"cannot read {args.file}: not UTF-8 text") from None
     try:
         checked = check_text(text, args.file, window=args.window, slide=args.slide)
-        plan = translate(checked, source=text, canonical=args.canonical)
+        plan = translate(checked, source=text, skip=skip)
     except DlErrors as exc:
         print(exc.render(), file=sys.stderr)
         return 1
+    if args.format == "text":
+        passes = [name if name in plan.rewrites else
+                  f"{name} ({'skipped' if name in skip else 'no change'})" for name in REWRITES]
+        sys.stdout.write(f"rewrites: {', '.join(passes)}\n"
+                         f"path operator: {options.path_operator}\n")
     sys.stdout.write(FORMATS[args.format](plan))
     return 0

@@ -19,6 +19,7 @@ import os
 import sys
 from typing import Iterator
 
+from ..api import Query
 from ..checkpoint import (
     DEFAULT_EVERY, Checkpoints, Position, cut_back, durable_size, edge_digest, program_digest,
 )
@@ -30,7 +31,9 @@ from ..stream_io import (
     DELTA_FIELDS, FORMATS, INTERVAL_FIELDS, ResultWriter, decoded_lines, guess_format,
     parse_columns, parse_lines,
 )
-from .common import add_window_arguments, compile_program, duration_arg
+from .common import (
+    add_plan_arguments, add_window_arguments, compile_program, duration_arg, plan_options,
+)
 
 NAME = "run"
 HELP = "run a .dl program incrementally over an edge stream"
@@ -61,6 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="interval tuples (default) or deltas time,op,src,trg,label")
     parser.add_argument("--paths", action="store_true",
                         help="add a witness path column to interval output")
+    add_plan_arguments(parser)
     parser.add_argument("--output", "-o", metavar="OUT", default="-",
                         help="result file (CSV; JSON Lines if it ends in .jsonl); default stdout")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -185,10 +189,11 @@ def _batches(edges, per_instant: bool) -> Iterator[list]:
         yield batch
 
 
-def _settings(args: argparse.Namespace, source: str, columns, out_fmt: str) -> dict:
+def _settings(args: argparse.Namespace, query: Query, columns, out_fmt: str) -> dict:
     """What a checkpoint must agree on with the command resuming it."""
     return {
-        "program_sha256": program_digest(source),
+        "program_sha256": program_digest(query.source),
+        **query.options.as_dict(),
         "window": args.window,
         "slide": args.slide,
         "emit": args.emit,
@@ -231,7 +236,7 @@ def _row_key(r) -> tuple:
 
 
 def run(args: argparse.Namespace) -> int:
-    query = compile_program(args.program, args.window, args.slide)
+    query = compile_program(args.program, args.window, args.slide, plan_options(args))
     columns = parse_columns(args.columns) if args.columns else None
     out_fmt = "jsonl" if args.output.lower().endswith((".jsonl", ".ndjson")) else "csv"
     deltas = args.emit == "deltas"
@@ -253,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
                             "of the two")
         if not os.path.exists(args.input):
             raise UserError(f"input file '{args.input}' does not exist")
-        ckpt = Checkpoints(args.checkpoint, _settings(args, query.source, columns, out_fmt))
+        ckpt = Checkpoints(args.checkpoint, _settings(args, query, columns, out_fmt))
 
     engine = query.engine(paths=args.paths and not deltas, history=False, deltas=deltas)
     # the delta view is the engine's own (its native producers write to it): one root
@@ -287,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     def write_results() -> None:
         results = engine.drain()
         if deltas:
-            writer.write_many(view.feed(results, engine.time))
+            writer.write_groups(view.feed_grouped(results, engine.time))
             return
         if sort_rows:
             # one round (one instant) at a time: rows of different keys come in an order that
@@ -339,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
         engine.close()
         write_results()
         if deltas:
-            writer.write_many(view.close())
+            writer.write_groups(view.close_grouped())
     finally:
         progress.done()
         rejects.close()

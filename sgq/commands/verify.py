@@ -17,7 +17,7 @@ import sys
 
 from ..errors import UserError
 from ..stream_io import DELTA_FIELDS, FORMATS, ResultWriter, read_edges
-from .common import add_window_arguments, compile_program
+from .common import add_plan_arguments, add_window_arguments, compile_program, plan_options
 
 NAME = "verify"
 HELP = "check the engine against the Spark oracle on a stream, at every change point"
@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--columns", metavar="COLS",
                         help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)")
     add_window_arguments(parser)
+    add_plan_arguments(parser)
     parser.add_argument("--oracle-output", metavar="OUT",
                         help="write the oracle's delta view as CSV time,op,src,trg,label")
     parser.add_argument("--no-minimize", action="store_true",
@@ -84,7 +85,7 @@ def run(args) -> int:
     from ..oracle.compare import check_engine
     from ..oracle.evaluation import evaluate
 
-    query = compile_program(args.program, args.window, args.slide)
+    query = compile_program(args.program, args.window, args.slide, plan_options(args))
     checked = query.checked
     if not checked.outputs:
         raise UserError(f"{args.program}: no output predicate (.output, or a rule for Answer)")

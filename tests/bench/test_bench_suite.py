@@ -8,8 +8,9 @@ import subprocess
 
 import attrs
 
-from sgq.benchmarks import report, suite
-from sgq.benchmarks.workloads import DAY, Workload
+from sgq import PlanOptions
+from sgq.benchmarks import measure, report, suite
+from sgq.benchmarks.workloads import DAY, Workload, specs_dir
 
 TINY = Workload("rpq-q11-snb", "rpq/snb/q11.dl", "snb", 3_000, 10, 2 * DAY, DAY)
 
@@ -26,6 +27,25 @@ def test_a_tiny_suite_run_has_figures_ratios_and_a_report(tmp_path):
     report.write_report(result, out)
     text = out.read_text()
     assert "| rpq-q11-snb | 3,000 |" in text and "†" not in text
+
+
+def test_plan_options_reach_the_engine_and_give_the_same_results(monkeypatch, tmp_path):
+    stream = suite.stream_file(TINY, tmp_path / "cache")
+    options = PlanOptions(path_operator="spath", skip_rewrites={"shared_chains"})
+    calls = []
+
+    def fake_child(system, w, path, timeout, **kw):
+        calls.append((system, kw))
+        return measure.SYSTEMS[system](w, str(path), str(specs_dir() / w.query), **kw)
+
+    monkeypatch.setattr(suite, "run_child", fake_child)
+    result = suite.run_suite([TINY], ("engine", "ingest"), 1, tmp_path / "cache",
+                             log=lambda _line: None, options=options)
+    assert calls == [("engine", {"options": {"path_operator": "spath",
+                                             "skip_rewrites": ["shared_chains"]}}),
+                     ("ingest", {})]
+    default = measure.run_engine(TINY, str(stream), str(specs_dir() / TINY.query))
+    assert result["rows"][0]["engine"]["results"] == default["results"] > 0
 
 
 def test_a_timeout_keeps_the_last_partial_figures(monkeypatch, tmp_path):

@@ -350,6 +350,8 @@ def test_rerunning_a_finished_run_rewrites_the_same_output(finished, capsys):
     ("window", ["written for a different --window"]),
     ("emit", ["written for a different --emit"]),
     ("lateness", ["written for a different --max-lateness"]),
+    ("path-operator", ["written for a different --path-operator"]),
+    ("no-rewrite", ["written for a different --no-rewrite"]),
     ("garbage", ["is damaged"]),
     ("truncated", ["is damaged"]),
     ("not-json", ["is damaged"]),
@@ -372,6 +374,10 @@ def test_a_checkpoint_that_does_not_fit_is_refused(finished, capsys, change, pie
         args = args + ["--emit", "deltas"]
     elif change == "lateness":
         args = args + ["--max-lateness", "10"]
+    elif change == "path-operator":
+        args = args + ["--path-operator", "spath"]
+    elif change == "no-rewrite":
+        args = args + ["--no-rewrite", "shared_chains"]
     elif change == "garbage":
         ckfile.write_bytes(bytes(random.Random(1).randrange(256) for _ in range(4096)))
     elif change == "truncated":

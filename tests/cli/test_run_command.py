@@ -69,6 +69,17 @@ def test_deltas_from_a_file_equal_the_api(tmp_path, capsys, stream, expected):
     assert stats_of(err)["what"] == "deltas"
 
 
+@pytest.mark.parametrize("extra", [
+    ["--path-operator", "closure"],
+    ["--path-operator", "spath"],
+    ["--no-rewrite", "shared_chains", "--no-rewrite", "finite_paths"],
+])
+def test_plan_options_give_the_same_deltas(tmp_path, capsys, stream, expected, extra):
+    path = write_edges(tmp_path / "e.csv", stream)
+    out, _ = _run_to_file(tmp_path, capsys, path, *extra, emit="deltas")
+    assert read_result(out)[1] == expected["deltas"]
+
+
 def test_the_shipped_example_end_to_end(tmp_path, capsys):
     """specs/streams/notification.csv through specs' notification program."""
     edges = read_edges_csv(NOTIFICATION_CSV)
@@ -484,6 +495,8 @@ def test_user_errors_are_one_line_messages(tmp_path, capsys, stream):
         (["run", tmp_path / "missing.dl", "-i", path], 2, "does not exist"),
         (run + [path, "--columns", "src,trg,when"], 2, "unknown column"),
         (run + [path, "--columns", "src,trg,label"], 2, "lacks ts"),
+        (run + [path, "--no-rewrite", "bogus"], 2,
+         "--no-rewrite: unknown rewrite 'bogus'; the rewrites are finite_paths, shared_chains"),
         (run + [tmp_path], 2, "not a directory prepared"),
         (run + [path, "-o", tmp_path / "no" / "such" / "out.csv"], 2, "cannot write the output"),
         (run + [path, "-o", tmp_path], 2, "cannot write the output"),

@@ -36,26 +36,27 @@ def reference_expected(checked, edges):
     return change_points(checked, edges), lambda tau: output_snapshot(checked, edges, tau)
 
 
-def engine_of(text: str):
+def engine_of(text: str, options=None):
+    """A maker of fresh engines for `text`, planned with `options` (default PlanOptions)."""
     import sgq.api
 
-    return sgq.api.compile(text).engine
+    return sgq.api.compile(text, options=options or sgq.api.PlanOptions()).engine
 
 
-def delta_engine_of(text: str):
+def delta_engine_of(text: str, options=None):
     """A delta-mode engine (native deltas) behind the snapshot interface of `check_engine`."""
     import sgq.api
 
-    query = sgq.api.compile(text)
+    query = sgq.api.compile(text, options=options or sgq.api.PlanOptions())
     return lambda: DeltaSnapshots(query)
 
 
-def judge_with_reference(text, checked, edges):
+def judge_with_reference(text, checked, edges, options=None):
     """The engine's first mismatch against the reference on this case, or None: with interval
-    rows, then in delta mode."""
+    rows, then in delta mode; planned with `options` (default PlanOptions)."""
     points, expected = reference_expected(checked, edges)
-    return (check_engine(engine_of(text), edges, points, expected)[0]
-            or check_engine(delta_engine_of(text), edges, points, expected)[0])
+    return (check_engine(engine_of(text, options), edges, points, expected)[0]
+            or check_engine(delta_engine_of(text, options), edges, points, expected)[0])
 
 
 def shrink_with_reference(text, checked, edges):

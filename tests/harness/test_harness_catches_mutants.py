@@ -11,6 +11,7 @@ from harness_support import batch_cases, judge_with_reference
 
 pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")
 
+from sgq import PlanOptions  # noqa: E402
 from sgq.incremental.operators.path import PathOp  # noqa: E402
 from sgq.incremental.operators.pattern import PatternOp  # noqa: E402
 from sgq.incremental.operators.wscan import WScanOp  # noqa: E402
@@ -20,8 +21,8 @@ from sgq.incremental.state.window_closure import WindowClosure  # noqa: E402
 CASES = batch_cases(programs=30, streams=5, seed=77, deletions=False)
 
 
-def _failures() -> int:
-    return sum(judge_with_reference(*case) is not None for case in CASES)
+def _failures(options=None) -> int:
+    return sum(judge_with_reference(*case, options=options) is not None for case in CASES)
 
 
 def test_unbroken_engine_passes_the_batch():
@@ -40,7 +41,6 @@ def test_catches_off_by_one_expiry(monkeypatch):
 
 
 def test_catches_dropped_propagate(monkeypatch):
-    monkeypatch.setenv("SGQ_PATH", "spath")   # S-PATH, not the default closure operator
     original = PathOp._relax
 
     def broken(self, x, tree, parent, v, q, ts, exp, wit, now, result):
@@ -50,7 +50,8 @@ def test_catches_dropped_propagate(monkeypatch):
         return original(self, x, tree, parent, v, q, ts, exp, wit, now, result)
 
     monkeypatch.setattr(PathOp, "_relax", broken)
-    assert _failures() > 0
+    # S-PATH, not the default closure operator
+    assert _failures(PlanOptions(path_operator="spath")) > 0
 
 
 def test_catches_dropped_closure_extension(monkeypatch):

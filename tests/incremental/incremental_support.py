@@ -11,8 +11,8 @@ import sgq
 from sgq.incremental.deltas import delta_rows
 
 
-def compile_text(text: str, window=None, slide=None):
-    return sgq.compile(text, window=window, slide=slide)
+def compile_text(text: str, window=None, slide=None, options=sgq.PlanOptions()):
+    return sgq.compile(text, window=window, slide=slide, options=options)
 
 
 def norm(edges):

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from incremental_support import assert_matches_reference, compile_text, edge_streams, norm
+from sgq import PlanOptions
 from sgq.incremental.deltas import delta_rows
 from test_engine_reference import PROGRAMS, program_labels
 
@@ -29,9 +30,10 @@ def run_checked(text, edges, **kw):
 # ---- PATH: tree edges, non-tree edges, alternative paths (thesis 4.3.2) ----------------------
 
 PLUS = ".window 10\nAnswer(x, y) :- a+(x, y)."
+SPATH = PlanOptions(path_operator="spath")   # S-PATH's trees, from the first edge on
 
 
-def test_tree_edge_without_alternative_ends_its_subtree(monkeypatch):
+def test_tree_edge_without_alternative_ends_its_subtree():
     # T_1: 1 -> 2 -> 3; deleting 1 -> 2 ends (1, 2) and (1, 3), (2, 3) stays
     edges = [(1, 2, "a", 0), (2, 3, "a", 1), (1, 2, "a", 4, "-")]
     eng, out = run_checked(PLUS, edges)
@@ -40,21 +42,19 @@ def test_tree_edge_without_alternative_ends_its_subtree(monkeypatch):
         ("1", "2", "Answer", 0, 4), ("1", "3", "Answer", 1, 4),
     ]
     assert eng.snapshot(4) == {("2", "3", "Answer")}
-    monkeypatch.setenv("SGQ_PATH", "spath")   # S-PATH's trees, from the first edge on
-    eng = compile_text(PLUS).engine()
+    eng = compile_text(PLUS, options=SPATH).engine()
     eng.push_batch(edges)
     tree = eng.dataflow.ops[1].state.trees["1"]
     assert [key for key, node in tree.items() if node[1] > 4] == [("1", 0)]   # the root only
 
 
-def test_tree_edge_with_alternative_path_reconnects_with_largest_expiry(monkeypatch):
+def test_tree_edge_with_alternative_path_reconnects_with_largest_expiry():
     # (1, 3) is reached through 2 (exp 12); the direct edge (exp 10) is the alternative.
     edges = [(1, 3, "a", 0), (1, 2, "a", 2), (2, 3, "a", 3), (2, 3, "a", 5, "-")]
     _, out = run_checked(PLUS, edges)
     # the round's end records, in any order
     assert sorted(rows(out)[-2:]) == [("1", "3", "Answer", 0, 10), ("2", "3", "Answer", 3, 5)]
-    monkeypatch.setenv("SGQ_PATH", "spath")   # S-PATH's trees, from the first edge on
-    eng = compile_text(PLUS).engine()
+    eng = compile_text(PLUS, options=SPATH).engine()
     eng.push_batch(edges)
     node = eng.dataflow.ops[1].state.trees["1"][("3", 1)]
     assert node[1] == 10 and node[2] == ("1", 0)   # reattached to the root by the direct edge
@@ -71,10 +71,9 @@ def test_alternative_path_longer_than_the_deleted_one():
         ("1", "4", "Answer", 2, 12), ("1", "5", "Answer", 3, 12)]
 
 
-def test_non_tree_edge_only_changes_the_window_graph(monkeypatch):
-    monkeypatch.setenv("SGQ_PATH", "spath")   # S-PATH's trees, from the first edge on
+def test_non_tree_edge_only_changes_the_window_graph():
     edges = [(1, 3, "a", 0), (1, 2, "a", 2), (2, 3, "a", 3)]
-    q = compile_text(PLUS)
+    q = compile_text(PLUS, options=SPATH)
     eng = q.engine()
     eng.push_batch(edges)
     tree = eng.dataflow.ops[1].state.trees["1"]
@@ -82,7 +81,7 @@ def test_non_tree_edge_only_changes_the_window_graph(monkeypatch):
     eng.push_batch([(1, 3, "a", 5, "-")])   # (1, 3) in T_1 hangs off 2, not off this edge
     assert {k: list(v) for k, v in tree.items()} == before
     assert rows(eng.drain())[-1] == ("1", "3", "Answer", 0, 12)   # nothing was cut
-    run_checked(PLUS, edges + [(1, 3, "a", 5, "-")])
+    run_checked(PLUS, edges + [(1, 3, "a", 5, "-")], options=SPATH)
 
 
 def test_deleting_a_cycle_edge_and_nullable_domain():

@@ -85,3 +85,26 @@ def test_canonical_shows_the_flat_join_the_default_the_shared_chain(tmp_path, ca
     flat = capsys.readouterr().out
     assert "PATTERN[src1, trg3 -> [a/b/c]](trg1 = src2, trg2 = src3)" in flat
     assert "[b/c]" not in flat
+
+
+def test_rewrites_are_listed_and_skipped_by_name(tmp_path, capsys):
+    path = write(tmp_path, ".window 10\nAnswer(x, y) :- [a/b/c](x, y).\n")
+    assert main(["explain", path]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["rewrites: finite_paths, shared_chains", "path operator: auto"]
+    assert main(["explain", path, "--no-rewrite", "finite_paths", "--path-operator", "spath"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rewrites: finite_paths (skipped), shared_chains (no change)\n"
+                          "path operator: spath\n")
+    assert "PATH[a/b/c]" in out and "PATTERN" not in out
+    assert main(["explain", path, "--canonical", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["operators"]
+
+
+def test_an_unknown_rewrite_is_a_one_line_usage_error(tmp_path, capsys):
+    path = write(tmp_path, ".window 10\n" + PROGRAM)
+    assert main(["explain", path, "--no-rewrite", "shared_chains", "--no-rewrite", "nope"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("sgq explain: error: --no-rewrite: unknown rewrite 'nope'; the "
+                            "rewrites are finite_paths, shared_chains\n")
