@@ -188,6 +188,9 @@ class _Encoder:
             return ["q", x.maxlen, *[self.value(v, path, "i", i) for i, v in enumerate(x)]]
         if t is operator.itemgetter:
             items = x.__reduce__()[1]
+            if any(type(i) not in (int, str) for i in items):   # what decoding accepts
+                raise StateError(f"cannot checkpoint itemgetter{items!r}: only int or str "
+                                 "items are restored")
             return ["g", *[self.value(v, None, None, None) for v in items]]
         return self._other(x, t, parent, kind, arg)
 
