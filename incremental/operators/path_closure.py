@@ -13,7 +13,9 @@ Coalescer as `[now, L)` (a key that was not live starts at `now`: the path has a
 new at `now`; a live key keeps its start), exactly the coverage S-PATH emits. The ε-pairs of a
 nullable regex come from the `domain` port (VERTICES), as in S-PATH.
 
-Hand-over to S-PATH: witness paths (`paths=True`) use S-PATH from the start. On the first
+Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
+(sgq/options.py) use S-PATH from the start; `"closure"` turns the density rule below off. On
+the first
 explicit deletion (`retract`), when the live levels would exceed `MAX_LEVELS` (a slide
 much finer than the window: many distinct exps, where per-level closures cost more than
 trees), or when the closure turns out *sparse* (checked once per slide, from `MIN_ROWS` rows on:
