@@ -37,6 +37,7 @@ from ..options import PlanOptions
 from ..sga.algebra import Plan
 from .deltas import DeltaView
 from .runtime import Dataflow
+from .time_order import out_of_order
 
 
 class Result(NamedTuple):
@@ -97,10 +98,9 @@ class Engine:
         if op != "+" and op != "-":
             raise UserError(f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} "
                             "(use '+' or '-')")
-        if t < self._seen:
-            raise UserError(f"out-of-order edge {src} -> {trg} ({label}) at time {t}: time "
-                            f"{self._seen} was already seen (edges must come in "
-                            "non-decreasing time)")
+        why = out_of_order(t, self._seen)
+        if why is not None:
+            raise UserError(f"edge {src} -> {trg} ({label}): {why}")
         if self._buffer_time is not None and t > self._buffer_time:
             self._run_buffer()
             self._reach(t)
@@ -142,8 +142,9 @@ class Engine:
     def advance(self, t) -> None:
         """Time is now `t`: no input with a time `< t` will come."""
         t = int(t)
-        if t < self._seen:
-            raise UserError(f"cannot advance to time {t}: time {self._seen} was already seen")
+        why = out_of_order(t, self._seen)
+        if why is not None:
+            raise UserError(f"cannot advance: {why}")
         self.flush()
         self._seen = t
         self._reach(t)

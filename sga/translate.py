@@ -32,7 +32,6 @@ from typing import Collection
 
 from ..datalog import ast
 from ..datalog.checked import CheckedProgram
-from ..datalog.errors import DlError, DlErrors
 from . import algebra
 from .rewrite.pipeline import rewrite
 from .algebra import (
@@ -68,15 +67,10 @@ def regex_of(node: ast.Regex) -> algebra.Regex:
 class _Translator:
     """Algorithm SGQParser's `exp` mapping, filled in topological order."""
 
-    def __init__(self, checked: CheckedProgram, source: str | None):
+    def __init__(self, checked: CheckedProgram):
         self.checked = checked
         self.program = checked.program
-        self.source = source
         self.exp: dict[str, Op] = {}
-        self.errors: list[DlError] = []
-
-    def error(self, message: str, loc: ast.Loc | None) -> None:
-        self.errors.append(DlError(message, loc, self.checked.filename, self.source))
 
     # -- leaves
     def wscan(self, label: str) -> WScan:
@@ -122,12 +116,11 @@ class _Translator:
         return node, (names[0], names[1])
 
     # -- one rule -> PATTERN or RENAME labelled with the head
-    def rule(self, rule: ast.Rule) -> Op | None:
+    def rule(self, rule: ast.Rule) -> Op:
         head = rule.head
         if len(head.args) != 2 or any(len(lit.args) != 2 for lit in rule.body
                                       if not isinstance(lit, ast.Comparison)):
-            self.error("only binary predicates can be translated", rule.loc)
-            return None
+            raise _unchecked("an atom that is not binary")
         used = {t.name for lit in (head, *rule.body) for t in _terms(lit) if isinstance(t, ast.Var)}
         counter = [0]
 
@@ -143,9 +136,7 @@ class _Translator:
         conditions: list[VarCondition] = []
         for lit in rule.body:
             if isinstance(lit, ast.Comparison):
-                cond = self.comparison(lit)
-                if cond is not None:
-                    conditions.append(cond)
+                conditions.append(self.comparison(lit))
                 continue
             node, binding = self.bind(lit, fresh)
             inputs.append(node)
@@ -153,22 +144,13 @@ class _Translator:
         bound = {v for b in bindings for v in b}
         head_vars: list[str] = []
         for term in head.args:
-            if not isinstance(term, ast.Var):
-                what = "a constant" if isinstance(term, ast.Const) else "'_'"
-                self.error(f"the head of a rule cannot hold {what}; "
-                           "use a variable bound in the body", term.loc or head.loc)
-                return None
-            if term.name not in bound:
-                self.error(f"head variable '{term.name}' does not appear in a body atom",
-                           term.loc or head.loc)
-                return None
+            if not isinstance(term, ast.Var) or term.name not in bound:
+                raise _unchecked("a head term that is not a variable bound in the body")
             head_vars.append(term.name)
         for cond in conditions:
             for var in (cond.left,) if cond.right_const else (cond.left, cond.right):
                 if var not in bound:
-                    self.error(f"variable '{var}' of a comparison does not appear in a body "
-                               "atom", rule.loc)
-                    return None
+                    raise _unchecked(f"a compared variable '{var}' that no body atom binds")
         out = (head_vars[0], head_vars[1])
         if len(inputs) == 1 and not conditions:
             if out == bindings[0]:
@@ -177,15 +159,11 @@ class _Translator:
                 return Rename(inputs[0], head.pred, reverse=True)
         return Pattern(tuple(inputs), tuple(bindings), out, head.pred, tuple(conditions))
 
-    def comparison(self, lit: ast.Comparison) -> VarCondition | None:
+    def comparison(self, lit: ast.Comparison) -> VarCondition:
         left, right = lit.left, lit.right
-        if isinstance(left, ast.Anon) or isinstance(right, ast.Anon):
-            self.error("'_' cannot be compared; name the variable", lit.loc)
-            return None
-        if isinstance(left, ast.Const) and isinstance(right, ast.Const):
-            self.error("a comparison of two constants is always true or always false; "
-                       "remove it", lit.loc)
-            return None
+        if (isinstance(left, ast.Anon) or isinstance(right, ast.Anon)
+                or isinstance(left, ast.Const) and isinstance(right, ast.Const)):
+            raise _unchecked("a comparison with '_' or of two constants")
         if isinstance(left, ast.Const):
             left, right = right, left
         if isinstance(right, ast.Const):
@@ -197,9 +175,7 @@ class _Translator:
         if self.checked.window is None and any(
             label not in dict(self.checked.label_windows) for label in self.checked.edb
         ):
-            raise DlErrors([DlError(
-                "no window size: add `.window DURATION` to the program or pass --window",
-                None, self.checked.filename, self.source)])
+            raise _unchecked("an input label without a window")
         rules_of: dict[str, list[ast.Rule]] = {}
         for rule in self.program.rules:
             rules_of.setdefault(rule.head.pred, []).append(rule)
@@ -211,25 +187,19 @@ class _Translator:
                 parts: list[Op] = []
                 for rule in rules_of[pred]:
                     node = self.rule(rule)
-                    if node is not None and node not in parts:
+                    if node not in parts:
                         parts.append(node)
-                if self.errors:
-                    raise DlErrors(self.errors)
                 self.exp[pred] = parts[0] if len(parts) == 1 else Union(tuple(parts), pred)
-        if self.errors:
-            raise DlErrors(self.errors)
-        outputs = []
-        for name in self.checked.outputs:
-            if name not in self.exp:
-                self.error(f"output '{name}' is neither defined by a rule nor read as an "
-                           "input label", None)
-            else:
-                outputs.append(self.exp[name])
-        if not self.checked.outputs:
-            self.error("the program has no output: add `.output NAME` or define `Answer`", None)
-        if self.errors:
-            raise DlErrors(self.errors)
-        return Plan(outputs=tuple(outputs), order=self.checked.order)
+        if not self.checked.outputs or any(n not in self.exp for n in self.checked.outputs):
+            raise _unchecked("no output, or an output that is no rule's head")
+        return Plan(outputs=tuple(self.exp[n] for n in self.checked.outputs),
+                    order=self.checked.order)
+
+
+def _unchecked(problem: str) -> ValueError:
+    """A program that cannot have passed datalog/checks/ (which give users the errors for these
+    shapes): a caller's mistake, reported in one line."""
+    return ValueError(f"translate() needs a program that passed datalog.check: it has {problem}")
 
 
 def _terms(literal) -> tuple:
@@ -238,22 +208,22 @@ def _terms(literal) -> tuple:
     return literal.args
 
 
-def translate(checked: CheckedProgram, *, source: str | None = None,
-              canonical: bool = False, skip: Collection[str] = ()) -> Plan:
+def translate(checked: CheckedProgram, *, canonical: bool = False,
+              skip: Collection[str] = ()) -> Plan:
     """The SGA plan of `checked`: the canonical plan (thesis Algorithm SGQParser), then the
     rewrite passes of sga/rewrite/pipeline.py except those named in `skip` (`Plan.rewrites`
     names those that changed it). `canonical` skips `shared_chains` too: the plan before its
     PATTERN chains are shared (`sgq explain --canonical`).
 
-    `source` (the program text) only serves error messages: their line and caret.
-
-    Raises DlErrors for the few shapes the algebra cannot express and the checker has not
-    rejected (a constant or `_` in a head, a comparison of two constants, no window, no output).
+    `checked` comes from `datalog.check`, whose checks reject every shape the algebra cannot
+    express (a non-binary atom, a constant or `_` in a head, an unbound head or compared
+    variable, a comparison of two constants, no window, no output) with the user's errors;
+    given such a shape anyway, translate raises a one-line ValueError.
 
     >>> from sgq.datalog.check import check_text
     >>> plan = translate(check_text(".window 10\\nAnswer(x, y) :- a+(x, y)."))
     >>> [type(op).__name__ for op in plan.nodes()]
     ['WScan', 'Path', 'Rename']
     """
-    plan = _Translator(checked, source).run()
+    plan = _Translator(checked).run()
     return rewrite(plan, {*skip, "shared_chains"} if canonical else skip)

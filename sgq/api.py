@@ -59,6 +59,20 @@ class Query:
         return f"Query(outputs={self.checked.outputs!r}, file={self.checked.filename!r})"
 
 
+def read_program(path: str) -> str:
+    """The text of the `.dl` file at `path`; a missing, unreadable or non-UTF-8 file is a
+    one-line UserError naming it."""
+    if not os.path.exists(path):
+        raise UserError(f"program file '{path}' does not exist")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError:
+        raise UserError(f"program file '{path}' is not UTF-8 text") from None
+    except OSError as exc:
+        raise UserError(f"cannot read program file '{path}': {exc.strerror or exc}") from None
+
+
 def compile(source: str, window: int | None = None, slide: int | None = None, *,
             filename: str | None = None, options: PlanOptions = PlanOptions()) -> Query:
     """Parse, check and plan a program.
@@ -72,14 +86,8 @@ def compile(source: str, window: int | None = None, slide: int | None = None, *,
         text = source
         name = filename or "<string>"
     else:
-        if not os.path.isfile(source):
-            raise UserError(f"program file '{source}' does not exist")
-        try:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"cannot read program file '{source}': {exc}") from None
+        text = read_program(source)
         name = filename or source
     checked = check_text(text, name, window=window, slide=slide)
-    plan = translate(checked, source=text, skip=options.skip_rewrites)
+    plan = translate(checked, skip=options.skip_rewrites)
     return Query(checked, plan, text, options)

@@ -12,8 +12,10 @@ engine only sees time advance when the buffer releases.
 from __future__ import annotations
 
 import heapq
+import math
 from typing import Callable, Iterable, Iterator
 
+from .incremental.time_order import out_of_order
 from .stream_io import Edge, StreamError
 
 
@@ -29,15 +31,13 @@ def ordered(
     `on_late` (or raise, when it is None).
     """
     if max_lateness is None:
-        last = None
+        last = -math.inf
         for edge in edges:
             t = edge[3]
-            if last is not None and t < last:
-                raise StreamError(
-                    filename, position[0],
-                    f"time {t} is earlier than time {last} seen before; edges must come in "
-                    f"time order (use --max-lateness D to reorder edges up to D late)",
-                )
+            why = out_of_order(t, last)
+            if why is not None:
+                raise StreamError(filename, position[0], f"{why} (use --max-lateness D to "
+                                  "reorder edges up to D late)")
             last = t
             yield edge
         return

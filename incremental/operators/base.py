@@ -11,6 +11,8 @@ state; `settle(frontier)` hears that no input before `frontier` will come; `size
 
 from __future__ import annotations
 
+from ..state.coalescer import Coalescer
+
 
 class PhysicalOperator:
     __slots__ = ("node",)
@@ -36,3 +38,24 @@ class PhysicalOperator:
 
     def _check(self) -> None:
         pass
+
+
+class CoalescedOperator(PhysicalOperator):
+    """An operator whose output is coalesced per key by a Coalescer `out`
+    (incremental/state/coalescer.py), which is all its own state: purged, counted and checked
+    here (WSCAN, UNION, VERTICES)."""
+
+    __slots__ = ("out",)
+
+    def __init__(self, node) -> None:
+        super().__init__(node)
+        self.out = Coalescer()
+
+    def purge(self, now: int) -> None:
+        self.out.purge(now)
+
+    def size(self) -> int:
+        return len(self.out)
+
+    def _check(self) -> None:
+        self.out._check()

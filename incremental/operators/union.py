@@ -9,16 +9,14 @@ O(log n) when emitted; per end record O(#inputs).
 
 from __future__ import annotations
 
-from ..state.coalescer import Coalescer
-from .base import PhysicalOperator
+from .base import CoalescedOperator
 
 
-class UnionOp(PhysicalOperator):
-    __slots__ = ("out", "inputs", "paths")
+class UnionOp(CoalescedOperator):
+    __slots__ = ("inputs", "paths")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
-        self.out = Coalescer()
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
 
@@ -50,12 +48,3 @@ class UnionOp(PhysicalOperator):
                 if got is not None:
                     result.append((s, t, got[0], got[1], wit))
         return result
-
-    def purge(self, now):
-        self.out.purge(now)
-
-    def size(self):
-        return len(self.out)
-
-    def _check(self):
-        self.out._check()

@@ -10,16 +10,14 @@ O(1), O(log n) when emitted; per end record O(degree of s and t).
 
 from __future__ import annotations
 
-from ..state.coalescer import Coalescer
-from .base import PhysicalOperator
+from .base import CoalescedOperator
 
 
-class VerticesOp(PhysicalOperator):
-    __slots__ = ("out", "inputs", "paths")
+class VerticesOp(CoalescedOperator):
+    __slots__ = ("inputs", "paths")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
-        self.out = Coalescer()
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
 
@@ -64,12 +62,3 @@ class VerticesOp(PhysicalOperator):
                         if entry[1] > best:
                             best = entry[1]
         return best
-
-    def purge(self, now):
-        self.out.purge(now)
-
-    def size(self):
-        return len(self.out)
-
-    def _check(self):
-        self.out._check()

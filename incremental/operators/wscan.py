@@ -16,19 +16,18 @@ only a widening, if any, is emitted. Cost per edge: O(1), plus O(log n) when emi
 
 from __future__ import annotations
 
-from ..state.coalescer import Coalescer
-from .base import PhysicalOperator
+from ..sgt import wscan_expiry
+from .base import CoalescedOperator
 
 
-class WScanOp(PhysicalOperator):
-    __slots__ = ("label", "window", "slide", "out", "paths", "deleted", "unmatched")
+class WScanOp(CoalescedOperator):
+    __slots__ = ("label", "window", "slide", "paths", "deleted", "unmatched")
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
         self.label = node.label
         self.window = node.window
         self.slide = node.slide
-        self.out = Coalescer()
         self.paths = ctx.paths
         self.deleted = 0     # '-' edges that matched a valid edge
         self.unmatched = 0   # '-' edges that matched nothing
@@ -36,12 +35,12 @@ class WScanOp(PhysicalOperator):
     def process(self, batches, now):
         """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
         (a batch with `-` edges goes to `scan`)."""
-        window, slide, admit, label, paths = self.window, self.slide, self.out.admit, self.label, self.paths
+        admit, label, paths = self.out.admit, self.label, self.paths
+        exp = wscan_expiry(now, self.window, self.slide)   # every edge here has `time == now`
         result = []
         for s, t, time, op in batches[0]:
             if op != "+":
                 raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
-            exp = (time // slide) * slide + window
             got = admit((s, t), time, exp, now)
             if got is not None:
                 result.append((s, t, got[0], got[1], ((s, t, label),) if paths else None))
@@ -65,7 +64,7 @@ class WScanOp(PhysicalOperator):
                 self.deleted += 1
             else:
                 self.unmatched += 1
-        exp = (now // self.slide) * self.slide + self.window
+        exp = wscan_expiry(now, self.window, self.slide)
         admit, cut, label, paths = self.out.admit, self.out.cut, self.label, self.paths
         result: list = []
         ended: list = []
@@ -80,12 +79,3 @@ class WScanOp(PhysicalOperator):
                 got = cut(key, now, now)
                 ended.append((key[0], key[1], got[0], got[1], None))
         return result, ended
-
-    def purge(self, now):
-        self.out.purge(now)
-
-    def size(self):
-        return len(self.out)
-
-    def _check(self):
-        self.out._check()

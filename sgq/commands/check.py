@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..api import read_program
 from ..errors import UserError
-from .common import add_window_arguments, read_program
+from .common import add_window_arguments, window_overrides
 
 NAME = "check"
 HELP = "check .dl programs and summarise them (rules, inputs, outputs, window, slide)"
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, 2)
             continue
         try:
-            checked = check_text(text, path, window=args.window, slide=args.slide)
+            checked = check_text(text, path, **window_overrides(args))
         except DlErrors as exc:
             print(exc.render(), file=sys.stderr)
             status = max(status, 1)

@@ -4,8 +4,8 @@ user."""
 from __future__ import annotations
 
 import argparse
-import os
 
+from ..api import read_program
 from ..errors import UserError
 from ..options import PATH_OPERATORS, PlanOptions
 from ..sga.rewrite.pipeline import REWRITES
@@ -22,10 +22,18 @@ def duration_arg(text: str) -> int:
 
 
 def add_window_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--window D` and `--slide D`; read with `window_overrides`."""
     parser.add_argument("--window", type=duration_arg, metavar="D",
-                        help="window size, overriding .window (units s, m, h, d, w)")
+                        help="window size, overriding .window (e.g. 24h, 30d, 3600; units s, "
+                        "m, h, d, w)")
     parser.add_argument("--slide", type=duration_arg, metavar="D",
-                        help="slide, overriding .slide (default 1)")
+                        help="slide, overriding .slide (e.g. 1h; default 1)")
+
+
+def window_overrides(args: argparse.Namespace) -> dict:
+    """`window=` and `slide=` of `add_window_arguments`' flags (None: the program's own), as
+    keyword arguments for `check_text`, `compile_program` and a checkpoint's settings."""
+    return {"window": args.window, "slide": args.slide}
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,19 +53,6 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
         return PlanOptions(path_operator=args.path_operator, skip_rewrites=args.no_rewrite)
     except UserError as exc:
         raise UserError(f"--no-rewrite: {exc}") from None
-
-
-def read_program(path: str) -> str:
-    """The text of a .dl file, or a clean error."""
-    if not os.path.exists(path):
-        raise UserError(f"program file '{path}' does not exist")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except UnicodeDecodeError:
-        raise UserError(f"program file '{path}' is not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"cannot read '{path}': {exc.strerror}") from None
 
 
 def compile_program(path: str, window: int | None = None, slide: int | None = None,

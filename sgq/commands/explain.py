@@ -13,27 +13,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sgq.api import read_program
 from sgq.datalog.check import check_text
 from sgq.datalog.errors import DlErrors
-from sgq.datalog.parser import parse_duration
-from sgq.errors import UserError
 from sgq.sga.explain import explain_dot, explain_json, explain_text
 from sgq.sga.rewrite.pipeline import REWRITES
 from sgq.sga.translate import translate
 
-from .common import add_plan_arguments, plan_options
+from .common import add_plan_arguments, add_window_arguments, plan_options, window_overrides
 
 NAME = "explain"
 HELP = "Print the streaming graph algebra plan of a .dl program."
 
 FORMATS = {"text": explain_text, "json": explain_json, "dot": explain_dot}
-
-
-def _duration(text: str) -> int:
-    try:
-        return parse_duration(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,13 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=tuple(FORMATS), default="text",
         help="text (the papers' notation, default), json, or dot (Graphviz)",
     )
-    parser.add_argument(
-        "--window", type=_duration, metavar="D",
-        help="window size, overriding .window (e.g. 24h, 30d, 3600)",
-    )
-    parser.add_argument(
-        "--slide", type=_duration, metavar="D", help="slide, overriding .slide (e.g. 1h)"
-    )
+    add_window_arguments(parser)
     parser.add_argument(
         "--canonical", action="store_true",
         help="the canonical plan (thesis Algorithm SGQParser) without the shared-chains rewrite",
@@ -59,16 +45,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     options = plan_options(args)
     skip = options.skip_rewrites | ({"shared_chains"} if args.canonical else set())
+    text = read_program(args.file)
     try:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise UserError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {args.file}: not UTF-8 text") from None
-    try:
-        checked = check_text(text, args.file, window=args.window, slide=args.slide)
-        plan = translate(checked, source=text, skip=skip)
+        checked = check_text(text, args.file, **window_overrides(args))
+        plan = translate(checked, skip=skip)
     except DlErrors as exc:
         print(exc.render(), file=sys.stderr)
         return 1

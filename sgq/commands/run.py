@@ -33,6 +33,7 @@ from ..stream_io import (
 )
 from .common import (
     add_plan_arguments, add_window_arguments, compile_program, duration_arg, plan_options,
+    window_overrides,
 )
 
 NAME = "run"
@@ -194,8 +195,7 @@ def _settings(args: argparse.Namespace, query: Query, columns, out_fmt: str) -> 
     return {
         "program_sha256": program_digest(query.source),
         **query.options.as_dict(),
-        "window": args.window,
-        "slide": args.slide,
+        **window_overrides(args),
         "emit": args.emit,
         "paths": bool(args.paths),
         "columns": list(columns) if columns else None,
@@ -236,7 +236,7 @@ def _row_key(r) -> tuple:
 
 
 def run(args: argparse.Namespace) -> int:
-    query = compile_program(args.program, args.window, args.slide, plan_options(args))
+    query = compile_program(args.program, options=plan_options(args), **window_overrides(args))
     columns = parse_columns(args.columns) if args.columns else None
     out_fmt = "jsonl" if args.output.lower().endswith((".jsonl", ".ndjson")) else "csv"
     deltas = args.emit == "deltas"

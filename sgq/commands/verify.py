@@ -13,11 +13,15 @@ or engine bug cannot hide on both sides.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from ..errors import UserError
+from ..incremental.time_order import out_of_order
 from ..stream_io import DELTA_FIELDS, FORMATS, ResultWriter, read_edges
-from .common import add_plan_arguments, add_window_arguments, compile_program, plan_options
+from .common import (
+    add_plan_arguments, add_window_arguments, compile_program, plan_options, window_overrides,
+)
 
 NAME = "verify"
 HELP = "check the engine against the Spark oracle on a stream, at every change point"
@@ -40,13 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _edges(args) -> list:
     edges = list(read_edges(args.input, fmt=args.format, columns=args.columns))
-    last = None
+    last = -math.inf
     for i, (s, d, lbl, t, _op) in enumerate(edges, start=1):
-        if last is not None and t < last:
-            raise UserError(
-                f"{args.input}: edge {i} ({s} -> {d}, {lbl}) at time {t} comes after time "
-                f"{last}: edges must be in non-decreasing time"
-            )
+        why = out_of_order(t, last)
+        if why is not None:
+            raise UserError(f"{args.input}: edge {i} ({s} -> {d}, {lbl}): {why}")
         last = t
     return edges
 
@@ -85,7 +87,7 @@ def run(args) -> int:
     from ..oracle.compare import check_engine
     from ..oracle.evaluation import evaluate
 
-    query = compile_program(args.program, args.window, args.slide, plan_options(args))
+    query = compile_program(args.program, options=plan_options(args), **window_overrides(args))
     checked = query.checked
     if not checked.outputs:
         raise UserError(f"{args.program}: no output predicate (.output, or a rule for Answer)")

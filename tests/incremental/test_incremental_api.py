@@ -29,6 +29,25 @@ def test_compile_text_and_path(tmp_path):
         sgq.compile(".window 10\nAnswer(x, y) :- Answer(y, x).")
 
 
+def test_program_files_that_cannot_be_read_are_one_line_errors(tmp_path):
+    """sgq.api.read_program, which `sgq check`, `explain`, `run` and `verify` use too."""
+    (tmp_path / "latin1.dl").write_bytes(b".window 10\nAnswer(x, y) :- \xe9(x, y).\n")
+    with pytest.raises(sgq.UserError, match=r"^program file '.*latin1.dl' is not UTF-8 text$"):
+        sgq.compile(str(tmp_path / "latin1.dl"))
+    with pytest.raises(sgq.UserError, match=r"^cannot read program file '.*': Is a directory$"):
+        sgq.api.read_program(str(tmp_path))
+
+
+def test_out_of_order_edges_and_advance_name_both_times():
+    eng = compile_text(".window 10\nAnswer(x, y) :- a(x, y).").engine()
+    eng.push(1, 2, "a", 5)
+    with pytest.raises(sgq.UserError, match=r"^edge 2 -> 3 \(a\): time 4 is earlier than time 5 "
+                       r"seen before; edges must come in non-decreasing time$"):
+        eng.push(2, 3, "a", 4)
+    with pytest.raises(sgq.UserError, match=r"^cannot advance: time 3 is earlier than time 5"):
+        eng.advance(3)
+
+
 def test_public_surface():
     assert set(sgq.__all__) >= {"compile", "Query", "Engine", "Result", "UserError"}
 

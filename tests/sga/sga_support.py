@@ -21,13 +21,12 @@ def plan_of(text: str, *, window: int | None = 10, slide: int | None = None) -> 
     """The canonical plan of `text` (window 10 unless the text or `window` says otherwise)."""
     if ".window" in text:
         window = None
-    return translate(check_text(text, "test.dl", window=window, slide=slide), source=text,
-                     canonical=True)
+    return translate(check_text(text, "test.dl", window=window, slide=slide), canonical=True)
 
 
 def plan_unchecked(text: str, *, window: int | None = 10, outputs=("Answer",)) -> Plan:
-    """Translate `text` without running the checker: for the translation's own errors on
-    shapes the checker normally rejects first (so they stay tested whatever it catches)."""
+    """Translate `text` without running the checker: for translate's refusal of shapes only
+    the checker reports to users (datalog/checks/)."""
     program = parse(text, "test.dl")
     heads = {r.head.pred for r in program.rules}
     body = {p for r in program.rules for lit in r.body for p in literal_preds(lit)}
@@ -38,7 +37,7 @@ def plan_unchecked(text: str, *, window: int | None = 10, outputs=("Answer",)) -
         idb=tuple(p for p in seen if p in heads),
         outputs=tuple(outputs), order=topological_order(program), filename="test.dl",
     )
-    return translate(checked, source=text, canonical=True)
+    return translate(checked, canonical=True)
 
 
 def spec_programs() -> list[Path]:

@@ -63,7 +63,8 @@ def test_missing_window_is_a_message(tmp_path, capsys):
 
 def test_missing_file_is_a_usage_error(tmp_path, capsys):
     assert main(["explain", str(tmp_path / "nope.dl")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "program file" in err and "does not exist" in err
 
 
 def test_bad_duration_is_a_usage_error(tmp_path, capsys):

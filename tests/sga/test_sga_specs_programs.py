@@ -17,7 +17,7 @@ def plan_of_file(relative: str):
     """The canonical plan of a spec program (the thesis translation, before rewrites)."""
     path = SPECS / relative
     text = path.read_text(encoding="utf-8")
-    return translate(check_text(text, str(path)), source=text, canonical=True)
+    return translate(check_text(text, str(path)), canonical=True)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[str(p.relative_to(SPECS)) for p in PROGRAMS])
@@ -26,7 +26,7 @@ def test_spec_program_checks_and_translates(program):
     assert text.startswith("//"), "every spec program starts with a comment saying what it is"
     checked = check_text(text, str(program))
     assert checked.window is not None
-    plan = translate(checked, source=text)
+    plan = translate(checked)
     assert plan.outputs
 
 
