@@ -16,8 +16,9 @@ from .workloads import Workload
 def main() -> None:
     request = json.loads(sys.stdin.read())
     workload = Workload(**request["workload"])
-    result = SYSTEMS[request["system"]](workload, request["stream"], request["query"],
-                                        **request.get("kw", {}))
+    result = SYSTEMS[request["system"]](
+        workload, request["stream"], request["query"], **request.get("kw", {})
+    )
     print(json.dumps(result))
 
 

@@ -72,8 +72,9 @@ def _batches(path: str):
         yield current, batch
 
 
-def run_engine(workload: Workload, stream: str, query_path: str,
-               options: dict | None = None) -> dict:
+def run_engine(
+    workload: Workload, stream: str, query_path: str, options: dict | None = None
+) -> dict:
     """The incremental engine: throughput, latency per timestamp batch and per slide, state.
     On a shared stream (`workload.stream`) the whole delta output is written to a file as
     `sgq run --emit deltas -o FILE` writes it, and that is part of every figure. `options`:
@@ -85,9 +86,13 @@ def run_engine(workload: Workload, stream: str, query_path: str,
     from sgq.stream_io import DELTA_FIELDS, ResultWriter
 
     with open(query_path, encoding="utf-8") as handle:
-        query = compile_query(handle.read(), filename=query_path,
-                              window=workload.window, slide=workload.slide,
-                              options=PlanOptions(**(options or {})))
+        query = compile_query(
+            handle.read(),
+            filename=query_path,
+            window=workload.window,
+            slide=workload.slide,
+            options=PlanOptions(**(options or {})),
+        )
     engine = query.engine(history=False, deltas=workload.stream is not None)
     sink = view = writer = None
     if workload.stream is not None:
@@ -96,7 +101,7 @@ def run_engine(workload: Workload, stream: str, query_path: str,
         writer = ResultWriter(sink, DELTA_FIELDS)
     batch_lat: list[float] = []
     slide_lat: list[float] = []
-    full_slide_lat: list[float] = []   # slides whose window is full (after the warm-up)
+    full_slide_lat: list[float] = []  # slides whose window is full (after the warm-up)
     slide_acc = 0.0
     current_slide = None
     full_from = None
@@ -108,7 +113,7 @@ def run_engine(workload: Workload, stream: str, query_path: str,
     next_partial = start + PARTIAL_EVERY
     # on a shared stream the edges go in as `sgq run` gives them (groups of instants): the
     # figures are then those of the command a user runs; else one batch per instant
-    for t, batch in (_groups(stream) if writer is not None else _batches(stream)):
+    for t, batch in _groups(stream) if writer is not None else _batches(stream):
         s = t // workload.slide
         if full_from is None:
             full_from = _full_window_slide(workload, t)
@@ -132,8 +137,9 @@ def run_engine(workload: Workload, stream: str, query_path: str,
         edges += len(batch)
         if t0 + dt > next_partial:
             spent = t0 + dt - start
-            print_partial({"edges": edges, "seconds": spent, "throughput": edges / spent,
-                           "results": results})
+            print_partial(
+                {"edges": edges, "seconds": spent, "throughput": edges / spent, "results": results}
+            )
             next_partial = t0 + dt + PARTIAL_EVERY
     engine.close()
     drained = engine.drain()
@@ -175,7 +181,7 @@ def run_ingest(workload: Workload, stream: str, query_path: str) -> dict:
     edges = 0
     peak = 0
     start = time.perf_counter()
-    for src, trg, label, t, op in read_edges(stream):
+    for src, trg, label, t, _op in read_edges(stream):
         exp = (t // slide) * slide + window
         while live and live[0][3] <= t:
             live.popleft()
@@ -184,8 +190,13 @@ def run_ingest(workload: Workload, stream: str, query_path: str) -> dict:
         if len(live) > peak:
             peak = len(live)
     total = time.perf_counter() - start
-    return {"edges": edges, "seconds": total, "throughput": edges / total if total else 0.0,
-            "peak_state": peak, "peak_rss_mb": _peak_rss_mb()}
+    return {
+        "edges": edges,
+        "seconds": total,
+        "throughput": edges / total if total else 0.0,
+        "peak_state": peak,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
 
 
 def _window_snapshots(workload: Workload, stream: str, checked, max_slides: int | None):
@@ -195,7 +206,7 @@ def _window_snapshots(workload: Workload, stream: str, checked, max_slides: int 
     boundary = None
     count = 0
     emitted = 0
-    for src, trg, label, t, op in read_edges(stream):
+    for src, trg, label, t, _op in read_edges(stream):
         if boundary is None:
             boundary = (t // slide + 1) * slide
         while t >= boundary:
@@ -204,7 +215,11 @@ def _window_snapshots(workload: Workload, stream: str, checked, max_slides: int 
             if max_slides is not None and emitted >= max_slides:
                 return
             boundary += slide
-        exp = (t // slide) * slide + checked.window_of(label) if checked else (t // slide) * slide + window
+        exp = (
+            (t // slide) * slide + checked.window_of(label)
+            if checked
+            else (t // slide) * slide + window
+        )
         live.append((src, trg, label, exp))
         count += 1
     if boundary is not None:
@@ -225,8 +240,7 @@ def _checked(workload: Workload, query_path: str):
     from sgq.datalog.check import check_text
 
     with open(query_path, encoding="utf-8") as handle:
-        return check_text(handle.read(), query_path, window=workload.window,
-                          slide=workload.slide)
+        return check_text(handle.read(), query_path, window=workload.window, slide=workload.slide)
 
 
 def _full_window_snapshots(workload: Workload, stream: str, checked, max_slides: int | None):
@@ -244,8 +258,13 @@ def _full_window_snapshots(workload: Workload, stream: str, checked, max_slides:
         yield tau, snap
 
 
-def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int | None = None,
-               whole: bool = False) -> dict:
+def run_reeval(
+    workload: Workload,
+    stream: str,
+    query_path: str,
+    max_slides: int | None = None,
+    whole: bool = False,
+) -> dict:
     """Re-evaluation from scratch of the window's snapshot at slide boundaries once the window
     is full (the first `max_slides` of them): latency per slide. With `whole`, at every slide
     boundary from the first edge on, timed over the whole process (reading the stream
@@ -260,16 +279,23 @@ def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int
     if whole:
         start = time.perf_counter()
         edges = 0
-        for _tau, edges, snap in _window_snapshots(workload, stream, checked, None):
+        for _tau, read, snap in _window_snapshots(workload, stream, checked, None):
+            edges = read  # edges read so far: the whole stream after the last slide
             t0 = time.perf_counter()
             rel = evaluate(checked, snap)
             lat.append(time.perf_counter() - t0)
         total = time.perf_counter() - start
         results = sum(len(rel.get(o, ())) for o in checked.outputs) if lat else 0
-        return {"edges": edges, "seconds": total, "throughput": edges / total if total else 0.0,
-                "slides": len(lat), "latency_slide": _percentiles(lat),
-                "last_window_edges": sum(len(pairs) for pairs in snap.values()) if lat else 0,
-                "last_snapshot_results": results, "peak_rss_mb": _peak_rss_mb()}
+        return {
+            "edges": edges,
+            "seconds": total,
+            "throughput": edges / total if total else 0.0,
+            "slides": len(lat),
+            "latency_slide": _percentiles(lat),
+            "last_window_edges": sum(len(pairs) for pairs in snap.values()) if lat else 0,
+            "last_snapshot_results": results,
+            "peak_rss_mb": _peak_rss_mb(),
+        }
     for _tau, snap in _full_window_snapshots(workload, stream, checked, max_slides):
         t0 = time.perf_counter()
         rel = evaluate(checked, snap)
@@ -285,8 +311,9 @@ def run_reeval(workload: Workload, stream: str, query_path: str, max_slides: int
     }
 
 
-def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int = 3,
-              budget: float = 180.0) -> dict:
+def run_spark(
+    workload: Workload, stream: str, query_path: str, max_slides: int = 3, budget: float = 180.0
+) -> dict:
     """The Spark oracle re-run per slide on the window's contents (a few slides only, and no
     new slide once `budget` seconds are spent): each snapshot becomes a one-instant stream,
     and the oracle evaluates it from scratch. Prints a partial result after each slide."""
@@ -306,8 +333,12 @@ def run_spark(workload: Workload, stream: str, query_path: str, max_slides: int 
         print_partial({"slides": len(lat), "latency_slide": _percentiles(lat)})
         if sum(lat) > budget:
             break
-    return {"slides": len(lat), "latency_slide": _percentiles(lat),
-            "last_snapshot_results": results, "peak_rss_mb": _peak_rss_mb()}
+    return {
+        "slides": len(lat),
+        "latency_slide": _percentiles(lat),
+        "last_snapshot_results": results,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
 
 
 SYSTEMS = {"engine": run_engine, "ingest": run_ingest, "reeval": run_reeval, "spark": run_spark}

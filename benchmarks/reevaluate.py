@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from sgq.datalog.ast import Anon, Atom, Closure, Comparison, Const, PathAtom, Plus, Label, Star, Var
+from sgq.datalog.ast import Atom, Closure, Comparison, Const, Label, Plus, Star, Var
 from sgq.datalog.checked import CheckedProgram
 from sgq.oracle.automaton import build_automaton
 
@@ -131,13 +131,15 @@ def _join_all(tables: list, keep: set) -> tuple[tuple[str, ...], list]:
     left = min(tables, key=lambda t: len(t[1]))
     todo = [t for t in tables if t is not left]
     while todo and left[1]:
-        def estimate(t):
+
+        def estimate(t, left=left):
             shared = [n for n in t[0] if n in left[0]]
             if not shared:
                 return (1, len(left[1]) * len(t[1]))
             ix = [t[0].index(n) for n in shared]
             keys = len({tuple(r[i] for i in ix) for r in t[1]}) or 1
             return (0, len(left[1]) * len(t[1]) / keys)
+
         right = min(todo, key=estimate)
         todo.remove(right)
         names, rows = _join(left, right)
@@ -147,7 +149,7 @@ def _join_all(tables: list, keep: set) -> tuple[tuple[str, ...], list]:
             names = tuple(names[i] for i in cols)
             rows = list({tuple(r[i] for i in cols) for r in rows})
         left = (names, rows)
-    if todo:   # an empty intermediate: nothing joins
+    if todo:  # an empty intermediate: nothing joins
         return left[0] + tuple(n for t in todo for n in t[0] if n not in left[0]), []
     return left
 
@@ -179,8 +181,9 @@ def evaluate(checked: CheckedProgram, snapshot: dict[str, Pairs]) -> dict[str, P
                 tables.append(_atom_rows(lit, rel))
             comparisons = [lit for lit in rule.body if isinstance(lit, Comparison)]
             h1, h2 = (a.name for a in rule.head.args)
-            keep = {h1, h2} | {t.name for c in comparisons for t in (c.left, c.right)
-                               if isinstance(t, Var)}
+            keep = {h1, h2} | {
+                t.name for c in comparisons for t in (c.left, c.right) if isinstance(t, Var)
+            }
             names, rows = _join_all(tables, keep)
             for lit in comparisons:
                 rows = [r for r in rows if _compare(lit, names, r)]

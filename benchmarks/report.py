@@ -29,7 +29,11 @@ def _fmt_ms(m: dict, key: str = "latency_slide", q: str = "p50") -> str:
 
 def _slide_key(m: dict) -> str:
     """Per-slide latency over full windows when measured, else over every slide."""
-    return "latency_slide_full" if m and m.get("latency_slide_full", {}).get("p50") else "latency_slide"
+    return (
+        "latency_slide_full"
+        if m and m.get("latency_slide_full", {}).get("p50")
+        else "latency_slide"
+    )
 
 
 def _fmt_ratio(x: float) -> str:
@@ -43,24 +47,51 @@ def table_rows(result: dict) -> list[list[str]]:
         e, i, r = row.get("engine", {}), row.get("ingest", {}), row.get("reeval", {})
         p = row.get("spark", {})
         ratios = row.get("ratios", {})
-        rows.append([
-            w["name"], f"{w['edges']:,}", f"{w['edges'] * w['window'] / (w['days'] * 86400):,.0f}",
-            f"{w['window'] // 86400}d/{w['slide'] // 3600}h",
-            _fmt_rate(e) if "error" not in e else "error",
-            _fmt_ms(e, "latency_edge", "p50"), _fmt_ms(e, "latency_edge", "p99"),
-            _fmt_ms(e, _slide_key(e)), _fmt_ms(e, _slide_key(e), "p99"),
-            f"{e.get('peak_rss_mb', 0):,.0f}", f"{e.get('peak_state', 0):,}",
-            _fmt_rate(i), f"{ratios['throughput_vs_ingest'] * 100:.1f}%" if "throughput_vs_ingest" in ratios else "–",
-            _fmt_ms(r) if "error" not in r else "error",
-            _fmt_ratio(ratios['reeval_slide_latency_over_engine']) if "reeval_slide_latency_over_engine" in ratios else "–",
-            _fmt_spark(p),
-        ])
+        rows.append(
+            [
+                w["name"],
+                f"{w['edges']:,}",
+                f"{w['edges'] * w['window'] / (w['days'] * 86400):,.0f}",
+                f"{w['window'] // 86400}d/{w['slide'] // 3600}h",
+                _fmt_rate(e) if "error" not in e else "error",
+                _fmt_ms(e, "latency_edge", "p50"),
+                _fmt_ms(e, "latency_edge", "p99"),
+                _fmt_ms(e, _slide_key(e)),
+                _fmt_ms(e, _slide_key(e), "p99"),
+                f"{e.get('peak_rss_mb', 0):,.0f}",
+                f"{e.get('peak_state', 0):,}",
+                _fmt_rate(i),
+                f"{ratios['throughput_vs_ingest'] * 100:.1f}%"
+                if "throughput_vs_ingest" in ratios
+                else "–",
+                _fmt_ms(r) if "error" not in r else "error",
+                _fmt_ratio(ratios["reeval_slide_latency_over_engine"])
+                if "reeval_slide_latency_over_engine" in ratios
+                else "–",
+                _fmt_spark(p),
+            ]
+        )
     return rows
 
 
-HEADERS = ["workload", "edges", "edges/ω", "ω/β", "engine e/s", "edge p50 ms", "edge p99 ms",
-           "slide p50 ms", "slide p99 ms", "RSS MB", "peak state", "ingest e/s", "vs ingest",
-           "reeval slide p50 ms", "reeval/engine", "spark slide p50 ms"]
+HEADERS = [
+    "workload",
+    "edges",
+    "edges/ω",
+    "ω/β",
+    "engine e/s",
+    "edge p50 ms",
+    "edge p99 ms",
+    "slide p50 ms",
+    "slide p99 ms",
+    "RSS MB",
+    "peak state",
+    "ingest e/s",
+    "vs ingest",
+    "reeval slide p50 ms",
+    "reeval/engine",
+    "spark slide p50 ms",
+]
 
 
 def format_table(result: dict) -> str:
@@ -69,8 +100,10 @@ def format_table(result: dict) -> str:
 
 def _aligned(rows: list[list[str]]) -> str:
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    lines = ["  ".join(cell.rjust(widths[c]) if c else cell.ljust(widths[c])
-                       for c, cell in enumerate(r)) for r in rows]
+    lines = [
+        "  ".join(cell.rjust(widths[c]) if c else cell.ljust(widths[c]) for c, cell in enumerate(r))
+        for r in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -92,10 +125,15 @@ def _plots(result: dict, folder: Path) -> list[str]:
     except ImportError:
         return []
     made = []
-    for tag, key, xlabel, scale in ((r"-w\d+d$", "window", "window (days)", 86400),
-                                    (r"-s\d+h$", "slide", "slide (hours)", 3600)):
-        rows = [r for r in result["rows"] if re.search(tag, r["workload"]["name"])
-                and "throughput" in r.get("engine", {})]
+    for tag, key, xlabel, scale in (
+        (r"-w\d+d$", "window", "window (days)", 86400),
+        (r"-s\d+h$", "slide", "slide (hours)", 3600),
+    ):
+        rows = [
+            r
+            for r in result["rows"]
+            if re.search(tag, r["workload"]["name"]) and "throughput" in r.get("engine", {})
+        ]
         if len(rows) < 2:
             continue
         xs = [r["workload"][key] / scale for r in rows]
@@ -104,10 +142,17 @@ def _plots(result: dict, folder: Path) -> list[str]:
         ax1.set_xlabel(xlabel)
         ax1.set_ylabel("edges/s")
         ax2 = ax1.twinx()
-        ax2.plot(xs, [r["engine"][_slide_key(r["engine"])]["p99"] * 1000 for r in rows], "s--",
-                 color="tab:red", label="slide p99")
+        ax2.plot(
+            xs,
+            [r["engine"][_slide_key(r["engine"])]["p99"] * 1000 for r in rows],
+            "s--",
+            color="tab:red",
+            label="slide p99",
+        )
         ax2.set_ylabel("slide latency p99 (ms)")
-        ax1.set_title(f"{re.split(tag, rows[0]['workload']['name'])[0]}: throughput and p99 vs {key}")
+        ax1.set_title(
+            f"{re.split(tag, rows[0]['workload']['name'])[0]}: throughput and p99 vs {key}"
+        )
         fig.tight_layout()
         name = f"bench-{key}.png"
         fig.savefig(folder / name, dpi=110)
@@ -127,22 +172,48 @@ def deletion_rows(result: dict) -> list[list[str]]:
         if not m or "throughput" not in e or "throughput" not in base:
             continue
         k = _slide_key(e)
-        rows.append([
-            name, f"{m.group(2)}%", _fmt_rate(e), f"{e['throughput'] / base['throughput']:.2f}",
-            _fmt_ms(e, k, "p50"), _fmt_ms(e, k, "p99"),
-            f"{e[k]['p99'] / base[k]['p99']:.2f}" if base.get(k, {}).get("p99") else "–",
-            _fmt_ms(e, "latency_edge", "p99"), f"{e.get('peak_state', 0):,}",
-        ])
+        rows.append(
+            [
+                name,
+                f"{m.group(2)}%",
+                _fmt_rate(e),
+                f"{e['throughput'] / base['throughput']:.2f}",
+                _fmt_ms(e, k, "p50"),
+                _fmt_ms(e, k, "p99"),
+                f"{e[k]['p99'] / base[k]['p99']:.2f}" if base.get(k, {}).get("p99") else "–",
+                _fmt_ms(e, "latency_edge", "p99"),
+                f"{e.get('peak_state', 0):,}",
+            ]
+        )
     return rows
 
 
-DELETION_HEADERS = ["workload", "deletions", "engine e/s", "e/s vs 0%", "slide p50 ms",
-                    "slide p99 ms", "slide p99 vs 0%", "edge p99 ms", "peak state"]
+DELETION_HEADERS = [
+    "workload",
+    "deletions",
+    "engine e/s",
+    "e/s vs 0%",
+    "slide p50 ms",
+    "slide p99 ms",
+    "slide p99 vs 0%",
+    "edge p99 ms",
+    "peak state",
+]
 
 
-SHARED_HEADERS = ["workload", "sgq e/s", "reeval e/s", "sgq/reeval", "deltas written",
-                  "sgq RSS MB", "C++ S-PATH e/s*", "sgq/S-PATH", "C++ LM-SRPQ e/s*",
-                  "sgq/LM-SRPQ", "S-PATH RSS MB*"]
+SHARED_HEADERS = [
+    "workload",
+    "sgq e/s",
+    "reeval e/s",
+    "sgq/reeval",
+    "deltas written",
+    "sgq RSS MB",
+    "C++ S-PATH e/s*",
+    "sgq/S-PATH",
+    "C++ LM-SRPQ e/s*",
+    "sgq/LM-SRPQ",
+    "S-PATH RSS MB*",
+]
 
 
 def shared_rows(result: dict) -> list[list[str]]:
@@ -162,18 +233,26 @@ def shared_rows(result: dict) -> list[list[str]]:
         if not name.startswith("shared-"):
             continue
         e, r = row.get("engine", {}), row.get("reeval", {})
-        spath, lm, rss = RECORDED.get(name, (None, None, None)) if name in RECORDED else ("", "", "")
-        rows.append([
-            name, _fmt_rate(e) if "error" not in e else "error",
-            _fmt_rate(r) if "error" not in r else "error",
-            _fmt_ratio(row["ratios"]["throughput_vs_reeval"])
-            if "throughput_vs_reeval" in row.get("ratios", {}) else "–",
-            f"{e['deltas']:,}" + ("†" if "timed_out" in e else "") if "deltas" in e else "–",
-            f"{e['peak_rss_mb']:,.0f}" if "peak_rss_mb" in e else "–",
-            "–" if spath == "" else peer(spath), vs(e, spath or None),
-            "–" if lm == "" else peer(lm), vs(e, lm or None),
-            f"{rss:,.0f}" if rss else "–",
-        ])
+        spath, lm, rss = (
+            RECORDED.get(name, (None, None, None)) if name in RECORDED else ("", "", "")
+        )
+        rows.append(
+            [
+                name,
+                _fmt_rate(e) if "error" not in e else "error",
+                _fmt_rate(r) if "error" not in r else "error",
+                _fmt_ratio(row["ratios"]["throughput_vs_reeval"])
+                if "throughput_vs_reeval" in row.get("ratios", {})
+                else "–",
+                f"{e['deltas']:,}" + ("†" if "timed_out" in e else "") if "deltas" in e else "–",
+                f"{e['peak_rss_mb']:,.0f}" if "peak_rss_mb" in e else "–",
+                "–" if spath == "" else peer(spath),
+                vs(e, spath or None),
+                "–" if lm == "" else peer(lm),
+                vs(e, lm or None),
+                f"{rss:,.0f}" if rss else "–",
+            ]
+        )
     return rows
 
 
@@ -209,14 +288,15 @@ def format_deletions(result: dict, markdown: bool = False) -> str:
 
 # External reference figures (issue 5): measured on these machines on a 100k-edge SO-like
 # stream, window 10 days, slide 1 day, query a*; they are not re-measured by the suite.
-CPP_STREAM_EDGES = 100_000   # the stream the C++ figures below were measured on
+CPP_STREAM_EDGES = 100_000  # the stream the C++ figures below were measured on
 CPP_SPATH_EPS = 500.0
 CPP_LMSRPQ_EPS = 1100.0
 
 
 def _any_timed_out(result: dict) -> bool:
-    return any("timed_out" in m for row in result["rows"] for m in row.values()
-               if isinstance(m, dict))
+    return any(
+        "timed_out" in m for row in result["rows"] for m in row.values() if isinstance(m, dict)
+    )
 
 
 def _row(result: dict, name: str) -> dict | None:
@@ -233,44 +313,66 @@ def _output_bound(row: dict) -> str:
     if not e.get("results") or not snap or "timed_out" in e:
         return ""
     per = e["results"] / slides
-    return (f"; the engine emits {per:,.0f} rows per slide, {per / snap:.0%} of a "
-            f"{snap:,}-pair snapshot")
+    return (
+        f"; the engine emits {per:,.0f} rows per slide, {per / snap:.0%} of a "
+        f"{snap:,}-pair snapshot"
+    )
 
 
 def targets(result: dict) -> list[tuple[str, str, str]]:
     """(target, measured, verdict) for each target of issue 5 the run has figures for."""
     out = []
-    big = [r for r in result["rows"]
-           if r["workload"]["edges"] * r["workload"]["window"] / (r["workload"]["days"] * 86400) >= 50_000
-           and "reeval_slide_latency_over_engine" in r.get("ratios", {})]
+    big = [
+        r
+        for r in result["rows"]
+        if r["workload"]["edges"] * r["workload"]["window"] / (r["workload"]["days"] * 86400)
+        >= 50_000
+        and "reeval_slide_latency_over_engine" in r.get("ratios", {})
+    ]
     if big:
         best = max(big, key=lambda r: r["ratios"]["reeval_slide_latency_over_engine"])
         x = best["ratios"]["reeval_slide_latency_over_engine"]
-        out.append(("per-slide latency ≥ 100x lower than re-evaluation (windows ≥ 50k edges)",
-                    f"{_fmt_ratio(x)} ({best['workload']['name']}; worst "
-                    f"{_fmt_ratio(min(r['ratios']['reeval_slide_latency_over_engine'] for r in big))})"
-                    + _output_bound(best),
-                    "met" if x >= 100 else "not met"))
+        out.append(
+            (
+                "per-slide latency ≥ 100x lower than re-evaluation (windows ≥ 50k edges)",
+                f"{_fmt_ratio(x)} ({best['workload']['name']}; worst "
+                f"{_fmt_ratio(min(r['ratios']['reeval_slide_latency_over_engine'] for r in big))})"
+                + _output_bound(best),
+                "met" if x >= 100 else "not met",
+            )
+        )
     for name, goal in (("rpq-q11-snb", 0.30), ("sga-q1-snb", 0.10)):
         row = _row(result, name)
         if row and "throughput_vs_ingest" in row.get("ratios", {}):
             x = row["ratios"]["throughput_vs_ingest"]
-            out.append((f"{name}: throughput ≥ {goal:.0%} of raw ingest", f"{x:.1%}",
-                        "met" if x >= goal else "not met"))
+            out.append(
+                (
+                    f"{name}: throughput ≥ {goal:.0%} of raw ingest",
+                    f"{x:.1%}",
+                    "met" if x >= goal else "not met",
+                )
+            )
     for name in ("rpq-q1-so", "rpq-q6-so"):
         row = _row(result, name)
         if row and "throughput" in row.get("engine", {}):
             eps = row["engine"]["throughput"]
-            out.append((f"{name} ({row['workload']['edges']:,} edges): ≥ {CPP_SPATH_EPS / 2:,.0f} e/s "
-                        f"(half of C++ S-PATH); moonshot {CPP_LMSRPQ_EPS:,.0f} (C++ LM-SRPQ)",
-                        f"{eps:,.0f} e/s = {eps / CPP_SPATH_EPS:.2f}x C++ S-PATH, "
-                        f"{eps / CPP_LMSRPQ_EPS:.2f}x LM-SRPQ"
-                        + (" (over the part done before the timeout)"
-                           if "timed_out" in row["engine"] else ""),
-                        ("met" if eps >= CPP_SPATH_EPS / 2 else "not met")
-                        if row["workload"]["edges"] >= CPP_STREAM_EDGES else
-                        f"not comparable: the C++ figures are for a {CPP_STREAM_EDGES:,}-edge "
-                        "stream (run the full suite)"))
+            out.append(
+                (
+                    f"{name} ({row['workload']['edges']:,} edges): ≥ {CPP_SPATH_EPS / 2:,.0f} e/s "
+                    f"(half of C++ S-PATH); moonshot {CPP_LMSRPQ_EPS:,.0f} (C++ LM-SRPQ)",
+                    f"{eps:,.0f} e/s = {eps / CPP_SPATH_EPS:.2f}x C++ S-PATH, "
+                    f"{eps / CPP_LMSRPQ_EPS:.2f}x LM-SRPQ"
+                    + (
+                        " (over the part done before the timeout)"
+                        if "timed_out" in row["engine"]
+                        else ""
+                    ),
+                    ("met" if eps >= CPP_SPATH_EPS / 2 else "not met")
+                    if row["workload"]["edges"] >= CPP_STREAM_EDGES
+                    else f"not comparable: the C++ figures are for a {CPP_STREAM_EDGES:,}-edge "
+                    "stream (run the full suite)",
+                )
+            )
     return out
 
 
@@ -290,14 +392,21 @@ def merge(results: list[dict]) -> dict:
 
 def _run_header(result: dict) -> list[str]:
     m = result["machine"]
-    when = datetime.datetime.fromtimestamp(result["started"], datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.fromtimestamp(result["started"], datetime.UTC).strftime(
+        "%Y-%m-%d %H:%M UTC"
+    )
     return [
         f"Recorded {when} with `{result.get('command', 'sgq bench')}` "
         f"({result['seconds']:.0f} s; medians of {result['repeat']} runs per figure"
-        + (f", one run where the first took more than {result['slow_run']:.0f} s)."
-           if "slow_run" in result else ")."), "",
+        + (
+            f", one run where the first took more than {result['slow_run']:.0f} s)."
+            if "slow_run" in result
+            else ")."
+        ),
+        "",
         f"Machine: {m.get('cpus')} CPUs, {m.get('memory_gb', '?')} GB, Python {m['python']}, {m['platform']}"
-        + (f"; sgq at commit {m['commit']}." if m.get("commit") else "."), "",
+        + (f"; sgq at commit {m['commit']}." if m.get("commit") else "."),
+        "",
         *([result["note"], ""] if result.get("note") else []),
     ]
 
@@ -327,25 +436,46 @@ def write_report(result: dict, path: Path) -> None:
             text += [f"## Run {k + 1}", ""]
         text += _run_header(source) + [_markdown_table(part), ""]
         if source.get("complete") is False:
-            text += ["**This run was stopped before its last workloads**; the table holds the "
-                     "workloads it finished.", ""]
+            text += [
+                "**This run was stopped before its last workloads**; the table holds the "
+                "workloads it finished.",
+                "",
+            ]
         if _any_timed_out(part):
-            text += ["† stopped at the measurement's timeout: the figure is over the part it "
-                     "processed (the engine's first edges, or Spark's first slides); `> N` in "
-                     "the Spark column: not even one slide in N ms.", ""]
+            text += [
+                "† stopped at the measurement's timeout: the figure is over the part it "
+                "processed (the engine's first edges, or Spark's first slides); `> N` in "
+                "the Spark column: not even one slide in N ms.",
+                "",
+            ]
     if shared_rows(result):
-        text += ["## Shared streams (issue 14)", "", SHARED_TEXT, "",
-                 format_shared(result, markdown=True), ""]
+        text += [
+            "## Shared streams (issue 14)",
+            "",
+            SHARED_TEXT,
+            "",
+            format_shared(result, markdown=True),
+            "",
+        ]
     if deletion_rows(result):
-        text += ["## Deletions (issue 6)", "",
-                 "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges "
-                 "of earlier inserts (`sgq gen --deletions`); ratios against the 0% run of the "
-                 "same suite run.", "", format_deletions(result, markdown=True), ""]
+        text += [
+            "## Deletions (issue 6)",
+            "",
+            "The same generator run with 0, 2, 5 and 10% of its lines turned into `-` edges "
+            "of earlier inserts (`sgq gen --deletions`); ratios against the 0% run of the "
+            "same suite run.",
+            "",
+            format_deletions(result, markdown=True),
+            "",
+        ]
     text += [
-        "## Targets (issue 5)", "",
-        format_targets(result) or "(no workload of this run bears on a target)", "",
+        "## Targets (issue 5)",
+        "",
+        format_targets(result) or "(no workload of this run bears on a target)",
+        "",
         f"C++ figures are the issue's reference measurements ({CPP_SPATH_EPS:,.0f} and "
-        f"{CPP_LMSRPQ_EPS:,.0f} edges/s on a 100k-edge SO-like stream), not re-measured here.", "",
+        f"{CPP_LMSRPQ_EPS:,.0f} edges/s on a 100k-edge SO-like stream), not re-measured here.",
+        "",
     ]
     for name in plots:
         text += [f"![{name}]({name})", ""]

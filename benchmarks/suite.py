@@ -13,8 +13,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import attrs
 
@@ -38,19 +38,31 @@ def stream_file(w: Workload, cache: Path) -> Path:
     if not path.exists():
         tmp = path.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8", newline="") as out:
-            write_csv(generate(w.kind, w.edges, seed=w.seed, days=w.days, deletions=w.deletions), out)
+            write_csv(
+                generate(w.kind, w.edges, seed=w.seed, days=w.days, deletions=w.deletions), out
+            )
         os.replace(tmp, path)
     return path
 
 
 def run_child(system: str, w: Workload, stream: Path, timeout: float, **kw) -> dict:
     """Run one measurement in a fresh interpreter; its JSON result, or an error record."""
-    payload = json.dumps({"system": system, "workload": attrs.asdict(w),
-                          "stream": str(stream), "query": str(specs_dir() / w.query), "kw": kw})
+    payload = json.dumps(
+        {
+            "system": system,
+            "workload": attrs.asdict(w),
+            "stream": str(stream),
+            "query": str(specs_dir() / w.query),
+            "kw": kw,
+        }
+    )
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "sgq.benchmarks.child"], input=payload, text=True,
-            capture_output=True, timeout=timeout,
+            [sys.executable, "-m", "sgq.benchmarks.child"],
+            input=payload,
+            text=True,
+            capture_output=True,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired as exc:
         # keep what the measurement printed so far (measure.print_partial)
@@ -97,8 +109,12 @@ def _median_of(runs: list[dict]) -> dict:
 
 
 def machine_info() -> dict:
-    info = {"python": platform.python_version(), "platform": platform.platform(),
-            "cpus": os.cpu_count(), "processor": platform.processor() or platform.machine()}
+    info = {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+    }
     commit = _git_commit()
     if commit:
         info["commit"] = commit
@@ -114,10 +130,20 @@ def _git_commit() -> str | None:
     """The checkout's commit (with `+changes` when the tree differs), when in a git checkout."""
     root = Path(__file__).resolve().parent.parent
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
-                              capture_output=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=root, text=True, capture_output=True, timeout=10)
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=root,
+            text=True,
+            capture_output=True,
+            timeout=10,
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            text=True,
+            capture_output=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if head.returncode != 0:
@@ -130,9 +156,15 @@ SLOW_RUN = 120.0
 
 
 def run_suite(
-    workloads: list[Workload], systems: tuple[str, ...], repeat: int, cache: Path,
-    timeout: float = 600.0, log: Callable[[str], None] = print, reeval_slides: int | None = 5,
-    save: Callable[[dict], None] | None = None, options: PlanOptions = PlanOptions(),
+    workloads: list[Workload],
+    systems: tuple[str, ...],
+    repeat: int,
+    cache: Path,
+    timeout: float = 600.0,
+    log: Callable[[str], None] = print,
+    reeval_slides: int | None = 5,
+    save: Callable[[dict], None] | None = None,
+    options: PlanOptions = PlanOptions(),
 ) -> dict:
     """Every system on every workload, `repeat` times each; medians and same-run ratios.
     `save` gets the result so far after each workload (a long run that is stopped keeps its
@@ -143,8 +175,14 @@ def run_suite(
     machine = machine_info()
 
     def result() -> dict:
-        return {"started": started, "seconds": time.time() - started, "machine": machine,
-                "repeat": repeat, "slow_run": SLOW_RUN, "rows": list(rows)}
+        return {
+            "started": started,
+            "seconds": time.time() - started,
+            "machine": machine,
+            "repeat": repeat,
+            "slow_run": SLOW_RUN,
+            "rows": list(rows),
+        }
 
     for w in workloads:
         stream = stream_file(w, cache)
@@ -156,7 +194,11 @@ def run_suite(
             if system == "reeval":
                 # on the shared streams: every slide, timed over the whole process like the
                 # engine (throughput), not only a few full-window slides (latency)
-                kw = {"max_slides": None, "whole": True} if w.stream else {"max_slides": reeval_slides}
+                kw = (
+                    {"max_slides": None, "whole": True}
+                    if w.stream
+                    else {"max_slides": reeval_slides}
+                )
             reps = 1 if system == "spark" else repeat
             runs = []
             for _ in range(reps):

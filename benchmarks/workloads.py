@@ -19,8 +19,8 @@ DAY = 86400
 @attrs.frozen
 class Workload:
     name: str
-    query: str          # path relative to the repository's specs/queries/
-    kind: str           # generator: snb, so, gmark
+    query: str  # path relative to the repository's specs/queries/
+    kind: str  # generator: snb, so, gmark
     edges: int
     days: int
     window: int
@@ -50,9 +50,18 @@ def shared() -> list[Workload]:
     """The shared speed workloads: six queries on each of two recorded 100k-edge streams
     (window 10 days, slide 1 day), where the peers' figures in peers.py were measured."""
     return [
-        Workload(f"shared-{kind}-{q}", f"bench/{kind}/{q}.dl", kind, 100_000, 100, 10 * DAY, DAY,
-                 stream=f"{kind}-100k.csv.gz")
-        for kind in ("snb", "so") for q in ("q1", "q2", "rpq8", "rpq10", "q5", "q6")
+        Workload(
+            f"shared-{kind}-{q}",
+            f"bench/{kind}/{q}.dl",
+            kind,
+            100_000,
+            100,
+            10 * DAY,
+            DAY,
+            stream=f"{kind}-100k.csv.gz",
+        )
+        for kind in ("snb", "so")
+        for q in ("q1", "q2", "rpq8", "rpq10", "q5", "q6")
     ]
 
 
@@ -102,10 +111,14 @@ def deletion_sweep(base: Workload, percents: tuple[int, ...] = (0, 2, 5, 10)) ->
 def deletion_workloads(quick: bool) -> list[Workload]:
     """The deletion sweep on a PATH query (tree edges, re-derivation) and a PATTERN query."""
     edges = 60_000 if quick else 200_000
-    return [w for base in (
-        Workload("sga-q1-snb", "sga/snb/q1.dl", "snb", edges, 30, 10 * DAY, DAY),
-        Workload("rpq-q11-snb", "rpq/snb/q11.dl", "snb", edges, 30, 10 * DAY, DAY),
-    ) for w in deletion_sweep(base)]
+    return [
+        w
+        for base in (
+            Workload("sga-q1-snb", "sga/snb/q1.dl", "snb", edges, 30, 10 * DAY, DAY),
+            Workload("rpq-q11-snb", "rpq/snb/q11.dl", "snb", edges, 30, 10 * DAY, DAY),
+        )
+        for w in deletion_sweep(base)
+    ]
 
 
 def window_sweep(base: Workload, windows_days: tuple[int, ...]) -> list[Workload]:

@@ -10,8 +10,6 @@ their own modules; nothing is cached on the nodes (STYLE.md, Soufflé's analyses
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 
@@ -60,7 +58,7 @@ class Anon:
     loc: Loc | None = _loc()
 
 
-Term = Union[Var, Const, Anon]
+Term = Var | Const | Anon
 
 
 # ---- regular expressions of path atoms ---------------------------------------------------
@@ -78,7 +76,7 @@ class Label:
 class Concat:
     """`r1 / r2 / ...` (two or more parts)."""
 
-    parts: tuple["Regex", ...]
+    parts: tuple[Regex, ...]
     loc: Loc | None = _loc()
 
 
@@ -86,7 +84,7 @@ class Concat:
 class Alt:
     """`r1 | r2 | ...` (two or more options)."""
 
-    options: tuple["Regex", ...]
+    options: tuple[Regex, ...]
     loc: Loc | None = _loc()
 
 
@@ -94,7 +92,7 @@ class Alt:
 class Star:
     """`r*`: zero or more."""
 
-    inner: "Regex"
+    inner: Regex
     loc: Loc | None = _loc()
 
 
@@ -102,7 +100,7 @@ class Star:
 class Plus:
     """`r+`: one or more."""
 
-    inner: "Regex"
+    inner: Regex
     loc: Loc | None = _loc()
 
 
@@ -110,11 +108,11 @@ class Plus:
 class Optional:
     """`r?`: zero or one."""
 
-    inner: "Regex"
+    inner: Regex
     loc: Loc | None = _loc()
 
 
-Regex = Union[Label, Concat, Alt, Star, Plus, Optional]
+Regex = Label | Concat | Alt | Star | Plus | Optional
 
 
 def regex_labels(regex: Regex) -> tuple[str, ...]:
@@ -197,8 +195,8 @@ class Comparison:
     loc: Loc | None = _loc()
 
 
-Literal = Union[Atom, Closure, PathAtom, Comparison]
-BodyAtom = Union[Atom, Closure, PathAtom]
+Literal = Atom | Closure | PathAtom | Comparison
+BodyAtom = Atom | Closure | PathAtom
 
 
 def literal_preds(literal: Literal) -> tuple[str, ...]:
@@ -238,17 +236,19 @@ class Directive:
     `value_locs`, `label_locs` and `for_loc` only place carets (no part in equality)."""
 
     name: str
-    values: tuple[Union[Duration, str], ...] = ()
+    values: tuple[Duration | str, ...] = ()
     labels: tuple[str, ...] = ()
     loc: Loc | None = _loc()
     value_locs: tuple[Loc | None, ...] = attrs.field(
-        default=(), eq=False, hash=False, repr=False, kw_only=True)
+        default=(), eq=False, hash=False, repr=False, kw_only=True
+    )
     label_locs: tuple[Loc | None, ...] = attrs.field(
-        default=(), eq=False, hash=False, repr=False, kw_only=True)
+        default=(), eq=False, hash=False, repr=False, kw_only=True
+    )
     for_loc: Loc | None = _loc()
 
 
-Statement = Union[Rule, Directive]
+Statement = Rule | Directive
 
 
 @attrs.frozen

@@ -45,7 +45,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if colour.get(nxt, BLACK) == GREY:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if colour.get(nxt) == WHITE:
                 found = visit(nxt)
                 if found:

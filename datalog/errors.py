@@ -49,9 +49,7 @@ class DlErrors(Exception):
     """Every error found in one source, in source order."""
 
     def __init__(self, errors: list[DlError]):
-        self.errors = sorted(
-            errors, key=lambda e: (e.loc.line, e.loc.column) if e.loc else (0, 0)
-        )
+        self.errors = sorted(errors, key=lambda e: (e.loc.line, e.loc.column) if e.loc else (0, 0))
         super().__init__(self.render())
 
     def render(self) -> str:
@@ -117,7 +115,7 @@ ONE_DURATION = "'.{name}' takes one duration, but {count} values are given"
 NEEDS_NAMES = "'.{name}' needs at least one predicate name, e.g. .{name} {example}"
 DURATION_NOT_NAME = (
     "'.{name}' takes predicate names, not '{value}' (quote a name that is not an "
-    "identifier: \"{value}\")"
+    'identifier: "{value}")'
 )
 NO_FOR = "'.{name}' takes no 'for' list{reason}"
 DUPLICATE_WINDOW = "duplicate default '.window': already set to {value} on line {line}"
@@ -131,8 +129,7 @@ NO_LABEL_WINDOW = (
     "input label '{label}' has no window: add a default '.window DURATION' or pass --window"
 )
 SLIDE_TOO_LARGE = (
-    "slide {slide} is larger than the window {window}{of_label}; a slide must not exceed "
-    "any window"
+    "slide {slide} is larger than the window {window}{of_label}; a slide must not exceed any window"
 )
 
 # the program as a whole (datalog/checks/*.py)
@@ -141,9 +138,7 @@ NO_OUTPUT = "the program has no output: add '.output NAME' or define 'Answer'"
 UNKNOWN_OUTPUT = "output '{name}' is not the head of any rule{hint}"
 UNDEFINED = "predicate '{name}' is never defined: it is no rule's head and is not listed in .input"
 HEAD_IS_INPUT = "'{name}' is an input label ({where}), so it cannot be the head of a rule"
-RECURSION = (
-    "recursion is not allowed: {cycle} (a program may recurse only through p+, p* or [R])"
-)
+RECURSION = "recursion is not allowed: {cycle} (a program may recurse only through p+, p* or [R])"
 
 # rules (datalog/checks/*.py)
 ARITY = "atom '{name}' has {count}; atoms are binary: {example}"
@@ -178,39 +173,83 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (SYNTAX_MISSING_DOT, (_W + "A(x, y) :- a(x, y)\nB(x, y) :- b(x, y).",)),
     (SYNTAX_EOF, (_W + "A(x, y) :- a(x,", _W + "A(x, y) :-")),
     (SYNTAX_EOF_DOT, (_W + "A(x, y) :- a(x, y)",)),
-    (SYNTAX_DIRECTIVE_VALUE, (".window 10\n.output\nA(x, y) :- a(x, y).",
-                              ".window 10 for\nA(x, y) :- a(x, y).")),
+    (
+        SYNTAX_DIRECTIVE_VALUE,
+        (".window 10\n.output\nA(x, y) :- a(x, y).", ".window 10 for\nA(x, y) :- a(x, y)."),
+    ),
     (SYNTAX_HEAD, (_W + "A+(x, y) :- a(x, y).", _W + "A*(x, y) :- a(x, y).")),
-    (UNKNOWN_DIRECTIVE, (".windows 10\nAnswer(x, y) :- a(x, y).",
-                         ".foo\n.window 10\nAnswer(x, y) :- a(x, y).")),
-    (NEEDS_DURATION, ("Answer(x, y) :- a(x, y).\n.window", ".slide\n.window 10\nAnswer(x, y) :- a(x, y).")),
+    (
+        UNKNOWN_DIRECTIVE,
+        (".windows 10\nAnswer(x, y) :- a(x, y).", ".foo\n.window 10\nAnswer(x, y) :- a(x, y)."),
+    ),
+    (
+        NEEDS_DURATION,
+        ("Answer(x, y) :- a(x, y).\n.window", ".slide\n.window 10\nAnswer(x, y) :- a(x, y)."),
+    ),
     (NAME_NOT_DURATION, (".window day\nAnswer(x, y) :- a(x, y).",)),
     (ONE_DURATION, (".window 10, 20\nAnswer(x, y) :- a(x, y).",)),
     (NEEDS_NAMES, (_W + ".output for a\nAnswer(x, y) :- a(x, y).",)),
-    (DURATION_NOT_NAME, (_W + ".input 42\nAnswer(x, y) :- a(x, y).",
-                         _W + ".output 5\nAnswer(x, y) :- a(x, y).")),
-    (NO_FOR, (_W + ".slide 2 for a\nAnswer(x, y) :- a(x, y).",
-              _W + ".output Answer for a\nAnswer(x, y) :- a(x, y).")),
+    (
+        DURATION_NOT_NAME,
+        (_W + ".input 42\nAnswer(x, y) :- a(x, y).", _W + ".output 5\nAnswer(x, y) :- a(x, y)."),
+    ),
+    (
+        NO_FOR,
+        (
+            _W + ".slide 2 for a\nAnswer(x, y) :- a(x, y).",
+            _W + ".output Answer for a\nAnswer(x, y) :- a(x, y).",
+        ),
+    ),
     (DUPLICATE_WINDOW, (_W + ".window 20\nAnswer(x, y) :- a(x, y).",)),
     (DUPLICATE_LABEL_WINDOW, (_W + ".window 5 for a\n.window 6 for a\nAnswer(x, y) :- a(x, y).",)),
     (DUPLICATE_SLIDE, (_W + ".slide 2\n.slide 3\nAnswer(x, y) :- a(x, y).",)),
-    (BAD_DURATION, (".window 10x\nAnswer(x, y) :- a(x, y).", ".window 0\nAnswer(x, y) :- a(x, y).",
-                    ".window -5\nAnswer(x, y) :- a(x, y).")),
+    (
+        BAD_DURATION,
+        (
+            ".window 10x\nAnswer(x, y) :- a(x, y).",
+            ".window 0\nAnswer(x, y) :- a(x, y).",
+            ".window -5\nAnswer(x, y) :- a(x, y).",
+        ),
+    ),
     (NO_WINDOW, ("Answer(x, y) :- a(x, y).",)),
     (NO_LABEL_WINDOW, (".window 5 for a\nAnswer(x, y) :- a(x, z), b(z, y).",)),
-    (SLIDE_TOO_LARGE, (".window 1h\n.slide 2h\nAnswer(x, y) :- a(x, y).",
-                       ".window 1h\n.window 1m for a\n.slide 5m\nAnswer(x, y) :- a(x, y).")),
+    (
+        SLIDE_TOO_LARGE,
+        (
+            ".window 1h\n.slide 2h\nAnswer(x, y) :- a(x, y).",
+            ".window 1h\n.window 1m for a\n.slide 5m\nAnswer(x, y) :- a(x, y).",
+        ),
+    ),
     (NO_RULES, (_W, "// nothing here\n")),
     (NO_OUTPUT, (_W + "A(x, y) :- a(x, y).",)),
-    (UNKNOWN_OUTPUT, (_W + ".output B\nA(x, y) :- a(x, y).", _W + ".output a\nA(x, y) :- a(x, y).")),
+    (
+        UNKNOWN_OUTPUT,
+        (_W + ".output B\nA(x, y) :- a(x, y).", _W + ".output a\nA(x, y) :- a(x, y)."),
+    ),
     (UNDEFINED, (_W + ".input a\nAnswer(x, y) :- a(x, z), b(z, y).",)),
-    (HEAD_IS_INPUT, (_W + ".input a\nAnswer(x, y) :- a(x, y).\na(x, y) :- Answer(x, y).",
-                     _W + ".window 5 for A\nA(x, y) :- a(x, y).\nAnswer(x, y) :- A(x, y).")),
-    (RECURSION, (_W + "Answer(x, y) :- Answer(x, z), a(z, y).",
-                 _W + "Answer(x, y) :- B(x, y).\nB(x, y) :- Answer(x, y).",
-                 _W + "Answer(x, y) :- Answer+(x, y).")),
-    (ARITY, (_W + "Answer(x, y) :- a(x, y, z).", _W + "Answer(x) :- a(x, y).",
-             _W + "Answer(x, y) :- a+(x).")),
+    (
+        HEAD_IS_INPUT,
+        (
+            _W + ".input a\nAnswer(x, y) :- a(x, y).\na(x, y) :- Answer(x, y).",
+            _W + ".window 5 for A\nA(x, y) :- a(x, y).\nAnswer(x, y) :- A(x, y).",
+        ),
+    ),
+    (
+        RECURSION,
+        (
+            _W + "Answer(x, y) :- Answer(x, z), a(z, y).",
+            _W + "Answer(x, y) :- B(x, y).\nB(x, y) :- Answer(x, y).",
+            _W + "Answer(x, y) :- Answer+(x, y).",
+        ),
+    ),
+    (
+        ARITY,
+        (
+            _W + "Answer(x, y) :- a(x, y, z).",
+            _W + "Answer(x) :- a(x, y).",
+            _W + "Answer(x, y) :- a+(x).",
+        ),
+    ),
     (UNSAFE_HEAD, (_W + "Answer(x, z) :- a(x, y).", _W + "Answer(x, y) :- a(x, x), x = y.")),
     (HEAD_ANON, (_W + "Answer(x, _) :- a(x, y).",)),
     (HEAD_CONST, (_W + 'Answer(x, "bob") :- a(x, y).', _W + "Answer(42, y) :- a(x, y).")),

@@ -15,8 +15,7 @@ import lark
 from lark import Lark, Token, v_args
 from lark.visitors import Transformer_NonRecursive
 
-from . import ast
-from . import errors
+from . import ast, errors
 from .errors import DlError, DlErrors
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -69,6 +68,7 @@ def parse_duration(text: str) -> int:
     >>> parse_duration("30d"), parse_duration("90")
     (2592000, 90)
     """
+
     def bad(reason: str) -> ValueError:
         return ValueError(errors.BAD_DURATION.format(text=text, reason=reason))
 
@@ -154,14 +154,21 @@ class _ToAst(Transformer_NonRecursive):
     def closure(self, meta, children):
         pred, op, args, _as, alias = children
         return ast.Closure(
-            pred.name, str(op), args, alias=str(alias) if alias else None,
-            quoted=pred.quoted, loc=pred.loc, alias_loc=_loc_of(alias) if alias else None,
+            pred.name,
+            str(op),
+            args,
+            alias=str(alias) if alias else None,
+            quoted=pred.quoted,
+            loc=pred.loc,
+            alias_loc=_loc_of(alias) if alias else None,
         )
 
     def path_atom(self, meta, children):
         regex, args, _as, alias = children
         return ast.PathAtom(
-            regex, args, alias=str(alias) if alias else None,
+            regex,
+            args,
+            alias=str(alias) if alias else None,
             loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
             alias_loc=_loc_of(alias) if alias else None,
         )
@@ -169,7 +176,10 @@ class _ToAst(Transformer_NonRecursive):
     def comparison(self, meta, children):
         left, op, right = children
         return ast.Comparison(
-            left, str(op), right, loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column)
+            left,
+            str(op),
+            right,
+            loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
         )
 
     def args(self, meta, children):
@@ -217,12 +227,30 @@ class _ToAst(Transformer_NonRecursive):
 
 
 _TOKEN_NAMES = {
-    "NAME": "a name", "STRING": "a quoted string", "INT": "an integer",
-    "SIGNED_INT": "an integer", "DURATION": "a duration", "SIGNED_DURATION": "a duration",
-    "DIRECTIVE": "a directive", "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "DOT": "'.'",
-    "LSQB": "'['", "RSQB": "']'", "SLASH": "'/'", "VBAR": "'|'", "STAR": "'*'",
-    "PLUS": "'+'", "QMARK": "'?'", "CLOSURE_OP": "'+' or '*'", "COMPARE_OP": "'=' or '!='",
-    "__ANON_0": "':-'", "FOR": "'for'", "AS": "'as'", "$END": "the end of the file",
+    "NAME": "a name",
+    "STRING": "a quoted string",
+    "INT": "an integer",
+    "SIGNED_INT": "an integer",
+    "DURATION": "a duration",
+    "SIGNED_DURATION": "a duration",
+    "DIRECTIVE": "a directive",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "DOT": "'.'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "SLASH": "'/'",
+    "VBAR": "'|'",
+    "STAR": "'*'",
+    "PLUS": "'+'",
+    "QMARK": "'?'",
+    "CLOSURE_OP": "'+' or '*'",
+    "COMPARE_OP": "'=' or '!='",
+    "__ANON_0": "':-'",
+    "FOR": "'for'",
+    "AS": "'as'",
+    "$END": "the end of the file",
 }
 
 # A small lexer for the error path only: it finds the tokens before an error position, so a
@@ -302,8 +330,12 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
         pos = len(text)
     # an unterminated block comment shows up as a stray '/' (or '*')
     comment = text.rfind("/*", 0, pos + 2)
-    if comment != -1 and text.startswith("/*", comment) and comment >= pos - 1 \
-            and "*/" not in text[comment + 2:]:
+    if (
+        comment != -1
+        and text.startswith("/*", comment)
+        and comment >= pos - 1
+        and "*/" not in text[comment + 2 :]
+    ):
         line = _line_of(text, comment)
         col = comment - (text.rfind("\n", 0, comment) + 1) + 1
         return DlError(errors.SYNTAX_COMMENT, ast.Loc(line, col, line, col + 2), filename, text)
@@ -317,14 +349,23 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
             return DlError(errors.SYNTAX_STRING, loc, filename, text)
         if ch == ":" or text.startswith("<-", pos):
             if "__ANON_0" in accepts or not accepts:
-                return DlError(errors.SYNTAX_IF, ast.Loc(line, col, line, col + (2 if ch == "<" else 1)),
-                               filename, text)
+                return DlError(
+                    errors.SYNTAX_IF,
+                    ast.Loc(line, col, line, col + (2 if ch == "<" else 1)),
+                    filename,
+                    text,
+                )
         if ch in "<>":
-            op = text[pos:pos + 2] if text.startswith(("<=", ">="), pos) else ch
-            return DlError(errors.SYNTAX_COMPARISON.format(op=op),
-                           ast.Loc(line, col, line, col + len(op)), filename, text)
-        return DlError(errors.SYNTAX_CHAR.format(char=ch, expected=_describe(accepts)), loc,
-                       filename, text)
+            op = text[pos : pos + 2] if text.startswith(("<=", ">="), pos) else ch
+            return DlError(
+                errors.SYNTAX_COMPARISON.format(op=op),
+                ast.Loc(line, col, line, col + len(op)),
+                filename,
+                text,
+            )
+        return DlError(
+            errors.SYNTAX_CHAR.format(char=ch, expected=_describe(accepts)), loc, filename, text
+        )
     tok = exc.token
     if tok.type == "$END":
         loc = _end_loc(text, before)
@@ -337,17 +378,31 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
         if swallowed is not None:
             name, directive, start = swallowed
             where = _pos_loc(text, before[-1][2], len(name))
-            return DlError(errors.SYNTAX_DIRECTIVE_VALUE.format(
-                name=name, directive=directive, line=_line_of(text, start)), where, filename, text)
+            return DlError(
+                errors.SYNTAX_DIRECTIVE_VALUE.format(
+                    name=name, directive=directive, line=_line_of(text, start)
+                ),
+                where,
+                filename,
+                text,
+            )
     if tok.type in ("CLOSURE_OP", "PLUS", "STAR") and accepts == {"LPAR"} and before:
         return DlError(errors.SYNTAX_HEAD.format(name=before[-1][1]), loc, filename, text)
     if "DOT" in accepts and before and _line_of(text, before[-1][2]) < tok.line:
         # the statement ended on an earlier line without its '.'
         first = before[-1]
-        return DlError(errors.SYNTAX_MISSING_DOT.format(
-            token=f"'{tok}'", line=_line_of(text, first[2])), loc, filename, text)
-    return DlError(errors.SYNTAX_TOKEN.format(token=f"'{tok}'", expected=_describe(accepts)),
-                   loc, filename, text)
+        return DlError(
+            errors.SYNTAX_MISSING_DOT.format(token=f"'{tok}'", line=_line_of(text, first[2])),
+            loc,
+            filename,
+            text,
+        )
+    return DlError(
+        errors.SYNTAX_TOKEN.format(token=f"'{tok}'", expected=_describe(accepts)),
+        loc,
+        filename,
+        text,
+    )
 
 
 def parse(text: str, filename: str = "<string>") -> ast.Program:
@@ -365,8 +420,9 @@ def parse(text: str, filename: str = "<string>") -> ast.Program:
         raise DlErrors([_syntax_error(exc, filename, text)]) from None
     too_deep = _too_deep(tree)
     if too_deep is not None:
-        raise DlErrors([DlError(errors.REGEX_TOO_DEEP.format(limit=MAX_REGEX_DEPTH), too_deep,
-                                filename, text)])
+        raise DlErrors(
+            [DlError(errors.REGEX_TOO_DEEP.format(limit=MAX_REGEX_DEPTH), too_deep, filename, text)]
+        )
     return _ToAst().transform(tree)
 
 

@@ -20,8 +20,7 @@ _KEYWORDS = frozenset({"for", "as"})
 
 def quote(text: str) -> str:
     """`"text"` with `\\`, `"`, newlines and tabs escaped the way the parser reads them."""
-    body = (text.replace("\\", "\\\\").replace('"', '\\"')
-            .replace("\n", "\\n").replace("\t", "\\t"))
+    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return f'"{body}"'
 
 
@@ -92,9 +91,11 @@ def rule_text(rule: ast.Rule) -> str:
 def directive_text(directive: ast.Directive) -> str:
     parts = [f".{directive.name}"]
     if directive.values:
-        parts.append(", ".join(
-            v.text if isinstance(v, ast.Duration) else name_text(v) for v in directive.values
-        ))
+        parts.append(
+            ", ".join(
+                v.text if isinstance(v, ast.Duration) else name_text(v) for v in directive.values
+            )
+        )
     if directive.labels:
         parts.append("for " + ", ".join(name_text(label) for label in directive.labels))
     return " ".join(parts)

@@ -39,19 +39,19 @@ class DeltaView:
     __slots__ = ("open", "ends", "plus", "minus", "instants", "dropped")
 
     def __init__(self) -> None:
-        self.open: dict[tuple, list] = {}        # key -> [start, until]
-        self.ends = ExpiryBuckets()              # until -> keys whose segment may end then
-        self.plus: dict[int, list] = {}          # τ -> keys entering at τ
-        self.minus: dict[int, list] = {}         # τ -> keys leaving at τ
-        self.instants: list[int] = []            # heap of the instants with events
-        self.dropped: dict[tuple, int] = {}      # (τ, key) -> '+' events withdrawn
+        self.open: dict[tuple, list] = {}  # key -> [start, until]
+        self.ends = ExpiryBuckets()  # until -> keys whose segment may end then
+        self.plus: dict[int, list] = {}  # τ -> keys entering at τ
+        self.minus: dict[int, list] = {}  # τ -> keys leaving at τ
+        self.instants: list[int] = []  # heap of the instants with events
+        self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn
 
     def _event(self, events: dict, tau: int, key: tuple) -> None:
         bucket = events.get(tau)
         if bucket is None:
             events[tau] = [key]
             other = self.minus if events is self.plus else self.plus
-            if tau not in other:   # the first event at tau
+            if tau not in other:  # the first event at tau
                 heapq.heappush(self.instants, tau)
         else:
             bucket.append(key)
@@ -74,11 +74,11 @@ class DeltaView:
                 if exp > until:
                     seg[1] = exp
                     end_at(exp, key)
-                elif exp < until and ts >= seg[0]:   # an end record
+                elif exp < until and ts >= seg[0]:  # an end record
                     if exp > seg[0]:
                         seg[1] = exp
                         end_at(exp, key)
-                    else:   # cut where it began: it never showed
+                    else:  # cut where it began: it never showed
                         del open_[key]
                         drop = (seg[0], key)
                         self.dropped[drop] = self.dropped.get(drop, 0) + 1
@@ -144,7 +144,7 @@ class DeltaView:
             tau = heapq.heappop(instants)
             entering = plus.pop(tau, None)
             leaving = minus.pop(tau, None)
-            if entering and leaving:   # left and entered again at tau: never left
+            if entering and leaving:  # left and entered again at tau: never left
                 both = set(entering).intersection(leaving)
                 if both:
                     entering = [k for k in entering if k not in both]

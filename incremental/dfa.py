@@ -9,7 +9,7 @@ Regexes are the algebra's nested tuples (`sga.algebra.Regex`): ("label", l), ("c
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 
 class DFA:
@@ -163,7 +163,9 @@ def _trim(delta: list[dict[str, int]], finals: set[int]) -> tuple[list[dict[str,
     return out, {new_id[s] for s in finals}
 
 
-def _hopcroft(delta: list[dict[str, int]], finals: set[int]) -> tuple[list[dict[str, int]], set[int]]:
+def _hopcroft(
+    delta: list[dict[str, int]], finals: set[int]
+) -> tuple[list[dict[str, int]], set[int]]:
     """Hopcroft's partition refinement on a (partial) DFA; missing moves go to an implicit
     dead state, which is kept as its own block and removed again at the end."""
     n = len(delta)

@@ -30,7 +30,8 @@ read rows exactly so; a `-` that matches no valid edge is counted (`stats()["unm
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from ..errors import UserError
 from ..options import PlanOptions
@@ -56,16 +57,25 @@ class Engine:
     """Incremental evaluation of one plan. `time` is the frontier: every input with a time
     `< time` has been consumed (math.inf after `close`)."""
 
-    def __init__(self, plan: Plan, *, paths: bool = False, history: bool = True,
-                 deltas: bool = False, options: PlanOptions = PlanOptions()) -> None:
+    def __init__(
+        self,
+        plan: Plan,
+        *,
+        paths: bool = False,
+        history: bool = True,
+        deltas: bool = False,
+        options: PlanOptions = PlanOptions(),
+    ) -> None:
         """`deltas`: the results are wanted as delta events only (`delta_view()`), so output
         operators that know when their results enter and leave give those events directly
         instead of interval rows (native deltas, incremental/deltas.py); `drain()` then holds
         only the rows of the others, and there is no `history`. `options`: the physical
         choices (`path_operator`), handed to the operators as they are built."""
         if deltas and (history or paths):
-            raise UserError("an engine with deltas=True gives delta events (delta_view()), "
-                            "without history or witness paths: use history=False, paths=False")
+            raise UserError(
+                "an engine with deltas=True gives delta events (delta_view()), "
+                "without history or witness paths: use history=False, paths=False"
+            )
         self._view = DeltaView() if deltas else None
         self.dataflow = Dataflow(plan, paths=paths, sink=self._view, options=options)
         self.paths = paths
@@ -75,7 +85,7 @@ class Engine:
         self._buffer: dict[str, list] = {}
         self._buffer_time: int | None = None
         self._buffered = 0
-        self._minus: set[str] = set()   # labels with a '-' edge in the buffer
+        self._minus: set[str] = set()  # labels with a '-' edge in the buffer
         self._drained: list[Result] = []
         self._subscribers: list[Callable[[Result], None]] = []
         self._bucket: int | None = None
@@ -94,10 +104,13 @@ class Engine:
         try:
             t = int(t)
         except (TypeError, ValueError):
-            raise UserError(f"edge {src} -> {trg} ({label}): time {t!r} is not an integer") from None
+            raise UserError(
+                f"edge {src} -> {trg} ({label}): time {t!r} is not an integer"
+            ) from None
         if op != "+" and op != "-":
-            raise UserError(f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} "
-                            "(use '+' or '-')")
+            raise UserError(
+                f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} (use '+' or '-')"
+            )
         why = out_of_order(t, self._seen)
         if why is not None:
             raise UserError(f"edge {src} -> {trg} ({label}): {why}")
@@ -106,7 +119,7 @@ class Engine:
             self._reach(t)
         self._seen = t
         label = str(label)
-        if label not in self.dataflow.wscans:   # no rule reads it: only time moves on
+        if label not in self.dataflow.wscans:  # no rule reads it: only time moves on
             self.edges_in += 1
             self.ignored += 1
             if self._buffer_time is None:
@@ -177,8 +190,7 @@ class Engine:
         """The output snapshot at `tau` from every result emitted so far."""
         if self.history is None:
             raise UserError("snapshot() needs the engine's history (engine(history=True))")
-        return {key for key, ivs in self.history.items()
-                if any(ts <= tau < exp for ts, exp in ivs)}
+        return {key for key, ivs in self.history.items() if any(ts <= tau < exp for ts, exp in ivs)}
 
     def stats(self) -> dict:
         """Counters and state sizes: edges in, results out (end records included), `-` edges
@@ -271,7 +283,7 @@ def _remember(history: dict, key: tuple, ts: int, exp: int) -> None:
     if ts >= last_ts:
         if exp > last_exp:
             ivs[-1] = (last_ts, exp)
-        elif exp < last_exp:            # an end record
+        elif exp < last_exp:  # an end record
             if exp > last_ts:
                 ivs[-1] = (last_ts, exp)
             else:

@@ -23,7 +23,18 @@ deletions ends in the same state whichever order its edges were batched in.
 from __future__ import annotations
 
 from ..options import PlanOptions
-from ..sga.algebra import Filter, Path, Pattern, Plan, Rename, Union, Vertices, WScan, children, op_kind
+from ..sga.algebra import (
+    Filter,
+    Path,
+    Pattern,
+    Plan,
+    Rename,
+    Union,
+    Vertices,
+    WScan,
+    children,
+    op_kind,
+)
 from .operators.base import PhysicalOperator
 from .operators.filter import FilterOp
 from .operators.path import PathOp
@@ -81,8 +92,11 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
         if root in readers:
             continue
         out[root] = (root.label, False)
-        if isinstance(root, Rename) and readers.get(root.input) == [root] \
-                and root.input not in outputs:
+        if (
+            isinstance(root, Rename)
+            and readers.get(root.input) == [root]
+            and root.input not in outputs
+        ):
             out[root.input] = (root.label, root.reverse)
     return out
 
@@ -93,8 +107,14 @@ class _Context:
 
     __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks")
 
-    def __init__(self, paths: bool, ids: dict, sink=None, sinks: dict | None = None,
-                 options: PlanOptions = PlanOptions()) -> None:
+    def __init__(
+        self,
+        paths: bool,
+        ids: dict,
+        sink=None,
+        sinks: dict | None = None,
+        options: PlanOptions = PlanOptions(),
+    ) -> None:
         self.paths = paths
         self.options = options
         self._indexes: dict[int, EdgeIndex] = {}
@@ -125,8 +145,9 @@ class _Context:
 class Dataflow:
     """The physical operators of one plan and the wiring between them."""
 
-    def __init__(self, plan: Plan, paths: bool = False, sink=None,
-                 options: PlanOptions = PlanOptions()) -> None:
+    def __init__(
+        self, plan: Plan, paths: bool = False, sink=None, options: PlanOptions = PlanOptions()
+    ) -> None:
         """`sink`: a DeltaView that output operators able to give native deltas write to;
         `options`: the physical choices the operators read from their build context."""
         nodes = list(plan.nodes())
@@ -160,14 +181,15 @@ class Dataflow:
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
         self.names = [f"#{i} {op_kind(n)}[{n.label}]" for i, n in enumerate(nodes)]
 
-    def run(self, edges_by_label: dict[str, list], now: int,
-            deleting: set | frozenset = frozenset()) -> tuple[dict[int, list], dict[int, list]]:
+    def run(
+        self, edges_by_label: dict[str, list], now: int, deleting: set | frozenset = frozenset()
+    ) -> tuple[dict[int, list], dict[int, list]]:
         """Push one round (raw edges `(src, trg, t, op)` grouped by label, all at `now`;
         `deleting` names the labels whose edges include `-`). Returns the new sgts and the end
         records of each output node that produced some, in emission order (sgts first)."""
         n = len(self.ops)
         pending: list = [None] * n
-        cutting: list | None = None   # end records per node and port, once there are any
+        cutting: list | None = None  # end records per node and port, once there are any
         for label, edges in edges_by_label.items():
             if label in deleting:
                 if cutting is None:

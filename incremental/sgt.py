@@ -23,8 +23,8 @@ from __future__ import annotations
 
 Sgt = tuple  # (src: str, trg: str, ts: int, exp: int, wit: tuple | None)
 
-NEVER = -(1 << 62)   # ts of a PATH root node: valid since forever
-FOREVER = 1 << 62    # exp of a PATH root node: valid for ever
+NEVER = -(1 << 62)  # ts of a PATH root node: valid since forever
+FOREVER = 1 << 62  # exp of a PATH root node: valid for ever
 
 
 def wscan_expiry(t: int, window: int, slide: int) -> int:

@@ -16,6 +16,8 @@ def out_of_order(t: int, seen: float) -> str | None:
     'time 2 is earlier than time 3 seen before; edges must come in non-decreasing time'
     """
     if t < seen:
-        return (f"time {t} is earlier than time {seen} seen before; edges must come in "
-                "non-decreasing time")
+        return (
+            f"time {t} is earlier than time {seen} seen before; edges must come in "
+            "non-decreasing time"
+        )
     return None

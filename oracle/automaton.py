@@ -94,6 +94,4 @@ def build_automaton(regex: Regex) -> Automaton:
         for q in reach:
             for lbl, q2 in out_moves.get(q, ()):
                 moves.add((index[s_], lbl, index[q2]))
-    return Automaton(
-        frozenset({0}), tuple(sorted(moves)), frozenset(accepting), 0 in accepting
-    )
+    return Automaton(frozenset({0}), tuple(sorted(moves)), frozenset(accepting), 0 in accepting)

@@ -13,8 +13,8 @@ function `tau -> set[(src, trg, label)]` (the Spark oracle or the brute-force re
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from itertools import groupby
-from typing import Callable, Sequence
 
 Edge = tuple[str, str, str, int, str]
 Fact = tuple[str, str, str]
@@ -92,7 +92,9 @@ def check_engine(
     return None, checks
 
 
-def ddmin(edges: Sequence[Edge], fails_many: Callable[[list[list[Edge]]], list[bool]]) -> list[Edge]:
+def ddmin(
+    edges: Sequence[Edge], fails_many: Callable[[list[list[Edge]]], list[bool]]
+) -> list[Edge]:
     """Delta debugging (Zeller's ddmin): a 1-minimal sub-stream of `edges` that still fails.
 
     `fails_many` judges a whole list of candidate streams at once (so each round costs one
@@ -102,7 +104,7 @@ def ddmin(edges: Sequence[Edge], fails_many: Callable[[list[list[Edge]]], list[b
     n = 2
     while len(current) >= 2:
         size = len(current)
-        chunks = [current[i * size // n:(i + 1) * size // n] for i in range(n)]
+        chunks = [current[i * size // n : (i + 1) * size // n] for i in range(n)]
         subsets = [c for c in chunks if c]
         complements = [
             [e for k, c in enumerate(chunks) if k != i for e in c] for i in range(len(chunks))

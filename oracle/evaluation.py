@@ -16,11 +16,10 @@ Starts from the checked datalog program only, never the SGA plan (independence r
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
-
 from sgq.datalog.ast import Atom, Closure, PathAtom
 from sgq.datalog.checked import CheckedProgram
 
@@ -161,7 +160,8 @@ def _run_lockstep(evaluations: dict[int, _ProgramEvaluation]) -> None:
         for pid, requests in pending.items():
             results = [
                 (closed if kind == "closure" else base)
-                .filter(F.col("rid") == slots[(pid, i)]).drop("rid")
+                .filter(F.col("rid") == slots[(pid, i)])
+                .drop("rid")
                 for i, (kind, _edges) in enumerate(requests)
             ]
             try:
@@ -185,7 +185,9 @@ def _evaluate_pass(
     _run_lockstep(evaluations)
     # one collect: the output facts, and the change points as rows with pred = NULL
     union = points.select(
-        *KEY, F.lit(None).cast("string").alias("a"), F.lit(None).cast("string").alias("b"),
+        *KEY,
+        F.lit(None).cast("string").alias("a"),
+        F.lit(None).cast("string").alias("b"),
         F.lit(None).cast("string").alias("pred"),
     )
     for pid, ev in evaluations.items():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
-
 from sgq.datalog.ast import Anon, Comparison, Const, Rule, Var
 
 KEY = ["cid", "tau"]

@@ -50,9 +50,7 @@ def spark_session():
     try:
         from pyspark.sql import SparkSession
     except ImportError:
-        raise UserError(
-            "the Spark oracle needs pyspark 4.x: pip install 'pyspark>=4,<5'"
-        ) from None
+        raise UserError("the Spark oracle needs pyspark 4.x: pip install 'pyspark>=4,<5'") from None
     if not _java_available():
         raise UserError(
             "the Spark oracle needs Java 17 (no 'java' on PATH and no JAVA_HOME); "

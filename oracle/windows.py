@@ -16,7 +16,6 @@ from __future__ import annotations
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
-
 from sgq.datalog.checked import CheckedProgram
 
 EVENT_SCHEMA = T.StructType(
@@ -33,7 +32,9 @@ EVENT_SCHEMA = T.StructType(
 )
 
 
-def events_frame(spark: SparkSession, streams: dict[int, list], program_of: dict[int, int]) -> DataFrame:
+def events_frame(
+    spark: SparkSession, streams: dict[int, list], program_of: dict[int, int]
+) -> DataFrame:
     """The input events of every case `cid` (of program `program_of[cid]`), with their
     position `seq` in input order."""
     rows = [
@@ -44,7 +45,7 @@ def events_frame(spark: SparkSession, streams: dict[int, list], program_of: dict
     return spark.createDataFrame(rows, EVENT_SCHEMA)
 
 
-def _per_program(programs: dict[int, CheckedProgram], value) -> "F.Column":
+def _per_program(programs: dict[int, CheckedProgram], value) -> F.Column:
     """A column holding `value(checked, label_or_None)` for each row's program and label."""
     expr = None
     for pid, checked in programs.items():
@@ -72,18 +73,31 @@ def intervals_frame(programs: dict[int, CheckedProgram], events: DataFrame) -> D
     deletions (`exp` before them)."""
     beta = _per_program(programs, _slide)
     plus = events.filter(F.col("op") == "+").select(
-        "pid", "cid", "seq", "src", "trg", "label",
+        "pid",
+        "cid",
+        "seq",
+        "src",
+        "trg",
+        "label",
         F.col("t").alias("ts"),
         (F.col("t") - F.pmod(F.col("t"), beta) + _per_program(programs, _window)).alias("exp"),
     )
     minus = events.filter(F.col("op") == "-").select(
-        F.col("cid").alias("d_cid"), F.col("seq").alias("d_seq"), F.col("src").alias("d_src"),
-        F.col("trg").alias("d_trg"), F.col("label").alias("d_label"), F.col("t").alias("d_t"),
+        F.col("cid").alias("d_cid"),
+        F.col("seq").alias("d_seq"),
+        F.col("src").alias("d_src"),
+        F.col("trg").alias("d_trg"),
+        F.col("label").alias("d_label"),
+        F.col("t").alias("d_t"),
     )
     cond = (
-        (plus.cid == minus.d_cid) & (plus.src == minus.d_src) & (plus.trg == minus.d_trg)
-        & (plus.label == minus.d_label) & (minus.d_seq > plus.seq)
-        & (minus.d_t >= plus.ts) & (minus.d_t < plus.exp)
+        (plus.cid == minus.d_cid)
+        & (plus.src == minus.d_src)
+        & (plus.trg == minus.d_trg)
+        & (plus.label == minus.d_label)
+        & (minus.d_seq > plus.seq)
+        & (minus.d_t >= plus.ts)
+        & (minus.d_t < plus.exp)
     )
     cut = (
         plus.join(minus, cond, "left")
@@ -91,7 +105,12 @@ def intervals_frame(programs: dict[int, CheckedProgram], events: DataFrame) -> D
         .agg(F.min("d_t").alias("cut"))
     )
     return cut.select(
-        "pid", "cid", "src", "trg", "label", "ts",
+        "pid",
+        "cid",
+        "src",
+        "trg",
+        "label",
+        "ts",
         F.least(F.col("exp"), F.coalesce(F.col("cut"), F.col("exp"))).alias("end"),
         "exp",
     )
@@ -108,9 +127,8 @@ def snapshot_frame(intervals: DataFrame, points: DataFrame) -> DataFrame:
     """`(pid, cid, tau, src, trg, label)`: the input snapshot at every change point."""
     live = (
         intervals.filter(F.col("end") > F.col("ts"))
-        .withColumnRenamed("cid", "i_cid").withColumnRenamed("pid", "i_pid")
+        .withColumnRenamed("cid", "i_cid")
+        .withColumnRenamed("pid", "i_pid")
     )
-    cond = (
-        (live.i_cid == points.cid) & (live.ts <= points.tau) & (points.tau < live.end)
-    )
+    cond = (live.i_cid == points.cid) & (live.ts <= points.tau) & (points.tau < live.end)
     return live.join(points, cond).select("pid", "cid", "tau", "src", "trg", "label").distinct()

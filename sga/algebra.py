@@ -23,8 +23,7 @@ Operators:
 
 from __future__ import annotations
 
-import typing
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -132,7 +131,7 @@ class WScan:
     slide: int
 
     @property
-    def inputs(self) -> tuple["Op", ...]:
+    def inputs(self) -> tuple[Op, ...]:
         return ()
 
 
@@ -140,7 +139,7 @@ class WScan:
 class Filter:
     """FILTER (Def 31): the tuples of `input` satisfying every condition; stateless."""
 
-    input: "Op"
+    input: Op
     conditions: tuple[EdgeCondition, ...]
 
     @property
@@ -148,7 +147,7 @@ class Filter:
         return self.input.label
 
     @property
-    def inputs(self) -> tuple["Op", ...]:
+    def inputs(self) -> tuple[Op, ...]:
         return (self.input,)
 
 
@@ -156,12 +155,12 @@ class Filter:
 class Rename:
     """Relabel `input` as `label`, swapping src and trg when `reverse` (a one-atom rule)."""
 
-    input: "Op"
+    input: Op
     label: str
     reverse: bool = False
 
     @property
-    def inputs(self) -> tuple["Op", ...]:
+    def inputs(self) -> tuple[Op, ...]:
         return (self.input,)
 
 
@@ -169,7 +168,7 @@ class Rename:
 class Union:
     """UNION (Def 32): every tuple of every input, relabelled `label`."""
 
-    inputs: tuple["Op", ...]
+    inputs: tuple[Op, ...]
     label: str
 
 
@@ -181,7 +180,7 @@ class Pattern:
     Validity is the intersection of the joined tuples' intervals; empty ones yield nothing.
     """
 
-    inputs: tuple["Op", ...]
+    inputs: tuple[Op, ...]
     bindings: tuple[tuple[str, str], ...]
     head: tuple[str, str]
     label: str
@@ -214,7 +213,7 @@ class Vertices:
     """The active domain V_τ (specs/semantics.md §2) as `(v, v)` tuples labelled `label`: each input
     tuple `(s, t)` valid on `[ts, exp)` makes `(s, s)` and `(t, t)` valid on it."""
 
-    inputs: tuple["WScan", ...]
+    inputs: tuple[WScan, ...]
     label: str = "V"
 
 
@@ -224,13 +223,13 @@ class Path:
     (each input's `label` is a letter of `regex`), spells a word of L(regex). Vertices may
     repeat (arbitrary paths). When ε ∈ L(regex), `domain` supplies the `(v, v)` pairs."""
 
-    inputs: tuple["Op", ...]
+    inputs: tuple[Op, ...]
     regex: Regex
     label: str
-    domain: "Vertices | None" = None
+    domain: Vertices | None = None
 
 
-Op = typing.Union[WScan, Filter, Rename, Union, Pattern, Vertices, Path]
+Op = WScan | Filter | Rename | Union | Pattern | Vertices | Path
 OPERATORS: tuple[type, ...] = (WScan, Filter, Rename, Union, Pattern, Vertices, Path)
 
 

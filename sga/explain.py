@@ -74,10 +74,12 @@ def parameters(op: Op) -> dict:
     if isinstance(op, WScan):
         return {"window": op.window, "slide": op.slide}
     if isinstance(op, Filter):
-        return {"conditions": [
-            {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
-            for c in op.conditions
-        ]}
+        return {
+            "conditions": [
+                {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
+                for c in op.conditions
+            ]
+        }
     if isinstance(op, Rename):
         return {"reverse": op.reverse}
     if isinstance(op, Pattern):
@@ -181,7 +183,7 @@ def explain_dot(plan: Plan) -> str:
     """A Graphviz digraph; edges follow the data, from an input up to its consumer."""
     ids = number(plan)
     outputs = set(plan.outputs)
-    lines = ["digraph sga {", "  rankdir=BT;", "  node [shape=box, fontname=\"monospace\"];"]
+    lines = ["digraph sga {", "  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
     for op, ident in sorted(ids.items(), key=lambda item: item[1]):
         style = ", style=bold" if op in outputs else ""
         lines.append(f"  n{ident} [label={_dot_string(f'#{ident} ' + describe(op))}{style}];")
@@ -189,6 +191,6 @@ def explain_dot(plan: Plan) -> str:
         for child in op.inputs:
             lines.append(f"  n{ids[child]} -> n{ident};")
         if isinstance(op, Path) and op.domain is not None:
-            lines.append(f"  n{ids[op.domain]} -> n{ident} [style=dashed, label=\"ε\"];")
+            lines.append(f'  n{ids[op.domain]} -> n{ident} [style=dashed, label="ε"];')
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -28,12 +28,11 @@ by name: a PATH over a finite, ε-free language (`[a/b/c]`) becomes a UNION of c
 
 from __future__ import annotations
 
-from typing import Collection
+from collections.abc import Collection
 
 from ..datalog import ast
 from ..datalog.checked import CheckedProgram
 from . import algebra
-from .rewrite.pipeline import rewrite
 from .algebra import (
     EdgeCondition,
     Filter,
@@ -47,6 +46,7 @@ from .algebra import (
     Vertices,
     WScan,
 )
+from .rewrite.pipeline import rewrite
 
 
 def regex_of(node: ast.Regex) -> algebra.Regex:
@@ -118,8 +118,9 @@ class _Translator:
     # -- one rule -> PATTERN or RENAME labelled with the head
     def rule(self, rule: ast.Rule) -> Op:
         head = rule.head
-        if len(head.args) != 2 or any(len(lit.args) != 2 for lit in rule.body
-                                      if not isinstance(lit, ast.Comparison)):
+        if len(head.args) != 2 or any(
+            len(lit.args) != 2 for lit in rule.body if not isinstance(lit, ast.Comparison)
+        ):
             raise _unchecked("an atom that is not binary")
         used = {t.name for lit in (head, *rule.body) for t in _terms(lit) if isinstance(t, ast.Var)}
         counter = [0]
@@ -161,8 +162,12 @@ class _Translator:
 
     def comparison(self, lit: ast.Comparison) -> VarCondition:
         left, right = lit.left, lit.right
-        if (isinstance(left, ast.Anon) or isinstance(right, ast.Anon)
-                or isinstance(left, ast.Const) and isinstance(right, ast.Const)):
+        if (
+            isinstance(left, ast.Anon)
+            or isinstance(right, ast.Anon)
+            or isinstance(left, ast.Const)
+            and isinstance(right, ast.Const)
+        ):
             raise _unchecked("a comparison with '_' or of two constants")
         if isinstance(left, ast.Const):
             left, right = right, left
@@ -192,8 +197,9 @@ class _Translator:
                 self.exp[pred] = parts[0] if len(parts) == 1 else Union(tuple(parts), pred)
         if not self.checked.outputs or any(n not in self.exp for n in self.checked.outputs):
             raise _unchecked("no output, or an output that is no rule's head")
-        return Plan(outputs=tuple(self.exp[n] for n in self.checked.outputs),
-                    order=self.checked.order)
+        return Plan(
+            outputs=tuple(self.exp[n] for n in self.checked.outputs), order=self.checked.order
+        )
 
 
 def _unchecked(problem: str) -> ValueError:
@@ -208,8 +214,9 @@ def _terms(literal) -> tuple:
     return literal.args
 
 
-def translate(checked: CheckedProgram, *, canonical: bool = False,
-              skip: Collection[str] = ()) -> Plan:
+def translate(
+    checked: CheckedProgram, *, canonical: bool = False, skip: Collection[str] = ()
+) -> Plan:
     """The SGA plan of `checked`: the canonical plan (thesis Algorithm SGQParser), then the
     rewrite passes of sga/rewrite/pipeline.py except those named in `skip` (`Plan.rewrites`
     names those that changed it). `canonical` skips `shared_chains` too: the plan before its

@@ -1,8 +1,8 @@
 """sgq: streaming graph queries.
 
-    q = sgq.compile(path_or_text, window=None, slide=None, options=sgq.PlanOptions())
-    eng = q.engine(paths=False)
-    eng.push(src, trg, label, t); eng.close(); eng.drain()
+q = sgq.compile(path_or_text, window=None, slide=None, options=sgq.PlanOptions())
+eng = q.engine(paths=False)
+eng.push(src, trg, label, t); eng.close(); eng.drain()
 """
 
 from .api import Engine, Query, Result, compile

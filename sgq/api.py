@@ -33,8 +33,9 @@ class Query:
 
     __slots__ = ("checked", "plan", "source", "options")
 
-    def __init__(self, checked: CheckedProgram, plan: Plan, source: str,
-                 options: PlanOptions = PlanOptions()) -> None:
+    def __init__(
+        self, checked: CheckedProgram, plan: Plan, source: str, options: PlanOptions = PlanOptions()
+    ) -> None:
         self.checked = checked
         self.plan = plan
         self.source = source
@@ -46,8 +47,7 @@ class Query:
         results are read as delta events from `engine.delta_view()` only (faster: PATH gives
         them natively; needs `history=False`). Its PATH operators are those
         `self.options.path_operator` chooses."""
-        return Engine(self.plan, paths=paths, history=history, deltas=deltas,
-                      options=self.options)
+        return Engine(self.plan, paths=paths, history=history, deltas=deltas, options=self.options)
 
     def explain(self) -> str:
         """The plan in `sgq explain` text form."""
@@ -73,8 +73,14 @@ def read_program(path: str) -> str:
         raise UserError(f"cannot read program file '{path}': {exc.strerror or exc}") from None
 
 
-def compile(source: str, window: int | None = None, slide: int | None = None, *,
-            filename: str | None = None, options: PlanOptions = PlanOptions()) -> Query:
+def compile(
+    source: str,
+    window: int | None = None,
+    slide: int | None = None,
+    *,
+    filename: str | None = None,
+    options: PlanOptions = PlanOptions(),
+) -> Query:
     """Parse, check and plan a program.
 
     `source` is program text if it contains a newline or `:-`, else the path of a `.dl` file.

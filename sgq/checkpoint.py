@@ -35,18 +35,19 @@ import os
 import signal
 import time
 import zlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import __version__
 from .errors import UserError
 from .state_codec import StateError, decode, encode
 
-FORMAT = 4   # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
+FORMAT = 4  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
 #              keeps one window closure (state/window_closure.py), not one per level; 4: the
 #              plan options are settings (a closure PATH keeps whether it may hand over)
 FILE = "checkpoint.json.gz"
-DEFAULT_EVERY = 100_000   # input edges between checkpoints
-KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"   # tests only: see KillSwitch
+DEFAULT_EVERY = 100_000  # input edges between checkpoints
+KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"  # tests only: see KillSwitch
 
 # settings key -> how a user knows it (for "written for a different ...")
 _SETTING_NAMES = {
@@ -138,8 +139,8 @@ class Checkpoints:
         self.settings = settings
         self.fingerprint = _fingerprint(settings)
         self.kill = KillSwitch()
-        self.seconds = 0.0      # time spent saving, for the stats line
-        self.bytes = 0          # size of the last checkpoint written
+        self.seconds = 0.0  # time spent saving, for the stats line
+        self.bytes = 0  # size of the last checkpoint written
 
     # ---- loading
     def load(self, roots: dict[str, Any]) -> Position | None:
@@ -151,25 +152,33 @@ class Checkpoints:
         if os.path.exists(self.directory) and not os.path.isdir(self.directory):
             raise UserError(f"--checkpoint '{self.directory}' is not a directory")
         if not os.path.isfile(self.path):
-            try:   # now, so a directory that cannot be made fails before the run, not at save
+            try:  # now, so a directory that cannot be made fails before the run, not at save
                 os.makedirs(self.directory, exist_ok=True)
             except OSError as exc:
-                raise UserError(f"cannot create the --checkpoint directory "
-                                f"'{self.directory}': {exc.strerror or exc}") from None
+                raise UserError(
+                    f"cannot create the --checkpoint directory "
+                    f"'{self.directory}': {exc.strerror or exc}"
+                ) from None
             return None
         data = self._read()
         where = f"checkpoint '{self.path}'"
         again = "delete it (or use another --checkpoint directory) to start over"
         if data.get("format") != FORMAT:
-            raise UserError(f"{where} has format {data.get('format')!r}, this sgq reads "
-                            f"format {FORMAT}; {again}")
+            raise UserError(
+                f"{where} has format {data.get('format')!r}, this sgq reads "
+                f"format {FORMAT}; {again}"
+            )
         if data.get("sgq") != __version__:
-            raise UserError(f"{where} was written by sgq {data.get('sgq')}, this is sgq "
-                            f"{__version__}; {again}")
+            raise UserError(
+                f"{where} was written by sgq {data.get('sgq')}, this is sgq {__version__}; {again}"
+            )
         if data.get("fingerprint") != self.fingerprint:
             saved = data.get("settings") if isinstance(data.get("settings"), dict) else {}
-            diff = [name for key, name in _SETTING_NAMES.items()
-                    if saved.get(key) != self.settings.get(key)] or ["settings"]
+            diff = [
+                name
+                for key, name in _SETTING_NAMES.items()
+                if saved.get(key) != self.settings.get(key)
+            ] or ["settings"]
             raise UserError(f"{where} was written for a different {', '.join(diff)}; {again}")
         layout = _layout(roots)
         if data.get("layout") != layout:
@@ -185,9 +194,10 @@ class Checkpoints:
         try:
             with gzip.open(self.path, "rb") as handle:
                 data = json.loads(handle.read())
-        except (OSError, EOFError, ValueError) as exc:   # BadGzipFile is an OSError
-            raise UserError(f"checkpoint '{self.path}' is damaged ({exc}); delete it to "
-                            "start over") from None
+        except (OSError, EOFError, ValueError) as exc:  # BadGzipFile is an OSError
+            raise UserError(
+                f"checkpoint '{self.path}' is damaged ({exc}); delete it to start over"
+            ) from None
         if not isinstance(data, dict):
             raise UserError(f"checkpoint '{self.path}' is not an sgq checkpoint")
         return data
@@ -212,8 +222,9 @@ class Checkpoints:
             "saved_at": time.time(),
             "state": state,
         }
-        blob = gzip.compress(json.dumps(data, separators=(",", ":")).encode("utf-8"),
-                             compresslevel=1, mtime=0)
+        blob = gzip.compress(
+            json.dumps(data, separators=(",", ":")).encode("utf-8"), compresslevel=1, mtime=0
+        )
         tmp = self.path + ".tmp"
         try:
             os.makedirs(self.directory, exist_ok=True)
@@ -227,9 +238,10 @@ class Checkpoints:
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, self.path)
-        except OSError as exc:   # the previous checkpoint, if any, is still in place
-            raise UserError(f"cannot write checkpoint '{self.path}': "
-                            f"{exc.strerror or exc}") from None
+        except OSError as exc:  # the previous checkpoint, if any, is still in place
+            raise UserError(
+                f"cannot write checkpoint '{self.path}': {exc.strerror or exc}"
+            ) from None
         _fsync_dir(self.directory)
         self.bytes = len(blob)
         self.seconds += time.perf_counter() - started
@@ -275,7 +287,9 @@ def cut_back(path: str, size: int, what: str) -> None:
         return
     if actual < size:
         state = "missing" if actual < 0 else f"shorter ({actual:,} bytes)"
-        raise UserError(f"the {what} '{path}' is {state}, but the checkpoint says it had "
-                        f"{size:,} bytes; delete the checkpoint to start over")
+        raise UserError(
+            f"the {what} '{path}' is {state}, but the checkpoint says it had "
+            f"{size:,} bytes; delete the checkpoint to start over"
+        )
     if actual > size:
         os.truncate(path, size)

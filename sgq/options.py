@@ -29,15 +29,18 @@ PathOperator = Literal["auto", "closure", "spath"]
 
 def _check_path_operator(_options: Any, _field: Any, value: str) -> None:
     if value not in PATH_OPERATORS:
-        raise UserError(f"unknown PATH operator {value!r}; the choices are "
-                        f"{', '.join(PATH_OPERATORS)}")
+        raise UserError(
+            f"unknown PATH operator {value!r}; the choices are {', '.join(PATH_OPERATORS)}"
+        )
 
 
 def _check_rewrites(_options: Any, _field: Any, value: frozenset[str]) -> None:
     unknown = sorted(value - REWRITES.keys())
     if unknown:
-        raise UserError(f"unknown rewrite {', '.join(map(repr, unknown))}; the rewrites are "
-                        f"{', '.join(REWRITES)}")
+        raise UserError(
+            f"unknown rewrite {', '.join(map(repr, unknown))}; the rewrites are "
+            f"{', '.join(REWRITES)}"
+        )
 
 
 @attrs.frozen
@@ -60,11 +63,11 @@ class PlanOptions:
     """
 
     path_operator: PathOperator = attrs.field(default="auto", validator=_check_path_operator)
-    skip_rewrites: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset,
-                                                validator=_check_rewrites)
+    skip_rewrites: frozenset[str] = attrs.field(
+        default=frozenset(), converter=frozenset, validator=_check_rewrites
+    )
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (checkpoint settings, benchmark children); `PlanOptions(**d)` reads
         it back."""
-        return {"path_operator": self.path_operator,
-                "skip_rewrites": sorted(self.skip_rewrites)}
+        return {"path_operator": self.path_operator, "skip_rewrites": sorted(self.skip_rewrites)}

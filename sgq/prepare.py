@@ -28,10 +28,18 @@ from urllib.parse import unquote, urlparse
 from .errors import UserError
 from .parquet_input import MANIFEST
 from .prepare_validate import (
-    BAD, GOOD, HEADER_MODES, SKIP, TIME_FORMATS, FilePlan, plan_file, raw_format,
-    validate_line, validate_row,
+    BAD,
+    GOOD,
+    HEADER_MODES,
+    SKIP,
+    TIME_FORMATS,
+    FilePlan,
+    plan_file,
+    raw_format,
+    validate_line,
+    validate_row,
 )
-from .stream_io import COLUMNS, REQUIRED, _ALIASES, parse_columns
+from .stream_io import _ALIASES, COLUMNS, REQUIRED, parse_columns
 
 EDGES = "edges"
 REJECTS = "rejects"
@@ -58,7 +66,8 @@ def _expand_inputs(raws: list[str]) -> list[str]:
             raise UserError(f"input '{raw}' does not exist")
         if os.path.isdir(raw):
             inside = sorted(
-                os.path.join(raw, n) for n in os.listdir(raw)
+                os.path.join(raw, n)
+                for n in os.listdir(raw)
                 if not n.startswith((".", "_")) and os.path.isfile(os.path.join(raw, n))
             )
             if not inside:
@@ -204,8 +213,12 @@ def prepare(
     manifest = {
         "format": "sgq-prepared-1",
         "inputs": [
-            {"path": p.path, "format": p.fmt,
-             "columns": list(p.order) if p.order else None, "header_line": p.header_line}
+            {
+                "path": p.path,
+                "format": p.fmt,
+                "columns": list(p.order) if p.order else None,
+                "header_line": p.header_line,
+            }
             for p in plans
         ],
         "time_format": time_format,
@@ -237,7 +250,9 @@ def _run_job(spark, plans: list[FilePlan], cols, iso: bool, output: str):
     text = [p for p in plans if p.fmt != "parquet"]
     if text:
         frames.append(
-            spark.read.option("lineSep", "\n").text([_hadoop_path(p.path) for p in text]).select(
+            spark.read.option("lineSep", "\n")
+            .text([_hadoop_path(p.path) for p in text])
+            .select(
                 F.col("_metadata.file_path").alias("f"),
                 F.col("_metadata.file_block_start").alias("bs"),
                 F.col("value").cast("binary").alias("b"),
@@ -287,7 +302,8 @@ def _run_job(spark, plans: list[FilePlan], cols, iso: bool, output: str):
             .orderBy("ts", "fidx", "line")
             .select("src", "trg", "label", "ts", "op")
             .write.option("parquet.block.size", ROW_GROUP_BYTES)
-            .mode("overwrite").parquet(edges_dir)
+            .mode("overwrite")
+            .parquet(edges_dir)
         )
         names = {p.index: p.path for p in plans}
         file_name = F.create_map(*[x for i, path in names.items() for x in (F.lit(i), F.lit(path))])
@@ -296,7 +312,8 @@ def _run_job(spark, plans: list[FilePlan], cols, iso: bool, output: str):
             .orderBy("fidx", "line")
             .select(file_name[F.col("fidx")].alias("file"), "line", "reason", "raw")
             .coalesce(1)
-            .write.mode("overwrite").json(os.path.join(output, REJECTS))
+            .write.mode("overwrite")
+            .json(os.path.join(output, REJECTS))
         )
     finally:
         checked.unpersist()

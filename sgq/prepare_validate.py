@@ -15,19 +15,25 @@ import calendar
 import csv
 import gzip
 import json
-from datetime import datetime, timezone
-from typing import Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
 
 from .errors import UserError
-from .stream_io import COLUMNS, REQUIRED, StreamError, _ALIASES, _edge, _header_columns
+from .stream_io import _ALIASES, COLUMNS, REQUIRED, StreamError, _edge, _header_columns
 
 Edge = tuple[str, str, str, int, str]
 
 # Formats of raw files; `jsonl` is stream_io's name for JSON Lines.
 RAW_FORMATS = ("csv", "tsv", "json", "parquet")
 _ENDINGS = {
-    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json", ".jsonl": "json",
-    ".ndjson": "json", ".parquet": "parquet", ".pq": "parquet",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".json": "json",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".parquet": "parquet",
+    ".pq": "parquet",
 }
 TIME_FORMATS = ("epoch", "iso8601")
 HEADER_MODES = ("auto", "header", "no-header")
@@ -50,8 +56,7 @@ def raw_format(path: str, given: str | None) -> str:
         if name.endswith(ending):
             return fmt
     raise UserError(
-        f"cannot tell the format of '{path}' from its name "
-        f"(use --format {'|'.join(RAW_FORMATS)})"
+        f"cannot tell the format of '{path}' from its name (use --format {'|'.join(RAW_FORMATS)})"
     )
 
 
@@ -66,7 +71,7 @@ def iso_to_epoch(text: str) -> int:
         raise ValueError(value)
     dt = datetime.fromisoformat(value)
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return calendar.timegm(dt.utctimetuple())
 
 
@@ -76,8 +81,15 @@ class FilePlan:
 
     __slots__ = ("index", "path", "fmt", "order", "header_line", "columns_given", "ts_epoch")
 
-    def __init__(self, index: int, path: str, fmt: str, order: tuple[str, ...] | None,
-                 header_line: int, columns_given: bool):
+    def __init__(
+        self,
+        index: int,
+        path: str,
+        fmt: str,
+        order: tuple[str, ...] | None,
+        header_line: int,
+        columns_given: bool,
+    ):
         self.index, self.path, self.fmt = index, path, fmt
         self.order, self.header_line, self.columns_given = order, header_line, columns_given
         self.ts_epoch = False  # a Parquet timestamp column, already turned into epoch seconds
@@ -94,8 +106,9 @@ def _open_binary(path: str):
     return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
 
 
-def plan_file(index: int, path: str, fmt: str, columns: tuple[str, ...] | None,
-              header: str = "auto") -> FilePlan:
+def plan_file(
+    index: int, path: str, fmt: str, columns: tuple[str, ...] | None, header: str = "auto"
+) -> FilePlan:
     """The per-file facts stream_io's reader finds on the way: for CSV/TSV, whether the first
     non-blank, non-comment line is a header (`header` forces yes or no) and, without
     `columns`, the column order (the header's, or 4 or 5 columns by the first data line)."""
@@ -139,7 +152,8 @@ def _values_delimited(line: str, plan: FilePlan, delimiter: str, lineno: int) ->
     order = plan.order
     if len(fields) != len(order):
         raise StreamError(
-            plan.path, lineno,
+            plan.path,
+            lineno,
             f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
         )
     return dict(zip(order, (f.strip() for f in fields)))

@@ -24,8 +24,12 @@ class Progress:
     """`update(done_bytes, **counters)` draws `[####    ]  45% 1.2M edges 80.1k e/s ...`."""
 
     def __init__(
-        self, total_bytes: int | None = None, *, enabled: bool | None = None,
-        stream: TextIO | None = None, interval: float = 0.25,
+        self,
+        total_bytes: int | None = None,
+        *,
+        enabled: bool | None = None,
+        stream: TextIO | None = None,
+        interval: float = 0.25,
     ):
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .incremental.time_order import out_of_order
 from .stream_io import Edge, StreamError
 
 
 def ordered(
-    edges: Iterable[Edge], filename: str, position: list[int],
+    edges: Iterable[Edge],
+    filename: str,
+    position: list[int],
     max_lateness: int | None = None,
     on_late: Callable[[StreamError, Edge], None] | None = None,
 ) -> Iterator[Edge]:
@@ -36,8 +38,11 @@ def ordered(
             t = edge[3]
             why = out_of_order(t, last)
             if why is not None:
-                raise StreamError(filename, position[0], f"{why} (use --max-lateness D to "
-                                  "reorder edges up to D late)")
+                raise StreamError(
+                    filename,
+                    position[0],
+                    f"{why} (use --max-lateness D to reorder edges up to D late)",
+                )
             last = t
             yield edge
         return
@@ -50,7 +55,8 @@ def ordered(
             high = t
         elif t < high - max_lateness:
             err = StreamError(
-                filename, position[0],
+                filename,
+                position[0],
                 f"time {t} is more than {max_lateness} before time {high} seen before "
                 f"(late by {high - t}); dropped",
             )

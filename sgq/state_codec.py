@@ -55,17 +55,28 @@ from typing import Any
 
 PACKAGE = "sgq.incremental"
 # Classes of the engine package that are rebuilt from the program, never encoded.
-REBUILT_CLASSES = frozenset({
-    "sgq.incremental.runtime._Context",
-})
+REBUILT_CLASSES = frozenset(
+    {
+        "sgq.incremental.runtime._Context",
+    }
+)
 # Objects of these packages come from the program (plan nodes, regexes, checked programs).
 REBUILT_PACKAGES = ("sgq.sga.", "sgq.datalog.")
 
-_CALLABLE_TYPES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-                   types.MethodWrapperType, types.WrapperDescriptorType,
-                   types.MethodDescriptorType, functools.partial, staticmethod, classmethod,
-                   operator.attrgetter, operator.methodcaller)
-_INT_LIMIT = 1 << 63   # ints beyond this are written in hex
+_CALLABLE_TYPES = (
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.MethodWrapperType,
+    types.WrapperDescriptorType,
+    types.MethodDescriptorType,
+    functools.partial,
+    staticmethod,
+    classmethod,
+    operator.attrgetter,
+    operator.methodcaller,
+)
+_INT_LIMIT = 1 << 63  # ints beyond this are written in hex
 
 
 class StateError(Exception):
@@ -107,8 +118,11 @@ def _name(cls: type) -> str:
 
 def _is_rebuilt(cls: type) -> bool:
     module = cls.__module__
-    return (_name(cls) in REBUILT_CLASSES or module.startswith(REBUILT_PACKAGES)
-            or issubclass(cls, (type,) + _CALLABLE_TYPES))
+    return (
+        _name(cls) in REBUILT_CLASSES
+        or module.startswith(REBUILT_PACKAGES)
+        or issubclass(cls, (type,) + _CALLABLE_TYPES)
+    )
 
 
 def _path_of(path) -> list:
@@ -188,9 +202,10 @@ class _Encoder:
             return ["q", x.maxlen, *[self.value(v, path, "i", i) for i, v in enumerate(x)]]
         if t is operator.itemgetter:
             items = x.__reduce__()[1]
-            if any(type(i) not in (int, str) for i in items):   # what decoding accepts
-                raise StateError(f"cannot checkpoint itemgetter{items!r}: only int or str "
-                                 "items are restored")
+            if any(type(i) not in (int, str) for i in items):  # what decoding accepts
+                raise StateError(
+                    f"cannot checkpoint itemgetter{items!r}: only int or str items are restored"
+                )
             return ["g", *[self.value(v, None, None, None) for v in items]]
         return self._other(x, t, parent, kind, arg)
 
@@ -218,17 +233,21 @@ class _Encoder:
             # a bound method (`self.admit = self.out.admit`): its object, then its name
             return ["m", self.value(owner, None, None, None), x.__name__]
         if t is types.FunctionType and x.__closure__:
-            raise StateError(f"cannot checkpoint the closure {x.__qualname__}: what it holds "
-                             "cannot be found again")
+            raise StateError(
+                f"cannot checkpoint the closure {x.__qualname__}: what it holds "
+                "cannot be found again"
+            )
         if how in ("rebuilt", "method"):
             first = self.rebuilt.get(id(x))
             if first is not None:
                 return ["k", first]
             if kind is None:
-                raise StateError(f"a {t.__qualname__} (rebuilt from the program) sits inside a "
-                                 "set or a dict key, where it cannot be found again")
+                raise StateError(
+                    f"a {t.__qualname__} (rebuilt from the program) sits inside a "
+                    "set or a dict key, where it cannot be found again"
+                )
             first = self.rebuilt[id(x)] = _path_of((parent, kind, arg))
-            self.kept.append(x)   # alive, so its id is not reused during the walk
+            self.kept.append(x)  # alive, so its id is not reused during the walk
             return ["k", first]
         raise StateError(how)
 
@@ -243,8 +262,7 @@ def _kind(t: type) -> str:
         return "rebuilt"
     name = _name(t)
     if not name.startswith(PACKAGE + ".") or registry().get(name) is not t:
-        return (f"cannot checkpoint a {name}: only {PACKAGE} classes and plain data can be "
-                "saved")
+        return f"cannot checkpoint a {name}: only {PACKAGE} classes and plain data can be saved"
     if issubclass(t, tuple):
         if not hasattr(t, "_fields"):
             return f"cannot checkpoint a {name}: a tuple subclass that is not a NamedTuple"
@@ -269,16 +287,22 @@ def decode(data: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
     the fresh engine); other roots are returned as new values. Raises StateError on anything
     that does not fit this build or this program."""
     if not isinstance(data, dict) or set(data) != set(fresh):
-        raise StateError(f"roots {sorted(data) if isinstance(data, dict) else data!r} "
-                         f"instead of {sorted(fresh)}")
+        raise StateError(
+            f"roots {sorted(data) if isinstance(data, dict) else data!r} instead of {sorted(fresh)}"
+        )
     decoder = _Decoder(fresh)
     out: dict[str, Any] = {}
     assign: list[tuple[Any, list]] = []
     try:
         for name, x in data.items():
             target = fresh[name]
-            if (type(x) is list and x and x[0] == "o" and len(x) == 3
-                    and x[1] == _name(type(target))):
+            if (
+                type(x) is list
+                and x
+                and x[0] == "o"
+                and len(x) == 3
+                and x[1] == _name(type(target))
+            ):
                 obj, values = decoder.object(x[1], x[2], into=target)
                 assign.append((obj, values))
                 out[name] = obj
@@ -433,8 +457,9 @@ class _Decoder:
             else:
                 raise StateError(f"bad path step {kind!r}")
         if not _is_rebuilt(type(obj)):
-            raise StateError(f"the path {steps!r} leads to a {type(obj).__name__}, not an "
-                             "object of the program")
+            raise StateError(
+                f"the path {steps!r} leads to a {type(obj).__name__}, not an object of the program"
+            )
         return obj
 
     def _key(self, x) -> Any:

@@ -12,12 +12,12 @@ A malformed line raises `StreamError` naming the file, the line and the reason; 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import sys
 import zlib
-from typing import Callable, Iterable, Iterator, TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import TextIO
 
 from .errors import UserError
 
@@ -26,9 +26,16 @@ Edge = tuple[str, str, str, int, str]
 COLUMNS = ("src", "trg", "label", "ts", "op")
 REQUIRED = ("src", "trg", "label", "ts")
 _ALIASES = {
-    "source": "src", "from": "src",
-    "target": "trg", "dst": "trg", "to": "trg",
-    "time": "ts", "timestamp": "ts", "type": "label", "l": "label", "lbl": "label",
+    "source": "src",
+    "from": "src",
+    "target": "trg",
+    "dst": "trg",
+    "to": "trg",
+    "time": "ts",
+    "timestamp": "ts",
+    "type": "label",
+    "l": "label",
+    "lbl": "label",
 }
 FORMATS = ("csv", "tsv", "jsonl")
 
@@ -93,9 +100,7 @@ def _edge(values: dict[str, str], filename: str, lineno: int) -> Edge:
     try:
         ts = int(ts_text)
     except ValueError:
-        raise StreamError(
-            filename, lineno, f"time '{ts_text}' is not an integer"
-        ) from None
+        raise StreamError(filename, lineno, f"time '{ts_text}' is not an integer") from None
     op = values.get("op", "+").strip() or "+"
     if op not in ("+", "-"):
         raise StreamError(filename, lineno, f"unknown op '{op}' (use + or -)")
@@ -103,12 +108,15 @@ def _edge(values: dict[str, str], filename: str, lineno: int) -> Edge:
 
 
 def _delimited(
-    lines: Iterable[str], delimiter: str, columns: tuple[str, ...] | None, filename: str,
+    lines: Iterable[str],
+    delimiter: str,
+    columns: tuple[str, ...] | None,
+    filename: str,
     on_error: Callable[[StreamError, str], None] | None,
     position: list[int] | None = None,
 ) -> Iterator[Edge]:
     order = columns
-    at = None   # positions of src, trg, label, ts, op (None: no op column) in a line
+    at = None  # positions of src, trg, label, ts, op (None: no op column) in a line
     first = True
     split = csv.reader
     for lineno, raw in enumerate(lines, start=1):
@@ -121,7 +129,11 @@ def _delimited(
             if isinstance(raw, BadEncoding):
                 raise StreamError(filename, lineno, "not valid UTF-8")
             # without quotes a CSV line is its fields joined by the delimiter
-            fields = line.split(delimiter) if '"' not in line else next(split([line], delimiter=delimiter))
+            fields = (
+                line.split(delimiter)
+                if '"' not in line
+                else next(split([line], delimiter=delimiter))
+            )
             if first:
                 first = False
                 header = _header_columns(fields)
@@ -134,7 +146,8 @@ def _delimited(
                 at = tuple(order.index(c) if c in order else None for c in COLUMNS)
             if len(fields) != len(order):
                 raise StreamError(
-                    filename, lineno,
+                    filename,
+                    lineno,
                     f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
                 )
             yield _edge_at(fields, at, filename, lineno)
@@ -169,7 +182,9 @@ def _edge_at(fields: list[str], at: tuple, filename: str, lineno: int) -> Edge:
 
 
 def _jsonl(
-    lines: Iterable[str], columns: tuple[str, ...] | None, filename: str,
+    lines: Iterable[str],
+    columns: tuple[str, ...] | None,
+    filename: str,
     on_error: Callable[[StreamError, str], None] | None,
     position: list[int] | None = None,
 ) -> Iterator[Edge]:
@@ -222,9 +237,10 @@ def decoded_lines(stream: Iterable[bytes], filename: str = "") -> Iterator[str]:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError:
                 yield BadEncoding(raw.decode("utf-8", errors="replace"))
-    except (OSError, EOFError, zlib.error) as exc:   # gzip.BadGzipFile is an OSError
-        raise StreamError(filename or "<stream>", lineno + 1,
-                          f"cannot read the input ({exc})") from None
+    except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        raise StreamError(
+            filename or "<stream>", lineno + 1, f"cannot read the input ({exc})"
+        ) from None
 
 
 def read_edges(
@@ -249,7 +265,9 @@ def read_edges(
     if fmt not in FORMATS:
         raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
     if path == "-":
-        yield from parse_lines(decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error)
+        yield from parse_lines(
+            decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error
+        )
         return
     if not os.path.exists(path):
         raise UserError(f"input file '{path}' does not exist")
@@ -266,7 +284,10 @@ def read_edges(
 
 
 def parse_lines(
-    lines: Iterable[str], fmt: str, cols: tuple[str, ...] | None, name: str,
+    lines: Iterable[str],
+    fmt: str,
+    cols: tuple[str, ...] | None,
+    name: str,
     on_error: Callable[[StreamError, str], None] | None = None,
     position: list[int] | None = None,
 ) -> Iterator[Edge]:
@@ -297,15 +318,19 @@ def _plain_csv(rows) -> str | None:
 
 def _needs_csv(text: str, n: int) -> bool:
     """Whether `n` five-field lines formatted plainly as `text` differ from the csv module's."""
-    return (text.count(",") != 4 * n or text.count("\n") != n or '"' in text or "\r" in text
-            or "None" in text)
+    return (
+        text.count(",") != 4 * n
+        or text.count("\n") != n
+        or '"' in text
+        or "\r" in text
+        or "None" in text
+    )
 
 
 class ResultWriter:
     """Writes interval or delta rows as CSV (with a header) or JSON Lines."""
 
-    def __init__(self, out: TextIO, fields: tuple[str, ...], fmt: str = "csv",
-                 header: bool = True):
+    def __init__(self, out: TextIO, fields: tuple[str, ...], fmt: str = "csv", header: bool = True):
         """`header=False` when appending to a file that has it already (a resumed run)."""
         self.out, self.fields, self.fmt = out, fields, fmt
         self.rows = 0
@@ -325,8 +350,8 @@ class ResultWriter:
             if len(self.fields) != 5:
                 self._csv.writerows(rows)
                 return
-            for i in range(0, len(rows), _CHUNK):   # the text of a chunk at a time
-                chunk = rows[i:i + _CHUNK]
+            for i in range(0, len(rows), _CHUNK):  # the text of a chunk at a time
+                chunk = rows[i : i + _CHUNK]
                 text = _plain_csv(chunk)
                 if text is None:
                     self._csv.writerows(chunk)
@@ -334,8 +359,11 @@ class ResultWriter:
                     self.out.write(text)
         else:
             fields = self.fields
-            self.out.write("".join(json.dumps(dict(zip(fields, row)), ensure_ascii=False) + "\n"
-                                   for row in rows))
+            self.out.write(
+                "".join(
+                    json.dumps(dict(zip(fields, row)), ensure_ascii=False) + "\n" for row in rows
+                )
+            )
 
     def write_groups(self, groups) -> None:
         """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,
@@ -347,7 +375,7 @@ class ResultWriter:
             self.rows += len(keys)
             prefix = f"{tau},{op},"
             for i in range(0, len(keys), _CHUNK):
-                chunk = keys[i:i + _CHUNK]
+                chunk = keys[i : i + _CHUNK]
                 text = "".join([f"{prefix}{s},{t},{label}\n" for s, t, label in chunk])
                 if _needs_csv(text, len(chunk)):
                     self._csv.writerows([(tau, op, *key) for key in chunk])

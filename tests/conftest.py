@@ -14,8 +14,11 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.register_profile(
-    "thorough", deadline=None, max_examples=2000,
-    suppress_health_check=[HealthCheck.too_slow], print_blob=True,
+    "thorough",
+    deadline=None,
+    max_examples=2000,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
@@ -27,8 +30,9 @@ import pytest  # noqa: E402
 def spark():
     """The Spark oracle's shared local SparkSession (started once per test session); skips
     when Java or pyspark is missing."""
-    from sgq.errors import UserError
     from sgq.oracle.session import spark_session, stop_session
+
+    from sgq.errors import UserError
 
     try:
         session = spark_session()

@@ -14,7 +14,7 @@ Edges are `(src, trg, label, t, op)` with `op` "+" or "-"; vertex ids are compar
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from sgq.datalog.ast import (
     Alt,
@@ -30,7 +30,6 @@ from sgq.datalog.ast import (
     Plus,
     Regex,
     Star,
-    Var,
 )
 from sgq.datalog.checked import CheckedProgram
 
@@ -42,7 +41,9 @@ Snapshot = set[tuple[str, str, str]]
 # ---- input: windows and snapshots (specs/semantics.md §1-2) --------------------------------------
 
 
-def validity_intervals(checked: CheckedProgram, edges: Iterable[Edge]) -> dict[tuple, list[list[int]]]:
+def validity_intervals(
+    checked: CheckedProgram, edges: Iterable[Edge]
+) -> dict[tuple, list[list[int]]]:
     """Every `(src, trg, label)` -> its validity intervals `[ts, exp)` after the whole stream.
 
     '+' at t adds `[t, ⌊t/β⌋·β + ω(label))`; '-' at t cuts every interval of that key that is
@@ -176,7 +177,9 @@ def regex_accepts_empty(regex: Regex) -> bool:
     return accept in nfa.closure([start])
 
 
-def regular_path_pairs(regex: Regex, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
+def regular_path_pairs(
+    regex: Regex, relations: dict[str, set[Pair]], domain: set[str]
+) -> set[Pair]:
     """[R]: pairs (u, w) joined by a path (vertices may repeat) whose label word is in L(R),
     found by BFS over (vertex, NFA state); plus (v, v) for v in `domain` when ε ∈ L(R)."""
     nfa = NFA()
@@ -299,7 +302,9 @@ def output_snapshots(checked: CheckedProgram, edges: Iterable[Edge]) -> dict[int
     return {tau: output_snapshot(checked, edges, tau) for tau in change_points(checked, edges)}
 
 
-def delta_view(checked: CheckedProgram, edges: Iterable[Edge]) -> list[tuple[int, str, str, str, str]]:
+def delta_view(
+    checked: CheckedProgram, edges: Iterable[Edge]
+) -> list[tuple[int, str, str, str, str]]:
     """`(time, op, src, trg, label)`: '+' when a fact enters the output snapshot, '-' when it
     leaves, by comparing the snapshots at consecutive change points (§5)."""
     out = []

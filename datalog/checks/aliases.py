@@ -28,8 +28,9 @@ def check_aliases(ctx: CheckContext) -> list[DlError]:
                 errors.append(ctx.error(ALIAS_IS_PREDICATE.format(name=alias), loc))
             elif alias in seen and seen[alias][0] != key:
                 first = seen[alias][1]
-                errors.append(ctx.error(
-                    ALIAS_REUSED.format(name=alias, line=first.line if first else 0), loc))
+                errors.append(
+                    ctx.error(ALIAS_REUSED.format(name=alias, line=first.line if first else 0), loc)
+                )
             else:
                 seen.setdefault(alias, (key, loc))
     return errors

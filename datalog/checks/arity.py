@@ -30,7 +30,10 @@ def check_binary_atoms(ctx: CheckContext) -> list[DlError]:
             if isinstance(literal, Comparison) or len(literal.args) == 2:
                 continue
             name, example = _shape(literal)
-            errors.append(ctx.error(
-                ARITY.format(name=name, count=_count(len(literal.args)), example=example),
-                literal.loc))
+            errors.append(
+                ctx.error(
+                    ARITY.format(name=name, count=_count(len(literal.args)), example=example),
+                    literal.loc,
+                )
+            )
     return errors

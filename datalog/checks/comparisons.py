@@ -5,7 +5,7 @@ fixed truth value."""
 from __future__ import annotations
 
 from ..ast import Anon, Comparison, Const, Var
-from ..errors import ANON_COMPARED, CONSTANTS_COMPARED, DlError, UNBOUND_COMPARED
+from ..errors import ANON_COMPARED, CONSTANTS_COMPARED, UNBOUND_COMPARED, DlError
 from .context import CheckContext
 from .head_safety import atom_variables
 

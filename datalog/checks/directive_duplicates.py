@@ -28,20 +28,26 @@ def check_duplicates(ctx: CheckContext) -> list[DlError]:
             for label, loc in zip(d.labels, locs):
                 if label in labels:
                     seen, line = labels[label]
-                    errors.append(ctx.error(DUPLICATE_LABEL_WINDOW.format(
-                        label=label, value=seen.text, line=line), loc))
+                    errors.append(
+                        ctx.error(
+                            DUPLICATE_LABEL_WINDOW.format(label=label, value=seen.text, line=line),
+                            loc,
+                        )
+                    )
                 else:
                     labels[label] = (first, _line(d.loc))
         elif d.name == "window":
             if window is not None:
-                errors.append(ctx.error(
-                    DUPLICATE_WINDOW.format(value=window.text, line=window_line), d.loc))
+                errors.append(
+                    ctx.error(DUPLICATE_WINDOW.format(value=window.text, line=window_line), d.loc)
+                )
             else:
                 window, window_line = first, _line(d.loc)
         elif d.name == "slide":
             if slide is not None:
-                errors.append(ctx.error(
-                    DUPLICATE_SLIDE.format(value=slide.text, line=slide_line), d.loc))
+                errors.append(
+                    ctx.error(DUPLICATE_SLIDE.format(value=slide.text, line=slide_line), d.loc)
+                )
             else:
                 slide, slide_line = first, _line(d.loc)
     return errors

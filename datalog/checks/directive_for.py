@@ -3,7 +3,7 @@ for all windows (specs/semantics.md §2)."""
 
 from __future__ import annotations
 
-from ..errors import DlError, NO_FOR
+from ..errors import NO_FOR, DlError
 from .context import CheckContext
 from .directive_unknown import KNOWN
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..ast import Duration
-from ..errors import DURATION_NOT_NAME, DlError, NEEDS_NAMES
+from ..errors import DURATION_NOT_NAME, NEEDS_NAMES, DlError
 from .context import CheckContext
 
 EXAMPLES = {"output": "Answer", "input": "likes, follows"}
@@ -16,12 +16,14 @@ def check_name_values(ctx: CheckContext) -> list[DlError]:
         if d.name not in EXAMPLES:
             continue
         if not d.values:
-            errors.append(ctx.error(
-                NEEDS_NAMES.format(name=d.name, example=EXAMPLES[d.name]), d.loc))
+            errors.append(
+                ctx.error(NEEDS_NAMES.format(name=d.name, example=EXAMPLES[d.name]), d.loc)
+            )
             continue
         locs = d.value_locs or (d.loc,) * len(d.values)
         for value, loc in zip(d.values, locs):
             if isinstance(value, Duration):
-                errors.append(ctx.error(
-                    DURATION_NOT_NAME.format(name=d.name, value=value.text), loc))
+                errors.append(
+                    ctx.error(DURATION_NOT_NAME.format(name=d.name, value=value.text), loc)
+                )
     return errors

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..errors import DlError, UNKNOWN_DIRECTIVE
+from ..errors import UNKNOWN_DIRECTIVE, DlError
 from .context import CheckContext
 
 KNOWN = ("window", "slide", "output", "input")

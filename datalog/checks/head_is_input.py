@@ -3,7 +3,7 @@ listed in `.input` or given a window by `.window ... for` is an error."""
 
 from __future__ import annotations
 
-from ..errors import DlError, HEAD_IS_INPUT
+from ..errors import HEAD_IS_INPUT, DlError
 from .context import CheckContext
 from .facts import heads
 

@@ -4,7 +4,7 @@ filter, so a variable seen only in `x = y` does not count."""
 from __future__ import annotations
 
 from ..ast import Comparison, Var
-from ..errors import DlError, UNSAFE_HEAD
+from ..errors import UNSAFE_HEAD, DlError
 from .context import CheckContext
 
 
@@ -12,8 +12,10 @@ def atom_variables(rule) -> set[str]:
     """The variables bound by the rule's body atoms (atoms, closures, path atoms)."""
     return {
         term.name
-        for literal in rule.body if not isinstance(literal, Comparison)
-        for term in literal.args if isinstance(term, Var)
+        for literal in rule.body
+        if not isinstance(literal, Comparison)
+        for term in literal.args
+        if isinstance(term, Var)
     }
 
 

@@ -4,7 +4,7 @@ that belongs in the body (`x = "bob"`). Decision recorded in errors.py's table."
 from __future__ import annotations
 
 from ..ast import Anon, Const
-from ..errors import DlError, HEAD_ANON, HEAD_CONST
+from ..errors import HEAD_ANON, HEAD_CONST, DlError
 from ..printer import term_text
 from .context import CheckContext
 

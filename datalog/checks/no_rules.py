@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import DlError, NO_RULES
+from ..errors import NO_RULES, DlError
 from .context import CheckContext
 
 

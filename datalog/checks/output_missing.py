@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..errors import DlError, NO_OUTPUT
+from ..errors import NO_OUTPUT, DlError
 from .context import CheckContext
 from .facts import heads
 

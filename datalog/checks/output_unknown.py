@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import DlError, UNKNOWN_OUTPUT
+from ..errors import UNKNOWN_OUTPUT, DlError
 from .context import CheckContext
 from .facts import body_occurrences, heads
 
@@ -21,7 +21,9 @@ def check_outputs_defined(ctx: CheckContext) -> list[DlError]:
                 continue
             hint = ""
             if value in read or value in ctx.facts.inputs:
-                hint = f" ('{value}' is an input label; to output it, add a rule such as " \
-                       f"Out(x, y) :- {value}(x, y).)"
+                hint = (
+                    f" ('{value}' is an input label; to output it, add a rule such as "
+                    f"Out(x, y) :- {value}(x, y).)"
+                )
             errors.append(ctx.error(UNKNOWN_OUTPUT.format(name=value, hint=hint), loc))
     return errors

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..ast import Loc, Program
 from ..dependency_graph import dependency_graph, find_cycle, first_appearance
-from ..errors import DlError, RECURSION
+from ..errors import RECURSION, DlError
 from .context import CheckContext
 from .facts import literal_pred_locs
 

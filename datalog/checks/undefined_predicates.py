@@ -3,7 +3,7 @@ neither is a typo or a forgotten rule (specs/language.md)."""
 
 from __future__ import annotations
 
-from ..errors import DlError, UNDEFINED
+from ..errors import UNDEFINED, DlError
 from .context import CheckContext
 from .facts import body_occurrences, heads
 

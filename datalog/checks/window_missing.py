@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..errors import DlError, NO_LABEL_WINDOW, NO_WINDOW
+from ..errors import NO_LABEL_WINDOW, NO_WINDOW, DlError
 from .context import CheckContext
 from .facts import body_occurrences, heads
 

@@ -4,7 +4,7 @@ share the one slide)."""
 from __future__ import annotations
 
 from ..ast import Duration
-from ..errors import DlError, SLIDE_TOO_LARGE
+from ..errors import SLIDE_TOO_LARGE, DlError
 from ..parser import format_duration
 from .context import CheckContext
 
@@ -32,7 +32,10 @@ def check_slide_within_windows(ctx: CheckContext) -> list[DlError]:
     errors = []
     for value, text, of_label, window_loc in windows:
         if slide_value > value:
-            errors.append(ctx.error(
-                SLIDE_TOO_LARGE.format(slide=slide_text, window=text, of_label=of_label),
-                loc if loc is not None else window_loc))
+            errors.append(
+                ctx.error(
+                    SLIDE_TOO_LARGE.format(slide=slide_text, window=text, of_label=of_label),
+                    loc if loc is not None else window_loc,
+                )
+            )
     return errors

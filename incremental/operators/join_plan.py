@@ -33,16 +33,20 @@ def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tupl
     done: set = set()
 
     def ready() -> tuple:
-        now_ready = tuple(c for c in conditions if c not in done and c[0] in bound
-                          and (c[2] is None or c[2] in bound))
+        now_ready = tuple(
+            c
+            for c in conditions
+            if c not in done and c[0] in bound and (c[2] is None or c[2] in bound)
+        )
         done.update(now_ready)
         return now_ready
 
     first = ready()
     steps = []
     remaining = list(todo)
-    depth = dict.fromkeys(bound, 0)   # the step that bound each variable (0: given)
+    depth = dict.fromkeys(bound, 0)  # the step that bound each variable (0: given)
     while remaining:
+
         def score(j):
             # most variables bound first; on a tie the one anchored on the earliest binding,
             # so a plan from both head variables works inwards from both ends of a chain
@@ -51,8 +55,9 @@ def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tupl
             anchors = [depth[v] for v in (a, b) if v in bound]
             cost = 0
             if fanout is not None and len(anchors) == 1:
-                cost = fanout[j][0 if a in bound else 1]   # steps of sqrt(2): no flapping
+                cost = fanout[j][0 if a in bound else 1]  # steps of sqrt(2): no flapping
             return (len(anchors), -cost, -max(anchors, default=0), -j)
+
         j = max(remaining, key=score)
         remaining.remove(j)
         a, b = bindings[j]
@@ -89,7 +94,12 @@ def fuse_meets(steps, bound) -> list:
             keep = []
             for later in rest:
                 j2, a2, b2, mode2, conds2, _also2 = later
-                if mode2 == _BOTH and v in (a2, b2) and a2 != b2 and (b2 if a2 == v else a2) in before:
+                if (
+                    mode2 == _BOTH
+                    and v in (a2, b2)
+                    and a2 != b2
+                    and (b2 if a2 == v else a2) in before
+                ):
                     also += ((j2, a2 == v, b2 if a2 == v else a2),)
                     conds += conds2
                 else:
@@ -111,7 +121,7 @@ def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
     out = []
     for k, (j, a, b, mode, conds, also) in enumerate(steps):
         need = set(head)
-        for _j, a2, b2, _m, conds2, also2 in steps[k + 1:]:
+        for _j, a2, b2, _m, conds2, also2 in steps[k + 1 :]:
             need.update((a2, b2))
             need.update(w for _j2, _s, w in also2)
             for left, _eq, right, _c in conds2:
@@ -125,14 +135,16 @@ def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
             return ext.index(slot) if slot in ext[:n] else ext.index(slot, n)
 
         new = tuple(head) if k == len(steps) - 1 else tuple(sorted(need & set(ext)))
-        if not new:   # nothing bound so far is needed later: carry one variable along
+        if not new:  # nothing bound so far is needed later: carry one variable along
             new = (b,)
         picks = tuple(pos(v) for v in new)
         if len(picks) == 1:
             picks = picks * 2
             new = new * 2
-        step_conds = tuple((pos(left), eq, None if right is None else pos(right), c)
-                           for left, eq, right, c in conds)
+        step_conds = tuple(
+            (pos(left), eq, None if right is None else pos(right), c)
+            for left, eq, right, c in conds
+        )
         pa = layout.index(a) if a in layout else None
         pb = layout.index(b) if b in layout else None
         meets = tuple((j2, v_is_src, layout.index(w)) for j2, v_is_src, w in also)

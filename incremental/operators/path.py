@@ -46,8 +46,17 @@ from .base import PhysicalOperator
 
 
 class PathOp(PhysicalOperator):
-    __slots__ = ("dfa", "letters", "index_of_letter", "state", "out", "paths", "has_domain",
-                 "back", "domain")
+    __slots__ = (
+        "dfa",
+        "letters",
+        "index_of_letter",
+        "state",
+        "out",
+        "paths",
+        "has_domain",
+        "back",
+        "domain",
+    )
 
     def __init__(self, node, ctx) -> None:
         super().__init__(node)
@@ -58,7 +67,7 @@ class PathOp(PhysicalOperator):
         self.paths = ctx.paths
         self.has_domain = node.domain is not None
         self.domain = ctx.index_of(node.domain) if self.has_domain and self.dfa.nullable else None
-        back: list[list] = [[] for _ in self.dfa.delta]   # q -> [(letter, s)] with δ(s, letter) = q
+        back: list[list] = [[] for _ in self.dfa.delta]  # q -> [(letter, s)] with δ(s, letter) = q
         for s, moves in enumerate(self.dfa.delta):
             for letter, q in moves.items():
                 back[q].append((letter, s))
@@ -95,8 +104,18 @@ class PathOp(PhysicalOperator):
                         if n_exp <= now:
                             continue
                         n_ts = node[0]
-                        self._relax(x, tree, (u, s), v, q, ts if ts > n_ts else n_ts,
-                                    exp if exp < n_exp else n_exp, wit, now, result)
+                        self._relax(
+                            x,
+                            tree,
+                            (u, s),
+                            v,
+                            q,
+                            ts if ts > n_ts else n_ts,
+                            exp if exp < n_exp else n_exp,
+                            wit,
+                            now,
+                            result,
+                        )
         return result
 
     def _epsilon(self, batch, now, result) -> None:
@@ -124,9 +143,9 @@ class PathOp(PhysicalOperator):
                 else:
                     roots.add(x)
                 state.count += 1
-            elif node[1] <= now:                      # expired: a fresh derivation
+            elif node[1] <= now:  # expired: a fresh derivation
                 node[0], node[1], node[2], node[3] = ts, exp, parent, wit
-            elif exp > node[1]:                       # Propagate: a later-expiring path
+            elif exp > node[1]:  # Propagate: a later-expiring path
                 if ts < node[0]:
                     node[0] = ts
                 node[1], node[2], node[3] = exp, parent, wit
@@ -137,8 +156,7 @@ class PathOp(PhysicalOperator):
             if q in finals:
                 got = admit((x, v), n_ts, n_exp, now)
                 if got is not None:
-                    result.append((x, v, got[0], got[1],
-                                   state.path_to(x, key) if paths else None))
+                    result.append((x, v, got[0], got[1], state.path_to(x, key) if paths else None))
             for letter, q2 in delta[q].items():
                 row = index_of_letter[letter].by_src.get(v)
                 if not row:
@@ -159,8 +177,8 @@ class PathOp(PhysicalOperator):
         trees, inv = state.trees, state.inv
         nletters = len(self.letters)
         paths = self.paths
-        below: dict = {}   # root -> [child nodes of deleted tree edges]
-        keys: dict = {}    # output keys to re-read
+        below: dict = {}  # root -> [child nodes of deleted tree edges]
+        keys: dict = {}  # output keys to re-read
         for port, batch in enumerate(batches):
             if not batch:
                 continue
@@ -207,7 +225,7 @@ class PathOp(PhysicalOperator):
                         child = tree.get((w, q2))
                         if child is not None and child[2] == key and child[1] > now:
                             todo.append((w, q2))
-        best: dict = {}   # key -> [exp, parent, wit] of the best derivation found
+        best: dict = {}  # key -> [exp, parent, wit] of the best derivation found
         heap: list = []
         for key in invalid:
             v, q = key
@@ -257,7 +275,7 @@ class PathOp(PhysicalOperator):
             node = tree[key]
             b = best.get(key)
             if b is None:
-                node[1] = now           # no valid derivation left: ends now
+                node[1] = now  # no valid derivation left: ends now
                 heap_add(now, (x, key[0], key[1]))
             else:
                 node[1], node[2], node[3] = b

@@ -78,9 +78,24 @@ class _Inputs:
 class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
-    __slots__ = ("dfa", "letters", "moves", "inputs", "domain", "out", "closure", "spath",
-                 "check_density", "excess", "reread", "sink", "label", "reverse",
-                 "own_vertex", "sparse_hands_over")
+    __slots__ = (
+        "dfa",
+        "letters",
+        "moves",
+        "inputs",
+        "domain",
+        "out",
+        "closure",
+        "spath",
+        "check_density",
+        "excess",
+        "reread",
+        "sink",
+        "label",
+        "reverse",
+        "own_vertex",
+        "sparse_hands_over",
+    )
 
     #: live levels beyond which S-PATH takes over (a slide much finer than the window)
     MAX_LEVELS = 96
@@ -101,27 +116,29 @@ class PathClosureOp(PhysicalOperator):
         self.dfa, self.letters = path_automaton(node)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         # the same indexes S-PATH asks for: the domain only matters for a nullable regex
-        self.domain = (ctx.index_of(node.domain)
-                       if node.domain is not None and self.dfa.nullable else None)
+        self.domain = (
+            ctx.index_of(node.domain) if node.domain is not None and self.dfa.nullable else None
+        )
         self.moves = [list(self.dfa.by_letter.get(letter, ())) for letter in self.letters]
         self.out = Coalescer()
         self.spath: PathOp | None = None
         self.check_density = False
-        self.excess = 0.0       # the closure's work beyond S-PATH's, summed over slides
-        self.reread = False     # set by every hand-over: the next retract re-reads
+        self.excess = 0.0  # the closure's work beyond S-PATH's, summed over slides
+        self.reread = False  # set by every hand-over: the next retract re-reads
         # PlanOptions(path_operator="closure") keeps closures however sparse (A/B runs, tests)
         self.sparse_hands_over = ctx.options.path_operator != "closure"
         # native deltas (an output PATH of a delta-mode engine): the closure's results enter
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
         self.sink = ctx.delta_sink(node)
         self.label, self.reverse = ctx.output_key(node)
-        self.own_vertex = self.dfa.nullable   # (v, v) is an ε-pair: never a closure result
+        self.own_vertex = self.dfa.nullable  # (v, v) is an ε-pair: never a closure result
         if self.own_vertex and self.domain is None:
-            self.sink = None   # no ε-pairs to stand for (v, v) (translate always wires them)
+            self.sink = None  # no ε-pairs to stand for (v, v) (translate always wires them)
         # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
         kind = LevelClosure if self.sink is None else WindowClosure
         self.closure: LevelClosure | WindowClosure | None = kind(
-            self.dfa.size, self.dfa.start, self.dfa.finals)
+            self.dfa.size, self.dfa.start, self.dfa.finals
+        )
 
     # ---- the closure path
     def process(self, batches, now):
@@ -261,10 +278,12 @@ class PathClosureOp(PhysicalOperator):
             self._stop_native(now)
         op = PathOp(node, _Inputs(nodes, indexes))
         op.out = self.out
-        batches: list = [[(s, t, e[0], e[1], e[2]) for s, t, e in index.entries() if e[1] > now]
-                         for index in self.inputs]
+        batches: list = [
+            [(s, t, e[0], e[1], e[2]) for s, t, e in index.entries() if e[1] > now]
+            for index in self.inputs
+        ]
         if node.domain is not None:
-            batches.append(None)     # the ε-pairs are in the Coalescer already
+            batches.append(None)  # the ε-pairs are in the Coalescer already
         out = op.process(batches, now)
         self.spath = op
         self.closure = None
@@ -292,7 +311,7 @@ class PathClosureOp(PhysicalOperator):
         self._drop(now, strict=False)
         self.closure.purge(now)
         self.out.purge(now)
-        self.check_density = True          # once per slide, at the next batch
+        self.check_density = True  # once per slide, at the next batch
 
     def size(self):
         if self.spath is not None:
@@ -319,7 +338,7 @@ class PathClosureOp(PhysicalOperator):
         closure._check(graph)
         self.out._check()
         if self.sink is not None:
-            return   # the results are in the sink, not in `out`
+            return  # the results are in the sink, not in `out`
         # every result a level holds is covered by what was emitted
         live = self.out.live
         finals = self.dfa.finals

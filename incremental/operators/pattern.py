@@ -26,15 +26,31 @@ O(combinations through it + re-derivations of the keys it touched).
 from __future__ import annotations
 
 import math
+
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from .base import PhysicalOperator
 from .join_plan import _BOTH, _LOOP_BOUND, _LOOP_FREE, _NONE, _SRC, _TRG, frontier_steps, join_plan
 
+
 class PatternOp(PhysicalOperator):
-    __slots__ = ("indexes", "plans", "head", "head_plan", "out", "nvars", "paths", "probe",
-                 "frontier_plans", "head_frontier", "end_frontiers", "bindings", "conditions",
-                 "fanout", "batched")
+    __slots__ = (
+        "indexes",
+        "plans",
+        "head",
+        "head_plan",
+        "out",
+        "nvars",
+        "paths",
+        "probe",
+        "frontier_plans",
+        "head_frontier",
+        "end_frontiers",
+        "bindings",
+        "conditions",
+        "fanout",
+        "batched",
+    )
 
     #: re-derive from endpoints when the touched keys average this many per endpoint
     SHARED_KEYS = 2
@@ -43,7 +59,7 @@ class PatternOp(PhysicalOperator):
         super().__init__(node)
         self.indexes = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
-        self.probe = None   # set while retract() collects keys or re-derives one
+        self.probe = None  # set while retract() collects keys or re-derives one
         self.out = Coalescer()
         slot: dict[str, int] = {}
         for s, t in node.bindings:
@@ -60,7 +76,7 @@ class PatternOp(PhysicalOperator):
         self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
         self.conditions = conditions
         self.fanout = None
-        self.batched = True   # join whole batches breadth-first (False: tuple by tuple)
+        self.batched = True  # join whole batches breadth-first (False: tuple by tuple)
         self._plan(None)
 
     def _plan(self, fanout) -> None:
@@ -70,33 +86,47 @@ class PatternOp(PhysicalOperator):
         n = len(bindings)
         self.plans = []
         for i in range(n):
-            conds, steps = join_plan(bindings, conditions, set(bindings[i]),
-                                      [j for j in range(n) if j != i], fanout)
+            conds, steps = join_plan(
+                bindings, conditions, set(bindings[i]), [j for j in range(n) if j != i], fanout
+            )
             self.plans.append(((bindings[i][0], bindings[i][1], conds), steps))
         self.head_plan = join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
-        self.frontier_plans = [frontier_steps(steps, self.head, (start[0], start[1]))
-                               for start, steps in self.plans] if n > 1 else None
+        self.frontier_plans = (
+            [frontier_steps(steps, self.head, (start[0], start[1])) for start, steps in self.plans]
+            if n > 1
+            else None
+        )
         self.head_frontier = frontier_steps(self.head_plan[1], self.head, self.head)
         # re-derivation from one head endpoint (forward from src, backward from trg), shared
         # by every touched key with that endpoint
-        self.end_frontiers = tuple(
-            frontier_steps(join_plan(bindings, conditions, {h}, list(range(n)), fanout)[1],
-                            self.head, (h, h))
-            for h in self.head
-        ) if n > 1 and self.head[0] != self.head[1] else None
+        self.end_frontiers = (
+            tuple(
+                frontier_steps(
+                    join_plan(bindings, conditions, {h}, list(range(n)), fanout)[1],
+                    self.head,
+                    (h, h),
+                )
+                for h in self.head
+            )
+            if n > 1 and self.head[0] != self.head[1]
+            else None
+        )
 
     def _replan(self) -> None:
         """Once per slide: re-order the joins for the current fan-out of each input's index
         (entries per src and per trg, in steps of a factor sqrt(2)). A person has many
         messages but a message few replies, which no count of bound variables can tell."""
         if len(self.bindings) < 3:
-            return   # two inputs: one order
+            return  # two inputs: one order
         fanout = []
         for index in self.indexes:
             n = index.count
-            fanout.append(tuple(
-                round(2 * math.log2(n / len(side))) if n > len(side) > 0 else 0
-                for side in (index.by_src, index.by_trg)))
+            fanout.append(
+                tuple(
+                    round(2 * math.log2(n / len(side))) if n > len(side) > 0 else 0
+                    for side in (index.by_src, index.by_trg)
+                )
+            )
         if fanout != self.fanout:
             self.fanout = fanout
             self._plan(fanout)
@@ -104,7 +134,7 @@ class PatternOp(PhysicalOperator):
     @staticmethod
     def _holds(conds, vals) -> bool:
         for left, eq, right, const in conds:
-            if ((vals[left] == (const if right is None else vals[right])) != eq):
+            if (vals[left] == (const if right is None else vals[right])) != eq:
                 return False
         return True
 
@@ -201,8 +231,10 @@ class PatternOp(PhysicalOperator):
         index = self.indexes[j]
         adjacency = index.by_src if mode == _SRC else index.by_trg
         fixed_at = pa if mode == _SRC else pb
-        sides = [(self.indexes[j2].by_trg if v_is_src else self.indexes[j2].by_src, at)
-                 for j2, v_is_src, at in meets]
+        sides = [
+            (self.indexes[j2].by_trg if v_is_src else self.indexes[j2].by_src, at)
+            for j2, v_is_src, at in meets
+        ]
         nxt: dict = {}
         get = nxt.get
         for row, (ts, exp) in frontier.items():
@@ -243,8 +275,7 @@ class PatternOp(PhysicalOperator):
         index = self.indexes[j]
         everything = None
         if mode == _NONE or mode == _LOOP_FREE:
-            everything = [(s, t, e) for s, t, e in index.entries()
-                          if mode == _NONE or s == t]
+            everything = [(s, t, e) for s, t, e in index.entries() if mode == _NONE or s == t]
         by_src = index.by_src
         nxt: dict = {}
         for row, (ts, exp) in frontier.items():
@@ -256,8 +287,15 @@ class PatternOp(PhysicalOperator):
                 if e is not None:
                     _merge(nxt, ((row + (a, b), e),), ts, exp, sconds, project, now)
             else:
-                _merge(nxt, [(row + (a, b), e) for a, b, e in everything], ts, exp, sconds,
-                       project, now)
+                _merge(
+                    nxt,
+                    [(row + (a, b), e) for a, b, e in everything],
+                    ts,
+                    exp,
+                    sconds,
+                    project,
+                    now,
+                )
         return nxt
 
     def _start(self, i, s, t, ts, exp, wit, now, result) -> None:
@@ -319,8 +357,16 @@ class PatternOp(PhysicalOperator):
                 continue
             if wits is not None:
                 wits[j] = entry[2]
-            self._extend(steps, k + 1, vals, ts if ts > e_ts else e_ts,
-                         exp if exp < e_exp else e_exp, wits, now, result)
+            self._extend(
+                steps,
+                k + 1,
+                vals,
+                ts if ts > e_ts else e_ts,
+                exp if exp < e_exp else e_exp,
+                wits,
+                now,
+                result,
+            )
 
     def retract(self, batches, now):
         if self.batched and self.frontier_plans is not None and not self.paths:
@@ -366,8 +412,11 @@ class PatternOp(PhysicalOperator):
             # does (`touched` holds their best exp, the deleted tuple counted as for ever)
             # keeps the derivation that gives its coverage, and needs no re-derivation.
             live = self.out.live
-            touched = {key: v for key, v in touched.items()
-                       if (cur := live.get(key)) is None or v[1] >= cur[1]}
+            touched = {
+                key: v
+                for key, v in touched.items()
+                if (cur := live.get(key)) is None or v[1] >= cur[1]
+            }
         h0, h1 = self.head
         conds, _steps = self.head_plan
         seed = {}
@@ -426,8 +475,9 @@ class PatternOp(PhysicalOperator):
                 best[1] = tuple(e for w in wits if w for e in w) if paths else None
 
         self.probe = keep
-        self._extend(steps, 0, vals, NEVER, FOREVER, [None] * len(self.indexes) if paths else None,
-                     now, None)
+        self._extend(
+            steps, 0, vals, NEVER, FOREVER, [None] * len(self.indexes) if paths else None, now, None
+        )
         return best[0], best[1]
 
     def purge(self, now):

@@ -45,7 +45,7 @@ class VerticesOp(CoalescedOperator):
             if not batch:
                 continue
             for s, t, _ts, _exp, _wit in batch:
-                for v in ((s,) if s == t else (s, t)):
+                for v in (s,) if s == t else (s, t):
                     got = cut(v, self._coverage(v, now), now)
                     if got is not None:
                         result.append((v, v, got[0], got[1], wit))

@@ -29,14 +29,14 @@ class WScanOp(CoalescedOperator):
         self.window = node.window
         self.slide = node.slide
         self.paths = ctx.paths
-        self.deleted = 0     # '-' edges that matched a valid edge
-        self.unmatched = 0   # '-' edges that matched nothing
+        self.deleted = 0  # '-' edges that matched a valid edge
+        self.unmatched = 0  # '-' edges that matched nothing
 
     def process(self, batches, now):
         """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
         (a batch with `-` edges goes to `scan`)."""
         admit, label, paths = self.out.admit, self.label, self.paths
-        exp = wscan_expiry(now, self.window, self.slide)   # every edge here has `time == now`
+        exp = wscan_expiry(now, self.window, self.slide)  # every edge here has `time == now`
         result = []
         for s, t, time, op in batches[0]:
             if op != "+":
@@ -49,7 +49,7 @@ class WScanOp(CoalescedOperator):
     def scan(self, edges, now):
         """Raw edges of this label at `now`, some of them `-`: `(new sgts, end records)`."""
         live = self.out.live
-        net: dict = {}   # key -> [valid before the batch, valid now, inserted]
+        net: dict = {}  # key -> [valid before the batch, valid now, inserted]
         for s, t, _time, op in edges:
             key = (s, t)
             state = net.get(key)
@@ -73,8 +73,15 @@ class WScanOp(CoalescedOperator):
                 if inserted:
                     got = admit(key, now, exp, now)
                     if got is not None:
-                        result.append((key[0], key[1], got[0], got[1],
-                                       ((key[0], key[1], label),) if paths else None))
+                        result.append(
+                            (
+                                key[0],
+                                key[1],
+                                got[0],
+                                got[1],
+                                ((key[0], key[1], label),) if paths else None,
+                            )
+                        )
             elif before:
                 got = cut(key, now, now)
                 ended.append((key[0], key[1], got[0], got[1], None))

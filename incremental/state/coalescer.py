@@ -22,8 +22,8 @@ class Coalescer:
     __slots__ = ("live", "heap")
 
     def __init__(self) -> None:
-        self.live: dict = {}          # key -> [start, until]
-        self.heap = ExpiryBuckets()   # until -> keys, possibly stale
+        self.live: dict = {}  # key -> [start, until]
+        self.heap = ExpiryBuckets()  # until -> keys, possibly stale
 
     def admit(self, key, ts: int, exp: int, now: int):
         """Record `[ts, exp)` for `key`; return the coalesced `(start, exp)` to emit, or None.

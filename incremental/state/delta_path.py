@@ -26,8 +26,8 @@ class DeltaPath:
     def __init__(self, start: int) -> None:
         self.trees: dict[str, dict[tuple, list]] = {}
         self.inv: dict[tuple, set] = {}
-        self.heap = ExpiryBuckets()   # exp -> (root, v, q)
-        self.count = 0           # non-root nodes
+        self.heap = ExpiryBuckets()  # exp -> (root, v, q)
+        self.count = 0  # non-root nodes
         self.start = start
 
     def tree(self, root: str) -> dict:

@@ -20,8 +20,9 @@ from __future__ import annotations
 from .product_nodes import bits
 
 
-def extend(reach: dict, anc: dict, a: int, b: int, ns: int, start: int, fmask: int,
-           gained: list) -> bool:
+def extend(
+    reach: dict, anc: dict, a: int, b: int, ns: int, start: int, fmask: int, gained: list
+) -> bool:
     """Add the edge `a -> b` to the closure `(reach, anc)`; False when it was implied.
     `gained` gets `(x, before, added)` for each start-state node x (`x % ns == start`) whose
     reach gains final-state nodes (`fmask`): its reach before and the nodes added."""
@@ -137,7 +138,7 @@ def _spread(comps, comp_of, members, adj, order) -> dict:
     them)."""
     out: dict = {}
     cset = [0] * len(comps)
-    full = [0] * len(comps)      # members | set: what an edge into the component brings
+    full = [0] * len(comps)  # members | set: what an edge into the component brings
     for i in order:
         comp = comps[i]
         targets = set()

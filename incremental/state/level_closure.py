@@ -46,9 +46,9 @@ class LevelClosure(ProductNodes):
 
     def __init__(self, nstates: int, start: int, finals) -> None:
         super().__init__(nstates, start, finals)
-        self.levels: list[int] = []          # ascending live levels
-        self.reach: dict[int, dict] = {}     # level -> node -> bitset of reachable nodes
-        self.anc: dict[int, dict] = {}       # level -> node -> bitset of ancestors
+        self.levels: list[int] = []  # ascending live levels
+        self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
+        self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
 
     # ---- levels
     def drop(self, now: int) -> None:
@@ -104,8 +104,7 @@ class LevelClosure(ProductNodes):
     def live_pairs(self, own_vertex: bool) -> dict:
         """`{(x, vertex bit): bottleneck}` of every result the closure holds: per start node
         its reached vertices, each with the highest level that reaches it."""
-        return self.pairs_by_level(((L, self.reach[L]) for L in reversed(self.levels)),
-                                   own_vertex)
+        return self.pairs_by_level(((L, self.reach[L]) for L in reversed(self.levels)), own_vertex)
 
     def new_levels(self, exps) -> int:
         """How many of `exps` are not levels yet."""
@@ -117,11 +116,11 @@ class LevelClosure(ProductNodes):
             return
         levels = self.levels
         k = bisect_right(levels, level)
-        if k < len(levels):                 # G_level == G_next before the new tuples
+        if k < len(levels):  # G_level == G_next before the new tuples
             up = levels[k]
             self.reach[level] = dict(self.reach[up])
             self.anc[level] = dict(self.anc[up])
-        else:                               # a new top: only the new tuples
+        else:  # a new top: only the new tuples
             self.reach[level] = {}
             self.anc[level] = {}
         insort(levels, level)

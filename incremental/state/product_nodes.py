@@ -58,20 +58,31 @@ def _bits_numpy(m: int) -> list[int]:
 class ProductNodes:
     """Interned vertices of the live window and the masks over their product nodes."""
 
-    __slots__ = ("nstates", "start", "finals", "vid", "names", "free", "vexp", "vheap",
-                 "fmask", "vbase", "cap")
+    __slots__ = (
+        "nstates",
+        "start",
+        "finals",
+        "vid",
+        "names",
+        "free",
+        "vexp",
+        "vheap",
+        "fmask",
+        "vbase",
+        "cap",
+    )
 
     def __init__(self, nstates: int, start: int, finals) -> None:
         self.nstates = nstates
         self.start = start
         self.finals = sorted(finals)
-        self.vid: dict = {}                  # vertex -> index
-        self.names: list = []                # index -> vertex (None when free)
-        self.free: list[int] = []            # heap of free indexes
-        self.vexp: list[int] = []            # index -> largest exp of a tuple at the vertex
-        self.vheap = ExpiryBuckets()         # vexp -> index, possibly stale
-        self.fmask = 0                       # final-state bits of vertex indexes < cap
-        self.vbase = 0                       # state-0 bits (one per vertex index < cap)
+        self.vid: dict = {}  # vertex -> index
+        self.names: list = []  # index -> vertex (None when free)
+        self.free: list[int] = []  # heap of free indexes
+        self.vexp: list[int] = []  # index -> largest exp of a tuple at the vertex
+        self.vheap = ExpiryBuckets()  # vexp -> index, possibly stale
+        self.fmask = 0  # final-state bits of vertex indexes < cap
+        self.vbase = 0  # state-0 bits (one per vertex index < cap)
         self.cap = 0
 
     def intern(self, v, exp: int) -> int:
@@ -104,7 +115,7 @@ class ProductNodes:
         for q in self.finals:
             m |= 1 << q
         k = 1
-        while k < cap:              # repeat the per-vertex pattern by doubling
+        while k < cap:  # repeat the per-vertex pattern by doubling
             m |= m << (k * ns)
             k *= 2
         self.fmask = m & ((1 << (cap * ns)) - 1)
@@ -127,7 +138,7 @@ class ProductNodes:
             del vid[v]
             names[i] = None
             heapq.heappush(self.free, i)
-        if not vid and names:               # everything expired: start afresh
+        if not vid and names:  # everything expired: start afresh
             names.clear()
             vexp.clear()
             self.free.clear()
@@ -142,7 +153,7 @@ class ProductNodes:
         '0b1000001'
         """
         if self.nstates == 1 and self.finals:
-            return m                    # one state, final: the nodes are the vertices
+            return m  # one state, final: the nodes are the vertices
         base = self.vbase
         out = 0
         for f in self.finals:

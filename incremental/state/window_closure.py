@@ -36,10 +36,10 @@ class WindowClosure(ProductNodes):
 
     def __init__(self, nstates: int, start: int, finals) -> None:
         super().__init__(nstates, start, finals)
-        self.levels: list[int] = []          # ascending live levels (exps of edges)
-        self.by_exp: dict[int, set] = {}     # level -> product edges (a, b) with that exp
-        self.reach: dict = {}                # node -> bitset of nodes reachable in G
-        self.anc: dict = {}                  # node -> bitset of nodes reaching it in G
+        self.levels: list[int] = []  # ascending live levels (exps of edges)
+        self.by_exp: dict[int, set] = {}  # level -> product edges (a, b) with that exp
+        self.reach: dict = {}  # node -> bitset of nodes reachable in G
+        self.anc: dict = {}  # node -> bitset of nodes reaching it in G
 
     def new_levels(self, exps) -> int:
         """How many of `exps` are not levels yet."""

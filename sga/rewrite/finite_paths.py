@@ -21,7 +21,16 @@ Skipped by name (`--no-rewrite finite_paths`), such atoms stay PATH (S-PATH or c
 from __future__ import annotations
 
 from ..algebra import (
-    Op, Path, Pattern, Plan, Regex, Rename, Union, map_plan, regex_labels, regex_nullable,
+    Op,
+    Path,
+    Pattern,
+    Plan,
+    Regex,
+    Rename,
+    Union,
+    map_plan,
+    regex_labels,
+    regex_nullable,
 )
 
 MAX_WORDS = 16
@@ -68,8 +77,12 @@ def as_joins(words: list[tuple[str, ...]], streams: dict[str, Op], label: str) -
             node: Op = Rename(streams[word[0]], label)
         else:
             hops = [f"_v{i}" for i in range(len(word) + 1)]
-            node = Pattern(tuple(streams[letter] for letter in word),
-                           tuple(zip(hops, hops[1:])), (hops[0], hops[-1]), label)
+            node = Pattern(
+                tuple(streams[letter] for letter in word),
+                tuple(zip(hops, hops[1:])),
+                (hops[0], hops[-1]),
+                label,
+            )
         if node not in parts:
             parts.append(node)
     return parts[0] if len(parts) == 1 else Union(tuple(parts), label)

@@ -17,7 +17,7 @@ with `PlanOptions(skip_rewrites=...)` (sgq/options.py) or `--no-rewrite NAME`.
 
 from __future__ import annotations
 
-from typing import Callable, Collection
+from collections.abc import Callable, Collection
 
 import attrs
 
@@ -46,8 +46,9 @@ def rewrite(plan: Plan, skip: Collection[str] = ()) -> Plan:
     """
     unknown = sorted(set(skip) - REWRITES.keys())
     if unknown:
-        raise ValueError(f"unknown rewrite {', '.join(unknown)}; the rewrites are "
-                         f"{', '.join(REWRITES)}")
+        raise ValueError(
+            f"unknown rewrite {', '.join(unknown)}; the rewrites are {', '.join(REWRITES)}"
+        )
     changed = []
     for name, apply in REWRITES.items():
         if name in skip:

@@ -50,7 +50,9 @@ def _merge(p: Pattern, i: int, j: int, m: str) -> Pattern:
     pe = si if a_fwd else ti
     qe = tj if b_fwd else sj
     inner = Pattern(
-        (p.inputs[i], p.inputs[j]), (p.bindings[i], p.bindings[j]), (pe, qe),
+        (p.inputs[i], p.inputs[j]),
+        (p.bindings[i], p.bindings[j]),
+        (pe, qe),
         f"[{_label(p.inputs[i], a_fwd)}/{_label(p.inputs[j], b_fwd)}]",
     )
     inputs = list(p.inputs)

@@ -21,22 +21,44 @@ HELP = "run the benchmark suite (throughput, latency, memory vs baselines)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="a few small workloads (< 5 min)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (median); default 3")
-    parser.add_argument("--systems", default=None,
-                        help="comma list of engine, ingest, reeval, spark (default: all but spark for --quick)")
-    parser.add_argument("--only", default=None, help="run only workloads whose name contains this (a comma list: any of these)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs per measurement (median); default 3"
+    )
+    parser.add_argument(
+        "--systems",
+        default=None,
+        help="comma list of engine, ingest, reeval, spark (default: all but spark for --quick)",
+    )
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="run only workloads whose name contains this (a comma list: any of these)",
+    )
     parser.add_argument("--sweeps", action="store_true", help="add the window and slide sweeps")
-    parser.add_argument("--deletions", action="store_true",
-                        help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)")
+    parser.add_argument(
+        "--deletions",
+        action="store_true",
+        help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)",
+    )
     parser.add_argument("--output", "-o", default=None, help="write the JSON results here")
-    parser.add_argument("--report", default=None, metavar="MD",
-                        help="write a markdown report with plots (e.g. docs/benchmarks.md)")
+    parser.add_argument(
+        "--report",
+        default=None,
+        metavar="MD",
+        help="write a markdown report with plots (e.g. docs/benchmarks.md)",
+    )
     parser.add_argument("--cache", default=".bench-cache", help="where generated streams are kept")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
     add_plan_arguments(parser)
-    parser.add_argument("--from", dest="sources", nargs="+", metavar="JSON", default=None,
-                        help="run nothing: print and --report the recorded results of these "
-                             "--output files (one section per run)")
+    parser.add_argument(
+        "--from",
+        dest="sources",
+        nargs="+",
+        metavar="JSON",
+        default=None,
+        help="run nothing: print and --report the recorded results of these "
+        "--output files (one section per run)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,8 +70,14 @@ def run(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         raise UserError("--repeat must be at least 1")
     options = plan_options(args)
-    systems = tuple(s.strip() for s in args.systems.split(",")) if args.systems else (
-        ("engine", "ingest", "reeval") if args.quick else ("engine", "ingest", "reeval", "spark")
+    systems = (
+        tuple(s.strip() for s in args.systems.split(","))
+        if args.systems
+        else (
+            ("engine", "ingest", "reeval")
+            if args.quick
+            else ("engine", "ingest", "reeval", "spark")
+        )
     )
     for s in systems:
         if s not in ("engine", "ingest", "reeval", "spark"):
@@ -65,8 +93,11 @@ def run(args: argparse.Namespace) -> int:
         workloads = [w for w in workloads if any(p in w.name for p in wanted)]
         if not workloads:
             raise UserError(f"no workload name contains any of '{args.only}'")
-    print(f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
-          f"{args.repeat} runs each (medians)", file=sys.stderr)
+    print(
+        f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
+        f"{args.repeat} runs each (medians)",
+        file=sys.stderr,
+    )
     command = "sgq bench " + " ".join(sys.argv[2:])
 
     def save(result: dict) -> None:
@@ -77,9 +108,16 @@ def run(args: argparse.Namespace) -> int:
         tmp.write_text(json.dumps(result, indent=1))
         tmp.replace(args.output)
 
-    result = run_suite(workloads, systems, args.repeat, Path(args.cache), timeout=args.timeout,
-                       log=lambda line: print(line, file=sys.stderr),
-                       save=save if args.output else None, options=options)
+    result = run_suite(
+        workloads,
+        systems,
+        args.repeat,
+        Path(args.cache),
+        timeout=args.timeout,
+        log=lambda line: print(line, file=sys.stderr),
+        save=save if args.output else None,
+        options=options,
+    )
     result["command"] = command
     return _show(result, args)
 
@@ -104,8 +142,13 @@ def _from_records(args: argparse.Namespace) -> int:
 
 def _show(result: dict, args: argparse.Namespace) -> int:
     """Print the table, deletions and targets; write the --report."""
-    from ..benchmarks.report import (format_deletions, format_shared, format_table,
-                                     format_targets, write_report)
+    from ..benchmarks.report import (
+        format_deletions,
+        format_shared,
+        format_table,
+        format_targets,
+        write_report,
+    )
 
     print(format_table(result))
     shared = format_shared(result)

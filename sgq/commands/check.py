@@ -35,8 +35,13 @@ def summary(path: str, checked) -> str:
     ]
     window = f"window {format_duration(checked.window)}" if checked.window is not None else "window"
     if checked.label_windows:
-        window += " (" + ", ".join(
-            f"{label}: {format_duration(size)}" for label, size in checked.label_windows) + ")"
+        window += (
+            " ("
+            + ", ".join(
+                f"{label}: {format_duration(size)}" for label, size in checked.label_windows
+            )
+            + ")"
+        )
     parts.append(window)
     parts.append(f"slide {format_duration(checked.slide)}")
     return f"{path}: ok — " + ", ".join(parts)

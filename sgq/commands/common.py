@@ -23,11 +23,18 @@ def duration_arg(text: str) -> int:
 
 def add_window_arguments(parser: argparse.ArgumentParser) -> None:
     """`--window D` and `--slide D`; read with `window_overrides`."""
-    parser.add_argument("--window", type=duration_arg, metavar="D",
-                        help="window size, overriding .window (e.g. 24h, 30d, 3600; units s, "
-                        "m, h, d, w)")
-    parser.add_argument("--slide", type=duration_arg, metavar="D",
-                        help="slide, overriding .slide (e.g. 1h; default 1)")
+    parser.add_argument(
+        "--window",
+        type=duration_arg,
+        metavar="D",
+        help="window size, overriding .window (e.g. 24h, 30d, 3600; units s, m, h, d, w)",
+    )
+    parser.add_argument(
+        "--slide",
+        type=duration_arg,
+        metavar="D",
+        help="slide, overriding .slide (e.g. 1h; default 1)",
+    )
 
 
 def window_overrides(args: argparse.Namespace) -> dict:
@@ -38,13 +45,21 @@ def window_overrides(args: argparse.Namespace) -> dict:
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     """`--path-operator` and `--no-rewrite NAME` (sgq/options.py); read with `plan_options`."""
-    parser.add_argument("--path-operator", choices=PATH_OPERATORS, default="auto",
-                        help="PATH's physical operator: auto (closures that hand over to "
-                        "S-PATH when sparse; default), closure (closures that never hand over "
-                        "for density), spath (S-PATH from the start)")
-    parser.add_argument("--no-rewrite", action="append", default=[], metavar="NAME",
-                        help=f"skip the plan rewrite NAME ({', '.join(REWRITES)}); "
-                        "repeatable")
+    parser.add_argument(
+        "--path-operator",
+        choices=PATH_OPERATORS,
+        default="auto",
+        help="PATH's physical operator: auto (closures that hand over to "
+        "S-PATH when sparse; default), closure (closures that never hand over "
+        "for density), spath (S-PATH from the start)",
+    )
+    parser.add_argument(
+        "--no-rewrite",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"skip the plan rewrite NAME ({', '.join(REWRITES)}); repeatable",
+    )
 
 
 def plan_options(args: argparse.Namespace) -> PlanOptions:
@@ -55,8 +70,12 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
         raise UserError(f"--no-rewrite: {exc}") from None
 
 
-def compile_program(path: str, window: int | None = None, slide: int | None = None,
-                    options: PlanOptions = PlanOptions()):
+def compile_program(
+    path: str,
+    window: int | None = None,
+    slide: int | None = None,
+    options: PlanOptions = PlanOptions(),
+):
     """Parse, check and plan the program at `path` with `options`; its errors become a
     UserError (exit 1)."""
     from ..api import compile as compile_query
@@ -64,7 +83,6 @@ def compile_program(path: str, window: int | None = None, slide: int | None = No
 
     text = read_program(path)
     try:
-        return compile_query(text, filename=path, window=window, slide=slide,
-                             options=options)
+        return compile_query(text, filename=path, window=window, slide=slide, options=options)
     except DlErrors as exc:
         raise UserError(exc.render(), exit_code=1) from None

@@ -31,12 +31,15 @@ FORMATS = {"text": explain_text, "json": explain_json, "dot": explain_dot}
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the .dl program")
     parser.add_argument(
-        "--format", choices=tuple(FORMATS), default="text",
+        "--format",
+        choices=tuple(FORMATS),
+        default="text",
         help="text (the papers' notation, default), json, or dot (Graphviz)",
     )
     add_window_arguments(parser)
     parser.add_argument(
-        "--canonical", action="store_true",
+        "--canonical",
+        action="store_true",
         help="the canonical plan (thesis Algorithm SGQParser) without the shared-chains rewrite",
     )
     add_plan_arguments(parser)
@@ -53,9 +56,12 @@ def run(args: argparse.Namespace) -> int:
         print(exc.render(), file=sys.stderr)
         return 1
     if args.format == "text":
-        passes = [name if name in plan.rewrites else
-                  f"{name} ({'skipped' if name in skip else 'no change'})" for name in REWRITES]
-        sys.stdout.write(f"rewrites: {', '.join(passes)}\n"
-                         f"path operator: {options.path_operator}\n")
+        passes = [
+            name
+            if name in plan.rewrites
+            else f"{name} ({'skipped' if name in skip else 'no change'})"
+            for name in REWRITES
+        ]
+        sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")
     sys.stdout.write(FORMATS[args.format](plan))
     return 0

@@ -49,32 +49,60 @@ def _count(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=KINDS, metavar="KIND", help="snb, so or gmark")
-    parser.add_argument("--edges", "-n", type=_count, required=True,
-                        help="number of lines to write, deletions included (1e6 is fine)")
+    parser.add_argument(
+        "--edges",
+        "-n",
+        type=_count,
+        required=True,
+        help="number of lines to write, deletions included (1e6 is fine)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--days", type=int, default=None,
-                        help="time span in days of 86400 s (default 100)")
-    parser.add_argument("--deletions", type=_ratio, default=0.0, metavar="RATIO",
-                        help=f"fraction of '-' lines deleting recent edges, 0..{MAX_DELETIONS}")
-    parser.add_argument("--labels", type=int, default=None,
-                        help="gmark: number of labels l0..l{K-1} (default 4)")
-    parser.add_argument("--vertices", type=int, default=None,
-                        help="gmark: number of vertices (default edges/8)")
-    parser.add_argument("--persons", type=int, default=None,
-                        help="snb: number of persons at the end (default edges/400)")
-    parser.add_argument("--users", type=int, default=None,
-                        help="so: number of users (default edges/25)")
-    parser.add_argument("--schema", action="store_true",
-                        help="gmark: print the drawn schema on stderr")
-    parser.add_argument("--output", "-o", default="-", metavar="FILE",
-                        help="output CSV ('-' = stdout, the default; .gz compresses)")
+    parser.add_argument(
+        "--days", type=int, default=None, help="time span in days of 86400 s (default 100)"
+    )
+    parser.add_argument(
+        "--deletions",
+        type=_ratio,
+        default=0.0,
+        metavar="RATIO",
+        help=f"fraction of '-' lines deleting recent edges, 0..{MAX_DELETIONS}",
+    )
+    parser.add_argument(
+        "--labels", type=int, default=None, help="gmark: number of labels l0..l{K-1} (default 4)"
+    )
+    parser.add_argument(
+        "--vertices", type=int, default=None, help="gmark: number of vertices (default edges/8)"
+    )
+    parser.add_argument(
+        "--persons",
+        type=int,
+        default=None,
+        help="snb: number of persons at the end (default edges/400)",
+    )
+    parser.add_argument(
+        "--users", type=int, default=None, help="so: number of users (default edges/25)"
+    )
+    parser.add_argument(
+        "--schema", action="store_true", help="gmark: print the drawn schema on stderr"
+    )
+    parser.add_argument(
+        "--output",
+        "-o",
+        default="-",
+        metavar="FILE",
+        help="output CSV ('-' = stdout, the default; .gz compresses)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
     opts = {}
-    for name, kinds in (("labels", ("gmark",)), ("vertices", ("gmark",)),
-                        ("persons", ("snb",)), ("users", ("so",))):
+    for name, kinds in (
+        ("labels", ("gmark",)),
+        ("vertices", ("gmark",)),
+        ("persons", ("snb",)),
+        ("users", ("so",)),
+    ):
         value = getattr(args, name)
         if value is None:
             continue
@@ -83,8 +111,9 @@ def run(args: argparse.Namespace) -> int:
         opts[name] = value
     if args.schema and args.kind != "gmark":
         raise UserError(f"--schema applies to gmark, not {args.kind}")
-    rows = generate(args.kind, args.edges, args.seed, days=args.days,
-                    deletions=args.deletions, **opts)
+    rows = generate(
+        args.kind, args.edges, args.seed, days=args.days, deletions=args.deletions, **opts
+    )
     if args.schema:
         _print_schema(args)
     show = not args.no_progress and args.edges >= _PROGRESS_FROM
@@ -102,12 +131,16 @@ def run(args: argparse.Namespace) -> int:
     if show:
         elapsed = max(time.perf_counter() - start, 1e-9)
         where = "stdout" if args.output == "-" else args.output
-        print(f"sgq gen: wrote {n} {args.kind} edges to {where} in {elapsed:.1f}s "
-              f"({n / elapsed:,.0f} edges/s)", file=sys.stderr)
+        print(
+            f"sgq gen: wrote {n} {args.kind} edges to {where} in {elapsed:.1f}s "
+            f"({n / elapsed:,.0f} edges/s)",
+            file=sys.stderr,
+        )
     return 0
 
 
 def _print_schema(args: argparse.Namespace) -> None:
-    schema = gmark_schema(args.edges, args.seed, labels=args.labels if args.labels else 4,
-                          vertices=args.vertices)
+    schema = gmark_schema(
+        args.edges, args.seed, labels=args.labels if args.labels else 4, vertices=args.vertices
+    )
     print(schema.describe(), file=sys.stderr)

@@ -17,22 +17,38 @@ import argparse
 import itertools
 import os
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..api import Query
 from ..checkpoint import (
-    DEFAULT_EVERY, Checkpoints, Position, cut_back, durable_size, edge_digest, program_digest,
+    DEFAULT_EVERY,
+    Checkpoints,
+    Position,
+    cut_back,
+    durable_size,
+    edge_digest,
+    program_digest,
 )
 from ..errors import UserError
 from ..parquet_input import manifest, read_prepared
 from ..progress import Progress, human
 from ..reorder import ordered
 from ..stream_io import (
-    DELTA_FIELDS, FORMATS, INTERVAL_FIELDS, ResultWriter, decoded_lines, guess_format,
-    parse_columns, parse_lines,
+    DELTA_FIELDS,
+    FORMATS,
+    INTERVAL_FIELDS,
+    ResultWriter,
+    decoded_lines,
+    guess_format,
+    parse_columns,
+    parse_lines,
 )
 from .common import (
-    add_plan_arguments, add_window_arguments, compile_program, duration_arg, plan_options,
+    add_plan_arguments,
+    add_window_arguments,
+    compile_program,
+    duration_arg,
+    plan_options,
     window_overrides,
 )
 
@@ -54,38 +70,80 @@ def _positive(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", metavar="FILE.dl", help="the query")
-    parser.add_argument("--input", "-i", required=True, metavar="EDGES",
-                        help="edge file (csv, tsv, jsonl; .gz ok), a directory written by "
-                        "sgq prepare, or - for stdin")
-    parser.add_argument("--format", choices=FORMATS, help="input format (default: by extension, csv)")
-    parser.add_argument("--columns", metavar="COLS",
-                        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)")
+    parser.add_argument(
+        "--input",
+        "-i",
+        required=True,
+        metavar="EDGES",
+        help="edge file (csv, tsv, jsonl; .gz ok), a directory written by "
+        "sgq prepare, or - for stdin",
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, help="input format (default: by extension, csv)"
+    )
+    parser.add_argument(
+        "--columns",
+        metavar="COLS",
+        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)",
+    )
     add_window_arguments(parser)
-    parser.add_argument("--emit", choices=("intervals", "deltas"), default="intervals",
-                        help="interval tuples (default) or deltas time,op,src,trg,label")
-    parser.add_argument("--paths", action="store_true",
-                        help="add a witness path column to interval output")
+    parser.add_argument(
+        "--emit",
+        choices=("intervals", "deltas"),
+        default="intervals",
+        help="interval tuples (default) or deltas time,op,src,trg,label",
+    )
+    parser.add_argument(
+        "--paths", action="store_true", help="add a witness path column to interval output"
+    )
     add_plan_arguments(parser)
-    parser.add_argument("--output", "-o", metavar="OUT", default="-",
-                        help="result file (CSV; JSON Lines if it ends in .jsonl); default stdout")
+    parser.add_argument(
+        "--output",
+        "-o",
+        metavar="OUT",
+        default="-",
+        help="result file (CSV; JSON Lines if it ends in .jsonl); default stdout",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    parser.add_argument("--on-error", choices=("fail", "skip"), default="fail",
-                        help="on a malformed line: stop with FILE:LINE: reason (default), "
-                        "or write it to the rejects file and go on")
-    parser.add_argument("--rejects", metavar="FILE", default=None,
-                        help="where skipped and dropped lines go (CSV line,reason,text); "
-                        "default OUT.rejects.csv, or sgq-rejects.csv when writing to stdout")
-    parser.add_argument("--max-lateness", type=duration_arg, metavar="D", default=None,
-                        help="reorder edges up to D time units late; drop (and report) later ones")
-    parser.add_argument("--checkpoint", metavar="DIR", default=None,
-                        help="save the run's state in DIR (every --checkpoint-every edges and at "
-                        "the end of the input); the same command run again after a crash "
-                        "resumes from it, and the output ends up byte-identical to an "
-                        "uninterrupted run's. Needs an input file and --output FILE, and does "
-                        "not go with --paths; the interval rows of one instant are then "
-                        "written sorted by src,trg,label")
-    parser.add_argument("--checkpoint-every", type=_positive, metavar="N", default=DEFAULT_EVERY,
-                        help=f"input edges between checkpoints (default {DEFAULT_EVERY:,})")
+    parser.add_argument(
+        "--on-error",
+        choices=("fail", "skip"),
+        default="fail",
+        help="on a malformed line: stop with FILE:LINE: reason (default), "
+        "or write it to the rejects file and go on",
+    )
+    parser.add_argument(
+        "--rejects",
+        metavar="FILE",
+        default=None,
+        help="where skipped and dropped lines go (CSV line,reason,text); "
+        "default OUT.rejects.csv, or sgq-rejects.csv when writing to stdout",
+    )
+    parser.add_argument(
+        "--max-lateness",
+        type=duration_arg,
+        metavar="D",
+        default=None,
+        help="reorder edges up to D time units late; drop (and report) later ones",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        default=None,
+        help="save the run's state in DIR (every --checkpoint-every edges and at "
+        "the end of the input); the same command run again after a crash "
+        "resumes from it, and the output ends up byte-identical to an "
+        "uninterrupted run's. Needs an input file and --output FILE, and does "
+        "not go with --paths; the interval rows of one instant are then "
+        "written sorted by src,trg,label",
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        type=_positive,
+        metavar="N",
+        default=DEFAULT_EVERY,
+        help=f"input edges between checkpoints (default {DEFAULT_EVERY:,})",
+    )
 
 
 class _ByteCounter:
@@ -119,9 +177,11 @@ class _Source:
                 raise UserError(f"input file '{args.input}' does not exist")
             if os.path.isdir(args.input):
                 if args.format or args.columns:
-                    raise UserError("--format and --columns do not apply to a directory "
-                                    "prepared by sgq prepare (its columns are fixed)")
-                info = manifest(args.input)   # a clean error if it is not a prepared dir
+                    raise UserError(
+                        "--format and --columns do not apply to a directory "
+                        "prepared by sgq prepare (its columns are fixed)"
+                    )
+                info = manifest(args.input)  # a clean error if it is not a prepared dir
                 self.prepared = True
                 written = info.get("written")
                 self.total = written if isinstance(written, int) else None
@@ -135,14 +195,16 @@ class _Source:
                 try:
                     self.handle = open(args.input, "rb")
                 except OSError as exc:
-                    raise UserError(f"cannot read input file '{args.input}': "
-                                    f"{exc.strerror or exc}") from None
+                    raise UserError(
+                        f"cannot read input file '{args.input}': {exc.strerror or exc}"
+                    ) from None
                 self.total = os.path.getsize(args.input)
             self._counter = _ByteCounter(self.handle)
             lines = decoded_lines(self._counter, args.input)
         fmt = args.format or guess_format(args.input)
-        self.edges = parse_lines(lines, fmt, columns, self.name, on_error=on_error,
-                                 position=position)
+        self.edges = parse_lines(
+            lines, fmt, columns, self.name, on_error=on_error, position=position
+        )
 
     def _rows(self, path: str) -> Iterator[tuple]:
         position = self._position
@@ -175,8 +237,9 @@ def _batches(edges, per_instant: bool) -> Iterator[list]:
     try:
         for edge in edges:
             t = edge[3]
-            if (t != current and (per_instant or len(batch) >= BATCH_EDGES)) \
-                    or len(batch) >= 2 * BATCH_EDGES:
+            if (t != current and (per_instant or len(batch) >= BATCH_EDGES)) or len(
+                batch
+            ) >= 2 * BATCH_EDGES:
                 if batch:
                     yield batch
                 batch = []
@@ -215,11 +278,15 @@ def _skip(edges: Iterator, count: int, digest: int) -> None:
         crc = edge_digest((edge,), crc)
         got += 1
     if got < count:
-        raise UserError(f"the input has {got:,} edges, fewer than the {count:,} the checkpoint "
-                        "consumed; is it the same input? (delete the checkpoint to start over)")
+        raise UserError(
+            f"the input has {got:,} edges, fewer than the {count:,} the checkpoint "
+            "consumed; is it the same input? (delete the checkpoint to start over)"
+        )
     if crc != digest:
-        raise UserError(f"the input's first {count:,} edges differ from those the checkpoint "
-                        "consumed; is it the same input? (delete the checkpoint to start over)")
+        raise UserError(
+            f"the input's first {count:,} edges differ from those the checkpoint "
+            "consumed; is it the same input? (delete the checkpoint to start over)"
+        )
 
 
 def _open_text(path: str, mode: str, what: str):
@@ -244,18 +311,21 @@ def run(args: argparse.Namespace) -> int:
     ckpt = None
     if args.checkpoint:
         if args.input == "-":
-            raise UserError("--checkpoint needs --input FILE: stdin cannot be read again to "
-                            "resume")
+            raise UserError("--checkpoint needs --input FILE: stdin cannot be read again to resume")
         if args.output == "-":
-            raise UserError("--checkpoint needs --output FILE: stdout cannot be cut back to "
-                            "the last checkpoint to resume")
+            raise UserError(
+                "--checkpoint needs --output FILE: stdout cannot be cut back to "
+                "the last checkpoint to resume"
+            )
         if args.paths and not deltas:
             # the engine picks a key's witness among its derivations in an order that depends
             # on string hashing and on set history, which a resumed run does not rebuild:
             # its paths (and path-renewal rows) could differ from an uninterrupted run's
-            raise UserError("--checkpoint does not go with --paths: the witness paths of a "
-                            "resumed run could differ from an uninterrupted run's; drop one "
-                            "of the two")
+            raise UserError(
+                "--checkpoint does not go with --paths: the witness paths of a "
+                "resumed run could differ from an uninterrupted run's; drop one "
+                "of the two"
+            )
         if not os.path.exists(args.input):
             raise UserError(f"input file '{args.input}' does not exist")
         ckpt = Checkpoints(args.checkpoint, _settings(args, query, columns, out_fmt))
@@ -268,10 +338,10 @@ def run(args: argparse.Namespace) -> int:
 
     rejects = _Rejects(args, resume)
     position = [0]
-    source = _Source(args, columns, position,
-                     rejects.bad_line if args.on_error == "skip" else None)
-    edges = ordered(source.edges, source.name, position, args.max_lateness,
-                    on_late=rejects.late_edge)
+    source = _Source(args, columns, position, rejects.bad_line if args.on_error == "skip" else None)
+    edges = ordered(
+        source.edges, source.name, position, args.max_lateness, on_late=rejects.late_edge
+    )
 
     if args.output == "-":
         out = sys.stdout
@@ -285,8 +355,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         fields = INTERVAL_FIELDS + (("path",) if args.paths else ())
     writer = ResultWriter(out, fields, out_fmt, header=resume is None)
-    progress = Progress(source.total,
-                        enabled=False if args.no_progress or not source.measured else None)
+    progress = Progress(
+        source.total, enabled=False if args.no_progress or not source.measured else None
+    )
     sort_rows = ckpt is not None and not deltas
 
     def write_results() -> None:
@@ -299,9 +370,19 @@ def run(args: argparse.Namespace) -> int:
             # depends on string hashing; sorted, a resumed run writes the same bytes
             results.sort(key=_row_key)
         if args.paths:
-            writer.write_many([(r.src, r.trg, r.label, r.ts, r.exp,
-                                " ".join(f"{s}-{l}->{t}" for s, t, l in (r.path or ())))
-                               for r in results])
+            writer.write_many(
+                [
+                    (
+                        r.src,
+                        r.trg,
+                        r.label,
+                        r.ts,
+                        r.exp,
+                        " ".join(f"{s}-{l}->{t}" for s, t, l in (r.path or ())),
+                    )
+                    for r in results
+                ]
+            )
         else:
             writer.write_many([r[:5] for r in results])
 
@@ -320,8 +401,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if resume is not None:
             writer.rows = resume.rows
-            print(f"sgq run: resuming from checkpoint {args.checkpoint} "
-                  f"({resume.edges:,} edges done)", file=sys.stderr)
+            print(
+                f"sgq run: resuming from checkpoint {args.checkpoint} "
+                f"({resume.edges:,} edges done)",
+                file=sys.stderr,
+            )
             _skip(edges, resume.edges, resume.digest)
         # with checkpoints, one batch per instant: a checkpoint's rows are those of whole
         # instants, sorted per instant in interval mode (see sort_rows)
@@ -337,10 +421,11 @@ def run(args: argparse.Namespace) -> int:
                     last_saved = n
             if progress.enabled:
                 stats = engine.stats()
-                progress.update(source.done(), edges=n,
-                                results=writer.rows, state=stats.get("state", 0))
+                progress.update(
+                    source.done(), edges=n, results=writer.rows, state=stats.get("state", 0)
+                )
         if ckpt is not None and (n != last_saved or state.checkpoints == 0):
-            checkpoint()   # the end of the input, before close: a rerun only redoes the end
+            checkpoint()  # the end of the input, before close: a rerun only redoes the end
         engine.close()
         write_results()
         if deltas:
@@ -356,14 +441,18 @@ def run(args: argparse.Namespace) -> int:
     rate = n / progress.elapsed if progress.elapsed > 0 else 0.0
     extra = ""
     if rejects.skipped or rejects.dropped:
-        extra = (f", {rejects.skipped:,} bad lines skipped, {rejects.dropped:,} late edges "
-                 f"dropped (see {rejects.path})")
+        extra = (
+            f", {rejects.skipped:,} bad lines skipped, {rejects.dropped:,} late edges "
+            f"dropped (see {rejects.path})"
+        )
     unmatched = stats.get("unmatched_deletions", 0)
     if unmatched:
         extra += f", {unmatched:,} deletions matched nothing"
     if ckpt is not None and ckpt.bytes:
-        extra += (f", checkpoint {ckpt.bytes / 1e6:.1f} MB ({state.checkpoints:,} written, "
-                  f"{ckpt.seconds:.2f}s)")
+        extra += (
+            f", checkpoint {ckpt.bytes / 1e6:.1f} MB ({state.checkpoints:,} written, "
+            f"{ckpt.seconds:.2f}s)"
+        )
     print(
         f"sgq run: {n:,} edges, {writer.rows:,} {'deltas' if deltas else 'results'} "
         f"in {progress.elapsed:.2f}s ({human(rate)} edges/s), peak state "
@@ -392,8 +481,8 @@ class _Rejects:
         self.dropped = 0
         self._out = None
         self._csv = None
-        self._base = 0       # bytes already in the file (a resumed run)
-        self._replay = 0     # reports still to count without writing (a resumed run)
+        self._base = 0  # bytes already in the file (a resumed run)
+        self._replay = 0  # reports still to count without writing (a resumed run)
         if resume is not None and resume.rejects_bytes:
             cut_back(self.path, resume.rejects_bytes, "rejects file")
             self._base = resume.rejects_bytes

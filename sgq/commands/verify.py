@@ -20,7 +20,11 @@ from ..errors import UserError
 from ..incremental.time_order import out_of_order
 from ..stream_io import DELTA_FIELDS, FORMATS, ResultWriter, read_edges
 from .common import (
-    add_plan_arguments, add_window_arguments, compile_program, plan_options, window_overrides,
+    add_plan_arguments,
+    add_window_arguments,
+    compile_program,
+    plan_options,
+    window_overrides,
 )
 
 NAME = "verify"
@@ -29,17 +33,33 @@ HELP = "check the engine against the Spark oracle on a stream, at every change p
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", metavar="FILE.dl", help="the query")
-    parser.add_argument("--input", "-i", required=True, metavar="EDGES",
-                        help="edge file (csv, tsv, jsonl; .gz ok) or - for stdin")
-    parser.add_argument("--format", choices=FORMATS, help="input format (default: by extension, csv)")
-    parser.add_argument("--columns", metavar="COLS",
-                        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)")
+    parser.add_argument(
+        "--input",
+        "-i",
+        required=True,
+        metavar="EDGES",
+        help="edge file (csv, tsv, jsonl; .gz ok) or - for stdin",
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, help="input format (default: by extension, csv)"
+    )
+    parser.add_argument(
+        "--columns",
+        metavar="COLS",
+        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)",
+    )
     add_window_arguments(parser)
     add_plan_arguments(parser)
-    parser.add_argument("--oracle-output", metavar="OUT",
-                        help="write the oracle's delta view as CSV time,op,src,trg,label")
-    parser.add_argument("--no-minimize", action="store_true",
-                        help="on a failure, do not search for the smallest failing slice")
+    parser.add_argument(
+        "--oracle-output",
+        metavar="OUT",
+        help="write the oracle's delta view as CSV time,op,src,trg,label",
+    )
+    parser.add_argument(
+        "--no-minimize",
+        action="store_true",
+        help="on a failure, do not search for the smallest failing slice",
+    )
 
 
 def _edges(args) -> list:

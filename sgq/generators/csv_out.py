@@ -14,7 +14,8 @@ import gzip
 import io
 import os
 import sys
-from typing import Callable, Iterable, TextIO
+from collections.abc import Callable, Iterable
+from typing import TextIO
 
 from ..errors import UserError
 
@@ -23,7 +24,8 @@ _CHUNK = 8192
 
 
 def write_csv(
-    rows: Iterable[tuple], out: str | os.PathLike | TextIO,
+    rows: Iterable[tuple],
+    out: str | os.PathLike | TextIO,
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Write `(src, trg, label, ts, op)` rows with a header; return the number of rows.

@@ -11,7 +11,7 @@ geometrically). Taking a key removes it, so one insert is deleted at most once.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 Key = tuple[str, str, str]
 

@@ -11,9 +11,9 @@ plain integers as text (`"0" .. "V-1"`), each type owning a range. Memory: the s
 from __future__ import annotations
 
 from bisect import bisect
+from collections.abc import Iterator
 from itertools import accumulate
 from random import Random
-from typing import Iterator
 
 import attrs
 
@@ -72,15 +72,24 @@ def make_schema(rnd: Random, labels: int, vertices: int) -> Schema:
     label_schemas = []
     for i in range(labels):
         skews = [0.0 if random() < 0.35 else round(0.6 + 0.8 * random(), 2) for _ in range(2)]
-        label_schemas.append(LabelSchema(
-            label=f"l{i}", source_type=int(random() * ntypes), target_type=int(random() * ntypes),
-            source_skew=skews[0], target_skew=skews[1], weight=round(0.2 + random(), 3),
-        ))
+        label_schemas.append(
+            LabelSchema(
+                label=f"l{i}",
+                source_type=int(random() * ntypes),
+                target_type=int(random() * ntypes),
+                source_skew=skews[0],
+                target_skew=skews[1],
+                weight=round(0.2 + random(), 3),
+            )
+        )
     return Schema(tuple(offsets), tuple(sizes), tuple(label_schemas))
 
 
 def events(
-    edges: int, rnd: Random, labels: int = 4, vertices: int | None = None,
+    edges: int,
+    rnd: Random,
+    labels: int = 4,
+    vertices: int | None = None,
 ) -> Iterator[tuple]:
     """Endless schema-driven edges, one `((src, trg, label),)` event at a time."""
     schema = make_schema(rnd, labels, vertices if vertices is not None else default_vertices(edges))

@@ -21,9 +21,9 @@ of recent messages and knows endpoints, whatever the number of edges.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from math import exp, log
 from random import Random
-from typing import Iterator
 
 from .zipf import zipf_sampler
 

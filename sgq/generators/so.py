@@ -16,8 +16,8 @@ n = edges / 25 (SO averages ~29 interactions per user), at least 50.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from random import Random
-from typing import Iterator
 
 from .zipf import scramble, zipf_sampler
 
@@ -32,8 +32,8 @@ def events(edges: int, rnd: Random, users: int | None = None) -> Iterator[tuple]
     n = users if users is not None else max(50, edges // 25)
     random = rnd.random
     to_id = scramble(n)
-    active = zipf_sampler(n, 1.0, random)   # who answers and comments
-    asking = zipf_sampler(n, 0.8, random)   # who asks: also skewed, less so
+    active = zipf_sampler(n, 1.0, random)  # who answers and comments
+    asking = zipf_sampler(n, 0.8, random)  # who asks: also skewed, less so
     questions = [f"u{to_id(asking())}" for _ in range(64)]
     qlen = len(questions)
     qpos = 0

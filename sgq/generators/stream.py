@@ -11,8 +11,8 @@ so a seed gives the same stream on every run and platform; memory is bounded (no
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from random import Random
-from typing import Callable, Iterator
 
 from ..errors import UserError
 from . import gmark, snb, so
@@ -41,7 +41,11 @@ def labels_of(kind: str, **opts) -> tuple[str, ...]:
 
 
 def generate(
-    kind: str, edges: int, seed: int | str, days: int | None = None, deletions: float = 0.0,
+    kind: str,
+    edges: int,
+    seed: int | str,
+    days: int | None = None,
+    deletions: float = 0.0,
     **opts,
 ) -> Iterator[Edge]:
     """`edges` lines `(src, trg, label, ts, op)` of a `kind` stream over `days` days.
@@ -79,7 +83,10 @@ def generate(
 
 
 def gmark_schema(
-    edges: int, seed: int | str, labels: int = 4, vertices: int | None = None,
+    edges: int,
+    seed: int | str,
+    labels: int = 4,
+    vertices: int | None = None,
 ) -> gmark.Schema:
     """The schema `generate("gmark", edges, seed, labels=, vertices=)` draws."""
     n = vertices if vertices is not None else gmark.default_vertices(edges)
@@ -119,7 +126,11 @@ def _inserts(model: Iterator[tuple], times: Iterator[int], edges: int) -> Iterat
 
 
 def _with_deletions(
-    model: Iterator[tuple], times: Iterator[int], edges: int, ratio: float, rnd: Random,
+    model: Iterator[tuple],
+    times: Iterator[int],
+    edges: int,
+    ratio: float,
+    rnd: Random,
 ) -> Iterator[Edge]:
     left = edges
     if not left:

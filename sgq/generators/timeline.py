@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections.abc import Iterator
 from random import Random
-from typing import Iterator
 
 DAY = 86400
 HOUR = 3600

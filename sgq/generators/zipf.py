@@ -13,8 +13,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import exp, log
-from typing import Callable
 
 
 def zipf_sampler(n: int, s: float, random: Callable[[], float]) -> Callable[[], int]:

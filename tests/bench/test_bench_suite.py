@@ -7,17 +7,18 @@ import json
 import subprocess
 
 import attrs
-
-from sgq import PlanOptions
 from sgq.benchmarks import measure, report, suite
 from sgq.benchmarks.workloads import DAY, Workload, specs_dir
+
+from sgq import PlanOptions
 
 TINY = Workload("rpq-q11-snb", "rpq/snb/q11.dl", "snb", 3_000, 10, 2 * DAY, DAY)
 
 
 def test_a_tiny_suite_run_has_figures_ratios_and_a_report(tmp_path):
-    result = suite.run_suite([TINY], ("engine", "ingest", "reeval"), 1, tmp_path / "cache",
-                             log=lambda _line: None)
+    result = suite.run_suite(
+        [TINY], ("engine", "ingest", "reeval"), 1, tmp_path / "cache", log=lambda _line: None
+    )
     (row,) = result["rows"]
     assert row["engine"]["edges"] == 3_000 and row["engine"]["throughput"] > 0
     assert row["ingest"]["throughput"] > 0 and row["reeval"]["slides"] >= 1
@@ -39,28 +40,36 @@ def test_plan_options_reach_the_engine_and_give_the_same_results(monkeypatch, tm
         return measure.SYSTEMS[system](w, str(path), str(specs_dir() / w.query), **kw)
 
     monkeypatch.setattr(suite, "run_child", fake_child)
-    result = suite.run_suite([TINY], ("engine", "ingest"), 1, tmp_path / "cache",
-                             log=lambda _line: None, options=options)
-    assert calls == [("engine", {"options": {"path_operator": "spath",
-                                             "skip_rewrites": ["shared_chains"]}}),
-                     ("ingest", {})]
+    result = suite.run_suite(
+        [TINY], ("engine", "ingest"), 1, tmp_path / "cache", log=lambda _line: None, options=options
+    )
+    assert calls == [
+        ("engine", {"options": {"path_operator": "spath", "skip_rewrites": ["shared_chains"]}}),
+        ("ingest", {}),
+    ]
     default = measure.run_engine(TINY, str(stream), str(specs_dir() / TINY.query))
     assert result["rows"][0]["engine"]["results"] == default["results"] > 0
 
 
 def test_a_timeout_keeps_the_last_partial_figures(monkeypatch, tmp_path):
-    lines = [json.dumps({"edges": 10, "seconds": 1.0, "throughput": 10.0, "partial": True}),
-             json.dumps({"edges": 50, "seconds": 2.0, "throughput": 25.0, "partial": True})]
+    lines = [
+        json.dumps({"edges": 10, "seconds": 1.0, "throughput": 10.0, "partial": True}),
+        json.dumps({"edges": 50, "seconds": 2.0, "throughput": 25.0, "partial": True}),
+    ]
 
     def fake_run(*_args, **kwargs):
-        raise subprocess.TimeoutExpired("child", kwargs["timeout"],
-                                        output=("\n".join(lines) + "\n").encode())
+        raise subprocess.TimeoutExpired(
+            "child", kwargs["timeout"], output=("\n".join(lines) + "\n").encode()
+        )
 
     monkeypatch.setattr(suite.subprocess, "run", fake_run)
     got = suite.run_child("engine", TINY, tmp_path / "s.csv", 7.0)
     assert got["throughput"] == 25.0 and got["timed_out"] == 7.0 and "error" not in got
-    row = {"workload": {"name": "x", "edges": 100, "window": DAY, "days": 1, "slide": DAY},
-           "engine": got, "spark": {"error": "timeout after 7s", "timed_out": 7.0}}
+    row = {
+        "workload": {"name": "x", "edges": 100, "window": DAY, "days": 1, "slide": DAY},
+        "engine": got,
+        "spark": {"error": "timeout after 7s", "timed_out": 7.0},
+    }
     cells = report.table_rows({"rows": [row]})[0]
     assert cells[4] == "25†" and cells[-1] == "> 7,000"
 
@@ -78,14 +87,25 @@ def test_from_merges_recorded_runs_into_one_report(tmp_path, capsys):
     from sgq.cli import main
 
     def record(name, started):
-        row = {"workload": {"name": name, "edges": 100, "window": DAY, "days": 1, "slide": DAY},
-               "engine": {"throughput": 50.0}, "ingest": {"throughput": 100.0},
-               "ratios": {"throughput_vs_ingest": 0.5}}
+        row = {
+            "workload": {"name": name, "edges": 100, "window": DAY, "days": 1, "slide": DAY},
+            "engine": {"throughput": 50.0},
+            "ingest": {"throughput": 100.0},
+            "ratios": {"throughput_vs_ingest": 0.5},
+        }
         path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps({
-            "started": started, "seconds": 1.0, "repeat": 1, "command": f"sgq bench --only={name}",
-            "machine": {"python": "3.11", "platform": "test", "commit": "abc123"},
-            "rows": [row]}))
+        path.write_text(
+            json.dumps(
+                {
+                    "started": started,
+                    "seconds": 1.0,
+                    "repeat": 1,
+                    "command": f"sgq bench --only={name}",
+                    "machine": {"python": "3.11", "platform": "test", "commit": "abc123"},
+                    "rows": [row],
+                }
+            )
+        )
         return str(path)
 
     out = tmp_path / "b.md"
@@ -111,16 +131,25 @@ def test_the_result_is_saved_after_each_workload(tmp_path):
 
     saved = []
     two = [TINY, attrs.evolve(TINY, name="rpq-q11-snb-again")]
-    suite.run_suite(two, ("ingest",), 1, tmp_path / "cache", log=lambda _line: None,
-                    save=saved.append)
+    suite.run_suite(
+        two, ("ingest",), 1, tmp_path / "cache", log=lambda _line: None, save=saved.append
+    )
     assert [len(s["rows"]) for s in saved] == [1, 2]
     assert [s["complete"] for s in saved] == [False, True]
 
 
 def test_so_targets_are_judged_only_on_the_stream_the_cpp_figures_are_for():
     def row(edges, eps):
-        return {"workload": {"name": "rpq-q1-so", "edges": edges, "window": 10 * DAY,
-                             "days": 100, "slide": DAY}, "engine": {"throughput": eps}}
+        return {
+            "workload": {
+                "name": "rpq-q1-so",
+                "edges": edges,
+                "window": 10 * DAY,
+                "days": 100,
+                "slide": DAY,
+            },
+            "engine": {"throughput": eps},
+        }
 
     (small,) = report.targets({"rows": [row(10_000, 4_000.0)]})
     assert small[2].startswith("not comparable")
@@ -148,9 +177,10 @@ def test_a_shared_workload_writes_its_deltas_and_races_whole_reevaluation(tmp_pa
     process at every slide."""
     import gzip
 
-    from sgq.api import compile as compile_query
     from sgq.benchmarks import measure, workloads
     from sgq.incremental.deltas import delta_rows
+
+    from sgq.api import compile as compile_query
     from sgq.stream_io import read_edges
 
     w = next(w for w in workloads.shared() if w.name == "shared-snb-q2")

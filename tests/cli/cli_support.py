@@ -22,8 +22,8 @@ from sgq.cli import main
 REPO = Path(__file__).resolve().parents[2]
 NOTIFICATION = REPO / "specs" / "queries" / "examples" / "notification.dl"
 NOTIFICATION_CSV = REPO / "specs" / "streams" / "notification.csv"
-Q7 = REPO / "specs" / "queries" / "sga" / "snb" / "q7.dl"     # a join and two closures
-Q4 = REPO / "specs" / "queries" / "sga" / "snb" / "q4.dl"     # a regular path (a/b/c)+
+Q7 = REPO / "specs" / "queries" / "sga" / "snb" / "q7.dl"  # a join and two closures
+Q4 = REPO / "specs" / "queries" / "sga" / "snb" / "q4.dl"  # a regular path (a/b/c)+
 
 INTERVAL_HEADER = "src,trg,label,ts,exp"
 DELTA_HEADER = "time,op,src,trg,label"
@@ -36,16 +36,30 @@ STATS = re.compile(
 
 # ---- running the command ----------------------------------------------------------------
 
-def sgq_proc(args, *, stdin: bytes | None = None, hashseed="0", env: dict | None = None,
-             cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
+
+def sgq_proc(
+    args,
+    *,
+    stdin: bytes | None = None,
+    hashseed="0",
+    env: dict | None = None,
+    cwd=None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess:
     """`python -m sgq ARGS` in a fresh process (bytes stdout, text stderr)."""
     e = dict(os.environ)
     e.pop(KILL_ENV, None)
     e["PYTHONHASHSEED"] = str(hashseed)
     if env:
         e.update(env)
-    proc = subprocess.run([sys.executable, "-m", "sgq", *map(str, args)], input=stdin,
-                          capture_output=True, env=e, cwd=cwd, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sgq", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        env=e,
+        cwd=cwd,
+        timeout=timeout,
+    )
     proc.stderr = proc.stderr.decode("utf-8", errors="replace")
     return proc
 
@@ -60,15 +74,20 @@ def sgq_main(args, capsys) -> tuple[int, str, str]:
 
 def stats_of(stderr: str) -> dict:
     """The final stats line's numbers: edges, rows, what, skipped, dropped, unmatched."""
-    lines = [line for line in stderr.splitlines() if line.startswith("sgq run: ")
-             and " edges, " in line and "edges/s" in line]
+    lines = [
+        line
+        for line in stderr.splitlines()
+        if line.startswith("sgq run: ") and " edges, " in line and "edges/s" in line
+    ]
     assert len(lines) == 1, stderr
     m = STATS.match(lines[0])
     assert m, lines[0]
     extra = m["extra"]
+
     def count(pattern):
         hit = re.search(pattern, extra)
         return int(hit[1].replace(",", "")) if hit else 0
+
     return {
         "edges": int(m["edges"].replace(",", "")),
         "rows": int(m["rows"].replace(",", "")),
@@ -92,8 +111,16 @@ def assert_one_line_error(stderr: str, *pieces: str) -> str:
 
 # ---- edge files -----------------------------------------------------------------------
 
-def social_edges(seed: int, n: int, *, deletions: float = 0.0, users: int = 8,
-                 messages: int = 14, step: int = 2500) -> list[tuple]:
+
+def social_edges(
+    seed: int,
+    n: int,
+    *,
+    deletions: float = 0.0,
+    users: int = 8,
+    messages: int = 14,
+    step: int = 2500,
+) -> list[tuple]:
     """A time-ordered stream `(src, trg, label, ts, op)` for the notification program:
     follows(u, u), likes(u, m), posts(u, m); ties on purpose, and with `deletions` a share
     of `-` lines deleting an earlier insert (some of them long expired)."""
@@ -119,8 +146,15 @@ def social_edges(seed: int, n: int, *, deletions: float = 0.0, users: int = 8,
     return out
 
 
-def write_edges(path, edges, *, header: bool = True, fmt: str = "csv", op: bool = True,
-                columns=("src", "trg", "label", "ts", "op")) -> Path:
+def write_edges(
+    path,
+    edges,
+    *,
+    header: bool = True,
+    fmt: str = "csv",
+    op: bool = True,
+    columns=("src", "trg", "label", "ts", "op"),
+) -> Path:
     """Write `edges` as csv / tsv / jsonl (objects) / jsonl-arrays; `.gz` paths are
     gzip'd. `columns` reorders the columns (op dropped when `op` is False)."""
     path = Path(path)
@@ -160,8 +194,11 @@ def read_edges_csv(path) -> list[tuple]:
 
 def read_result(path_or_text) -> tuple[str, list[tuple]]:
     """(header line, rows as tuples of strings) of a CSV result file or text."""
-    text = path_or_text if isinstance(path_or_text, str) else Path(path_or_text).read_text(
-        encoding="utf-8")
+    text = (
+        path_or_text
+        if isinstance(path_or_text, str)
+        else Path(path_or_text).read_text(encoding="utf-8")
+    )
     lines = text.splitlines()
     assert lines, "empty result"
     rows = [tuple(r) for r in csv.reader(lines[1:])]
@@ -170,8 +207,17 @@ def read_result(path_or_text) -> tuple[str, list[tuple]]:
 
 # ---- what the Python API says ---------------------------------------------------------
 
-def api_rows(program, edges, emit: str = "intervals", *, sort_rounds: bool = False,
-             window=None, slide=None, close: bool = True) -> list[tuple]:
+
+def api_rows(
+    program,
+    edges,
+    emit: str = "intervals",
+    *,
+    sort_rounds: bool = False,
+    window=None,
+    slide=None,
+    close: bool = True,
+) -> list[tuple]:
     """The rows `sgq run` writes for time-ordered `edges`, computed with sgq.compile and the
     Engine directly: one push_batch per timestamp, drain after each; intervals sorted per
     round by (src, trg, label) when `sort_rounds` (checkpoint mode). As tuples of strings."""
@@ -221,18 +267,23 @@ def prepared_dir(root, edges, parts=3, row_group_size=50):
     size = -(-len(rows) // parts)
     names = []
     for i in range(parts):
-        chunk = rows[i * size:(i + 1) * size]
+        chunk = rows[i * size : (i + 1) * size]
         cols = list(zip(*chunk))
-        table = pa.table({
-            "src": pa.array(cols[0], pa.string()), "trg": pa.array(cols[1], pa.string()),
-            "label": pa.array(cols[2], pa.string()), "ts": pa.array(cols[3], pa.int64()),
-            "op": pa.array(cols[4], pa.string()),
-        })
+        table = pa.table(
+            {
+                "src": pa.array(cols[0], pa.string()),
+                "trg": pa.array(cols[1], pa.string()),
+                "label": pa.array(cols[2], pa.string()),
+                "ts": pa.array(cols[3], pa.int64()),
+                "op": pa.array(cols[4], pa.string()),
+            }
+        )
         name = f"edges/part-{i:05d}.parquet"
         pq.write_table(table, root / name, row_group_size=row_group_size)
         names.append(name)
-    (root / MANIFEST).write_text(json.dumps({"format": "sgq-prepared-1", "edges": names,
-                                             "written": len(rows)}))
+    (root / MANIFEST).write_text(
+        json.dumps({"format": "sgq-prepared-1", "edges": names, "written": len(rows)})
+    )
     return root
 
 

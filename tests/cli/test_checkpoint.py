@@ -14,22 +14,37 @@ import signal
 from pathlib import Path
 
 import pytest
+from cli_support import (
+    DELTA_HEADER,
+    INTERVAL_HEADER,
+    NOTIFICATION,
+    Q4,
+    Q7,
+    REPO,
+    api_rows,
+    assert_one_line_error,
+    multiset,
+    prepared_dir,
+    read_edges_csv,
+    read_result,
+    sgq_main,
+    sgq_proc,
+    social_edges,
+    stats_of,
+    write_edges,
+)
 
 import sgq
-from cli_support import (
-    DELTA_HEADER, INTERVAL_HEADER, NOTIFICATION, Q4, Q7, REPO, api_rows, assert_one_line_error,
-    multiset, prepared_dir, read_edges_csv, read_result, sgq_main, sgq_proc, social_edges,
-    stats_of, write_edges,
-)
 from sgq.checkpoint import FILE, FORMAT, KILL_ENV
 from sgq.cli import main
 
-EVERY = 200           # --checkpoint-every of the kill cases
-RPQ8 = REPO / "specs" / "queries" / "bench" / "snb" / "rpq8.dl"   # [hasCreator*/knows*]
+EVERY = 200  # --checkpoint-every of the kill cases
+RPQ8 = REPO / "specs" / "queries" / "bench" / "snb" / "rpq8.dl"  # [hasCreator*/knows*]
 SNB_EDGES = 2000
 
 
 # ---- the streams ------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
@@ -40,8 +55,23 @@ def workdir(tmp_path_factory):
 def snb(workdir) -> Path:
     """An SNB-like stream (`sgq gen snb`) with 5% `-` lines."""
     path = workdir / "snb.csv"
-    assert main(["gen", "snb", "--edges", str(SNB_EDGES), "--seed", "3", "--deletions", "0.05",
-                 "--output", str(path)]) == 0
+    assert (
+        main(
+            [
+                "gen",
+                "snb",
+                "--edges",
+                str(SNB_EDGES),
+                "--seed",
+                "3",
+                "--deletions",
+                "0.05",
+                "--output",
+                str(path),
+            ]
+        )
+        == 0
+    )
     return path
 
 
@@ -59,7 +89,7 @@ def messy(workdir, snb) -> dict:
     while i < len(body):
         r = rng.random()
         if r < 0.02 and i + 3 < len(body) and times[i + 3] - times[i] <= 3600:
-            out += [body[i + 1], body[i + 2], body[i]]      # body[i] arrives 2 lines late
+            out += [body[i + 1], body[i + 2], body[i]]  # body[i] arrives 2 lines late
             late += times[i + 2] > times[i]
             i += 3
             continue
@@ -68,7 +98,7 @@ def messy(workdir, snb) -> dict:
             while j < len(body) and times[j] - times[i] <= 7200:
                 j += 1
             if j < len(body) - 1:
-                out += body[i + 1:j + 1] + [body[i]]       # more than 2h late: dropped
+                out += body[i + 1 : j + 1] + [body[i]]  # more than 2h late: dropped
                 dropped += 1
                 i = j + 1
                 continue
@@ -99,8 +129,12 @@ CASES = {
     "q7-deltas": dict(program=Q7, input="snb", out="out.csv", opts=["--emit", "deltas"]),
     # a regular path query over a messy gzip'd input: bad lines skipped, late edges
     # reordered or dropped, JSON Lines output, the rejects file compared too
-    "q4-messy": dict(program=Q4, input="messy", out="out.jsonl",
-                     opts=["--on-error", "skip", "--max-lateness", "1h"]),
+    "q4-messy": dict(
+        program=Q4,
+        input="messy",
+        out="out.jsonl",
+        opts=["--on-error", "skip", "--max-lateness", "1h"],
+    ),
     # a nullable path at the output on inserts only: native deltas (PATH's level closures
     # write to the delta view) with ε-pairs as rows, never handed over to S-PATH
     "rpq8-deltas": dict(program=RPQ8, input="inserts", out="out.csv", opts=["--emit", "deltas"]),
@@ -125,9 +159,22 @@ class Runner:
         self.out = root / spec["out"]
         self.rejects = root / "rejects.csv"
         self.ckpt = root / "ckpt"
-        self.args = ["run", spec["program"], "--input", inputs[spec["input"]], "--output",
-                     self.out, "--rejects", self.rejects, "--no-progress", "--checkpoint",
-                     self.ckpt, "--checkpoint-every", EVERY, *spec["opts"]]
+        self.args = [
+            "run",
+            spec["program"],
+            "--input",
+            inputs[spec["input"]],
+            "--output",
+            self.out,
+            "--rejects",
+            self.rejects,
+            "--no-progress",
+            "--checkpoint",
+            self.ckpt,
+            "--checkpoint-every",
+            EVERY,
+            *spec["opts"],
+        ]
 
     def run(self, hashseed, kill: str | None = None):
         env = {KILL_ENV: kill} if kill else None
@@ -145,6 +192,7 @@ _REFERENCES: dict = {}
 def reference(workdir, snb, messy):
     """The uninterrupted checkpointed run of a case (PYTHONHASHSEED=1): its files, stats,
     and how many kill points of each kind it passes."""
+
     def get(case: str) -> dict:
         if case not in _REFERENCES:
             runner = Runner(case, workdir / f"ref-{case}", _inputs(snb, messy))
@@ -152,9 +200,14 @@ def reference(workdir, snb, messy):
             assert proc.returncode == 0, proc.stderr
             stats = stats_of(proc.stderr)
             checkpoints = int(stats["extra"].split(" written")[0].rsplit("(", 1)[1])
-            _REFERENCES[case] = {"files": runner.files(), "stats": stats,
-                                 "checkpoints": checkpoints, "args": runner.args}
+            _REFERENCES[case] = {
+                "files": runner.files(),
+                "stats": stats,
+                "checkpoints": checkpoints,
+                "args": runner.args,
+            }
         return _REFERENCES[case]
+
     return get
 
 
@@ -165,9 +218,9 @@ def _batches(snb: Path) -> int:
 
 # ---- (a) a checkpointed run writes what a plain run writes ------------------------------
 
+
 @pytest.mark.parametrize("case", ["q7-intervals", "q7-deltas", "rpq8-deltas"])
-def test_checkpointed_output_equals_plain_output(case, workdir, snb, messy, reference,
-                                                 capsys):
+def test_checkpointed_output_equals_plain_output(case, workdir, snb, messy, reference, capsys):
     ref = reference(case)
     deltas = case.endswith("deltas")
     emit = "deltas" if deltas else "intervals"
@@ -181,8 +234,9 @@ def test_checkpointed_output_equals_plain_output(case, workdir, snb, messy, refe
     # a plain run (no checkpoint) in this process
     program, stream = CASES[case]["program"], _inputs(snb, messy)[CASES[case]["input"]]
     plain = workdir / f"plain-{case}.csv"
-    code, _, err = sgq_main(["run", program, "-i", stream, "-o", plain, "--emit", emit,
-                             "--no-progress"], capsys)
+    code, _, err = sgq_main(
+        ["run", program, "-i", stream, "-o", plain, "--emit", emit, "--no-progress"], capsys
+    )
     assert code == 0, err
     header, rows = read_result(out.decode())
     _, plain_rows = read_result(plain)
@@ -196,12 +250,13 @@ def test_checkpointed_output_equals_plain_output(case, workdir, snb, messy, refe
         assert header == INTERVAL_HEADER
         assert multiset(rows) == multiset(plain_rows)
         assert rows == api_rows(program, edges, "intervals", sort_rounds=True)
-        assert rows != plain_rows     # (else the sorting would not be tested)
+        assert rows != plain_rows  # (else the sorting would not be tested)
     assert len(rows) > 1000
     assert stats_of(err)["rows"] == ref["stats"]["rows"] == len(rows)
 
 
 # ---- (b) killed anywhere, run again: the same bytes -------------------------------------
+
 
 def _kill_plan() -> list:
     """(case, chain of kill points) with 20 points in all, seeded: a point is `(kind,
@@ -245,9 +300,13 @@ def _kill_env(kind: str, fraction: float, batches: int, checkpoints: int, done: 
 
 
 @pytest.mark.parametrize(
-    "case,chain", KILLS,
-    ids=[f"{i}-{case}-" + "+".join(f"{k or 'any'}@{f}" for k, f in chain)
-         for i, (case, chain) in enumerate(KILLS)])
+    "case,chain",
+    KILLS,
+    ids=[
+        f"{i}-{case}-" + "+".join(f"{k or 'any'}@{f}" for k, f in chain)
+        for i, (case, chain) in enumerate(KILLS)
+    ],
+)
 def test_killed_and_rerun_gives_the_same_bytes(case, chain, tmp_path, snb, messy, reference):
     ref = reference(case)
     runner = Runner(case, tmp_path, _inputs(snb, messy))
@@ -296,13 +355,23 @@ def test_a_prepared_directory_resumes_too(tmp_path, capsys):
     """--input DIR (sgq prepare's layout): killed, run again, the same bytes."""
     edges = social_edges(seed=21, n=600, deletions=0.05)
     prepared = prepared_dir(tmp_path / "prepared", edges)
-    args = ["run", NOTIFICATION, "-i", prepared, "--emit", "deltas", "--no-progress",
-            "--checkpoint-every", "50"]
+    args = [
+        "run",
+        NOTIFICATION,
+        "-i",
+        prepared,
+        "--emit",
+        "deltas",
+        "--no-progress",
+        "--checkpoint-every",
+        "50",
+    ]
     ref = tmp_path / "ref.csv"
     assert sgq_main(args + ["-o", ref, "--checkpoint", tmp_path / "c1"], capsys)[0] == 0
     out = tmp_path / "out.csv"
-    proc = sgq_proc(args + ["-o", out, "--checkpoint", tmp_path / "c2"], hashseed=5,
-                    env={KILL_ENV: "40:batch"})
+    proc = sgq_proc(
+        args + ["-o", out, "--checkpoint", tmp_path / "c2"], hashseed=5, env={KILL_ENV: "40:batch"}
+    )
     assert proc.returncode == -signal.SIGKILL
     proc = sgq_proc(args + ["-o", out, "--checkpoint", tmp_path / "c2"], hashseed=6)
     assert proc.returncode == 0 and "resuming from checkpoint" in proc.stderr, proc.stderr
@@ -312,13 +381,25 @@ def test_a_prepared_directory_resumes_too(tmp_path, capsys):
 
 # ---- (c) refusals -----------------------------------------------------------------------
 
+
 @pytest.fixture
 def finished(tmp_path, capsys):
     """A small checkpointed run that finished: (tmp_path, args, output bytes)."""
     edges = social_edges(seed=4, n=300)
     path = write_edges(tmp_path / "e.csv", edges)
-    args = ["run", NOTIFICATION, "-i", path, "-o", tmp_path / "out.csv", "--no-progress",
-            "--checkpoint", tmp_path / "ckpt", "--checkpoint-every", "40"]
+    args = [
+        "run",
+        NOTIFICATION,
+        "-i",
+        path,
+        "-o",
+        tmp_path / "out.csv",
+        "--no-progress",
+        "--checkpoint",
+        tmp_path / "ckpt",
+        "--checkpoint-every",
+        "40",
+    ]
     code, _, err = sgq_main(args, capsys)
     assert code == 0, err
     assert (tmp_path / "ckpt" / FILE).is_file()
@@ -345,20 +426,23 @@ def test_rerunning_a_finished_run_rewrites_the_same_output(finished, capsys):
     assert (tmp_path / "out.csv").read_bytes() == out
 
 
-@pytest.mark.parametrize("change,pieces", [
-    ("program", ["written for a different program text", "delete it"]),
-    ("window", ["written for a different --window"]),
-    ("emit", ["written for a different --emit"]),
-    ("lateness", ["written for a different --max-lateness"]),
-    ("path-operator", ["written for a different --path-operator"]),
-    ("no-rewrite", ["written for a different --no-rewrite"]),
-    ("garbage", ["is damaged"]),
-    ("truncated", ["is damaged"]),
-    ("not-json", ["is damaged"]),
-    ("version", ["was written by sgq 0.0.0-other", f"this is sgq {sgq.__version__}"]),
-    ("format", ["has format 99"]),
-    ("state", ["cannot be loaded"]),
-])
+@pytest.mark.parametrize(
+    "change,pieces",
+    [
+        ("program", ["written for a different program text", "delete it"]),
+        ("window", ["written for a different --window"]),
+        ("emit", ["written for a different --emit"]),
+        ("lateness", ["written for a different --max-lateness"]),
+        ("path-operator", ["written for a different --path-operator"]),
+        ("no-rewrite", ["written for a different --no-rewrite"]),
+        ("garbage", ["is damaged"]),
+        ("truncated", ["is damaged"]),
+        ("not-json", ["is damaged"]),
+        ("version", ["was written by sgq 0.0.0-other", f"this is sgq {sgq.__version__}"]),
+        ("format", ["has format 99"]),
+        ("state", ["cannot be loaded"]),
+    ],
+)
 def test_a_checkpoint_that_does_not_fit_is_refused(finished, capsys, change, pieces):
     tmp_path, args, out = finished
     ckfile = tmp_path / "ckpt" / FILE
@@ -421,8 +505,19 @@ def test_another_input_under_the_checkpoint_is_refused(tmp_path, capsys):
     original = path.read_bytes()
     ref = tmp_path / "ref.csv"
     assert sgq_main(["run", NOTIFICATION, "-i", path, "-o", ref, "--no-progress"], capsys)[0] == 0
-    args = ["run", NOTIFICATION, "-i", path, "-o", tmp_path / "out.csv", "--no-progress",
-            "--checkpoint", tmp_path / "ckpt", "--checkpoint-every", "40"]
+    args = [
+        "run",
+        NOTIFICATION,
+        "-i",
+        path,
+        "-o",
+        tmp_path / "out.csv",
+        "--no-progress",
+        "--checkpoint",
+        tmp_path / "ckpt",
+        "--checkpoint-every",
+        "40",
+    ]
     proc = sgq_proc(args, env={KILL_ENV: "4:written"})
     assert proc.returncode == -signal.SIGKILL
     data = json.loads(gzip.decompress((tmp_path / "ckpt" / FILE).read_bytes()))
@@ -447,7 +542,8 @@ def test_another_input_under_the_checkpoint_is_refused(tmp_path, capsys):
     assert code == 0 and "resuming from checkpoint" in err, err
     assert stats_of(err)["edges"] == 400
     assert multiset(read_result(tmp_path / "out.csv")[1]) == multiset(
-        api_rows(NOTIFICATION, more, "intervals"))
+        api_rows(NOTIFICATION, more, "intervals")
+    )
 
 
 def test_a_missing_or_shorter_output_file_is_refused(finished, capsys):
@@ -460,18 +556,19 @@ def test_a_missing_or_shorter_output_file_is_refused(finished, capsys):
 
 # ---- (d) the file -----------------------------------------------------------------------
 
+
 def test_the_checkpoint_is_gzip_json(finished):
     tmp_path, args, _ = finished
     raw = (tmp_path / "ckpt" / FILE).read_bytes()
-    assert raw[:2] == b"\x1f\x8b"                       # gzip
-    data = json.loads(gzip.decompress(raw))              # JSON (no pickle)
+    assert raw[:2] == b"\x1f\x8b"  # gzip
+    data = json.loads(gzip.decompress(raw))  # JSON (no pickle)
     assert data["format"] == FORMAT
     assert data["sgq"] == sgq.__version__
     assert data["position"]["edges"] == 300
     assert data["settings"]["emit"] == "intervals"
-    assert set(data["state"]) == {"engine"}   # the delta view, if any, is the engine's
+    assert set(data["state"]) == {"engine"}  # the delta view, if any, is the engine's
     assert b"pickle" not in gzip.decompress(raw)
-    assert sorted(p.name for p in (tmp_path / "ckpt").iterdir()) == [FILE]   # no .tmp left
+    assert sorted(p.name for p in (tmp_path / "ckpt").iterdir()) == [FILE]  # no .tmp left
 
 
 @pytest.mark.parametrize("emit", ["intervals", "deltas"])
@@ -480,8 +577,19 @@ def test_an_empty_input_checkpoints_and_reruns(tmp_path, capsys, emit):
     (written once)."""
     path = tmp_path / "e.csv"
     path.write_text("src,trg,label,ts\n")
-    args = ["run", NOTIFICATION, "-i", path, "-o", tmp_path / "out.csv", "--emit", emit,
-            "--no-progress", "--checkpoint", tmp_path / "ckpt"]
+    args = [
+        "run",
+        NOTIFICATION,
+        "-i",
+        path,
+        "-o",
+        tmp_path / "out.csv",
+        "--emit",
+        emit,
+        "--no-progress",
+        "--checkpoint",
+        tmp_path / "ckpt",
+    ]
     header = INTERVAL_HEADER if emit == "intervals" else DELTA_HEADER
     for _ in range(2):
         code, _, err = sgq_main(args, capsys)

@@ -15,11 +15,22 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import (
-    DELTA_HEADER, INTERVAL_HEADER, NOTIFICATION, NOTIFICATION_CSV, api_rows,
-    assert_one_line_error, multiset, read_edges_csv, read_result, sgq_main, sgq_proc,
-    prepared_dir, social_edges, stats_of, write_edges,
+    DELTA_HEADER,
+    INTERVAL_HEADER,
+    NOTIFICATION,
+    NOTIFICATION_CSV,
+    api_rows,
+    assert_one_line_error,
+    multiset,
+    prepared_dir,
+    read_edges_csv,
+    read_result,
+    sgq_main,
+    sgq_proc,
+    social_edges,
+    stats_of,
+    write_edges,
 )
 
 
@@ -39,16 +50,30 @@ def expected(stream):
 
 def _run_to_file(tmp_path, capsys, input_path, *extra, emit="intervals", name="out.csv"):
     out = tmp_path / name
-    code, _, err = sgq_main(["run", NOTIFICATION, "--input", input_path, "--output", out,
-                             "--no-progress", "--emit", emit, *extra], capsys)
+    code, _, err = sgq_main(
+        [
+            "run",
+            NOTIFICATION,
+            "--input",
+            input_path,
+            "--output",
+            out,
+            "--no-progress",
+            "--emit",
+            emit,
+            *extra,
+        ],
+        capsys,
+    )
     assert code == 0, err
     return out, err
 
 
 # ---- both emit modes agree with the API -------------------------------------------------
 
+
 def test_intervals_from_a_file_equal_the_api(tmp_path, capsys, stream, expected):
-    assert len(expected["intervals"]) > 100   # the stream is not trivial
+    assert len(expected["intervals"]) > 100  # the stream is not trivial
     path = write_edges(tmp_path / "e.csv", stream)
     out, err = _run_to_file(tmp_path, capsys, path)
     header, rows = read_result(out)
@@ -63,17 +88,20 @@ def test_deltas_from_a_file_equal_the_api(tmp_path, capsys, stream, expected):
     out, err = _run_to_file(tmp_path, capsys, path, emit="deltas")
     header, rows = read_result(out)
     assert header == DELTA_HEADER
-    assert rows == expected["deltas"]     # the delta view's order is deterministic
+    assert rows == expected["deltas"]  # the delta view's order is deterministic
     ops = {r[1] for r in rows}
     assert ops == {"+", "-"}
     assert stats_of(err)["what"] == "deltas"
 
 
-@pytest.mark.parametrize("extra", [
-    ["--path-operator", "closure"],
-    ["--path-operator", "spath"],
-    ["--no-rewrite", "shared_chains", "--no-rewrite", "finite_paths"],
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--path-operator", "closure"],
+        ["--path-operator", "spath"],
+        ["--no-rewrite", "shared_chains", "--no-rewrite", "finite_paths"],
+    ],
+)
 def test_plan_options_give_the_same_deltas(tmp_path, capsys, stream, expected, extra):
     path = write_edges(tmp_path / "e.csv", stream)
     out, _ = _run_to_file(tmp_path, capsys, path, *extra, emit="deltas")
@@ -121,22 +149,36 @@ def test_a_header_in_another_order_needs_no_columns_option(tmp_path, capsys, str
 
 
 def test_columns_that_do_not_fit_the_file_are_a_line_error(tmp_path, capsys, stream):
-    path = write_edges(tmp_path / "e.csv", stream, header=False)   # src,trg,label,ts,op
-    code, _, err = sgq_main(["run", NOTIFICATION, "-i", path, "-o", tmp_path / "o.csv",
-                             "--columns", "ts,src,label,trg,op"], capsys)
+    path = write_edges(tmp_path / "e.csv", stream, header=False)  # src,trg,label,ts,op
+    code, _, err = sgq_main(
+        [
+            "run",
+            NOTIFICATION,
+            "-i",
+            path,
+            "-o",
+            tmp_path / "o.csv",
+            "--columns",
+            "ts,src,label,trg,op",
+        ],
+        capsys,
+    )
     assert code == 2
     assert_one_line_error(err, f"{path}:1:", "is not an integer")
 
 
-@pytest.mark.parametrize("name,fmt,extra", [
-    ("e.tsv", "tsv", []),
-    ("e.jsonl", "jsonl", []),
-    ("e.ndjson", "jsonl-arrays", []),
-    ("e.csv.gz", "csv", []),
-    ("e.tsv.gz", "tsv", []),
-    ("e.jsonl.gz", "jsonl", []),
-    ("edges.txt", "tsv", ["--format", "tsv"]),
-])
+@pytest.mark.parametrize(
+    "name,fmt,extra",
+    [
+        ("e.tsv", "tsv", []),
+        ("e.jsonl", "jsonl", []),
+        ("e.ndjson", "jsonl-arrays", []),
+        ("e.csv.gz", "csv", []),
+        ("e.tsv.gz", "tsv", []),
+        ("e.jsonl.gz", "jsonl", []),
+        ("edges.txt", "tsv", ["--format", "tsv"]),
+    ],
+)
 def test_input_formats(tmp_path, capsys, stream, expected, name, fmt, extra):
     path = write_edges(tmp_path / name, stream, fmt=fmt)
     out, err = _run_to_file(tmp_path, capsys, path, *extra, emit="deltas")
@@ -149,7 +191,7 @@ def test_jsonl_output(tmp_path, capsys, stream, expected, emit):
     path = write_edges(tmp_path / "e.csv", stream)
     out, _ = _run_to_file(tmp_path, capsys, path, emit=emit, name="out.jsonl")
     lines = out.read_text(encoding="utf-8").splitlines()
-    objs = [json.loads(line) for line in lines]    # every line is JSON, no CSV header
+    objs = [json.loads(line) for line in lines]  # every line is JSON, no CSV header
     fields = (INTERVAL_HEADER if emit == "intervals" else DELTA_HEADER).split(",")
     assert all(list(o) == fields for o in objs)
     rows = [tuple(str(o[f]) for f in fields) for o in objs]
@@ -191,7 +233,7 @@ def test_paths_name_a_witness_valid_at_the_row_start(tmp_path, capsys, stream, e
     assert header == INTERVAL_HEADER + ",path"
     assert _coverage(r[:5] for r in rows) == _coverage(expected["intervals"])
     inserted: dict[tuple, list[int]] = {}
-    for s, d, label, t, op in stream:
+    for s, d, label, t, _op in stream:
         inserted.setdefault((s, d, label), []).append(t)
     window, slide = 86400, 3600
     for row in rows:
@@ -217,9 +259,23 @@ def test_the_progress_bar_is_drawn_on_a_terminal_unless_no_progress(tmp_path, st
         try:
             env = dict(os.environ, PYTHONHASHSEED="0")
             proc = subprocess.run(
-                [sys.executable, "-m", "sgq", "run", str(NOTIFICATION), "-i", str(path), "-o",
-                 str(tmp_path / "o.csv"), *flag], stderr=slave, stdout=subprocess.DEVNULL,
-                env=env, timeout=120)
+                [
+                    sys.executable,
+                    "-m",
+                    "sgq",
+                    "run",
+                    str(NOTIFICATION),
+                    "-i",
+                    str(path),
+                    "-o",
+                    str(tmp_path / "o.csv"),
+                    *flag,
+                ],
+                stderr=slave,
+                stdout=subprocess.DEVNULL,
+                env=env,
+                timeout=120,
+            )
             os.close(slave)
             slave = None
             chunks = []
@@ -244,6 +300,7 @@ def test_the_progress_bar_is_drawn_on_a_terminal_unless_no_progress(tmp_path, st
 
 # ---- explicit deletions -----------------------------------------------------------------
 
+
 def test_minus_edges_are_deletions(tmp_path, capsys):
     """A 5th column `-` deletes: the delta view shows the `-` at the deletion time, long
     before the window would end the tuple; a `-` matching nothing is counted."""
@@ -252,12 +309,19 @@ def test_minus_edges_are_deletions(tmp_path, capsys):
     path = tmp_path / "e.csv"
     path.write_text("1,2,a,0,+\n2,3,a,1,+\n1,2,a,4,-\n7,8,a,5,-\n")
     out = tmp_path / "d.csv"
-    code, _, err = sgq_main(["run", program, "-i", path, "-o", out, "--emit", "deltas",
-                             "--no-progress"], capsys)
+    code, _, err = sgq_main(
+        ["run", program, "-i", path, "-o", out, "--emit", "deltas", "--no-progress"], capsys
+    )
     assert code == 0, err
     assert out.read_text().splitlines() == [
-        DELTA_HEADER, "0,+,1,2,Answer", "1,+,1,3,Answer", "1,+,2,3,Answer",
-        "4,-,1,2,Answer", "4,-,1,3,Answer", "101,-,2,3,Answer"]
+        DELTA_HEADER,
+        "0,+,1,2,Answer",
+        "1,+,1,3,Answer",
+        "1,+,2,3,Answer",
+        "4,-,1,2,Answer",
+        "4,-,1,3,Answer",
+        "101,-,2,3,Answer",
+    ]
     assert stats_of(err)["unmatched"] == 1
     out = tmp_path / "i.csv"
     code, _, err = sgq_main(["run", program, "-i", path, "-o", out, "--no-progress"], capsys)
@@ -299,26 +363,28 @@ def _with_bad_line(tmp_path, edges, at: int, bad) -> tuple:
     t = edges[at][3]
     text = bad.encode() if isinstance(bad, str) else bad
     text = text.replace(b"{t}", str(t).encode())
-    lines.insert(at + 2, text + b"\n")       # header, edges[0..at], then the bad line
+    lines.insert(at + 2, text + b"\n")  # header, edges[0..at], then the bad line
     path.write_bytes(b"".join(lines))
     return path, at + 3
 
 
 @pytest.mark.parametrize("bad,reason", BAD_LINES)
 def test_on_error_fail_names_file_line_and_keeps_what_was_written(
-        tmp_path, capsys, stream, bad, reason):
+    tmp_path, capsys, stream, bad, reason
+):
     at = 250
     path, lineno = _with_bad_line(tmp_path, stream, at, bad)
     for emit in ("intervals", "deltas"):
         out = tmp_path / f"out-{emit}.csv"
-        code, _, err = sgq_main(["run", NOTIFICATION, "-i", path, "-o", out, "--emit", emit,
-                                 "--no-progress"], capsys)
+        code, _, err = sgq_main(
+            ["run", NOTIFICATION, "-i", path, "-o", out, "--emit", emit, "--no-progress"], capsys
+        )
         assert code == 2
         assert_one_line_error(err, f"{path}:{lineno}: {reason}")
         rows = read_result(out)[1]
         before = stream[: at + 1]
         last = before[-1][3]
-        done = [e for e in before if e[3] < last]     # every timestamp known complete
+        done = [e for e in before if e[3] < last]  # every timestamp known complete
         low = api_rows(NOTIFICATION, done, emit, close=False)
         high = api_rows(NOTIFICATION, before, emit, close=False)
         assert len(low) > 50
@@ -329,14 +395,12 @@ def test_on_error_fail_names_file_line_and_keeps_what_was_written(
 def test_on_error_fail_on_stdin_keeps_stdout(tmp_path, stream):
     at = 250
     path, lineno = _with_bad_line(tmp_path, stream, at, "x,y")
-    proc = sgq_proc(["run", NOTIFICATION, "-i", "-", "--emit", "deltas"],
-                    stdin=path.read_bytes())
+    proc = sgq_proc(["run", NOTIFICATION, "-i", "-", "--emit", "deltas"], stdin=path.read_bytes())
     assert proc.returncode == 2
     assert_one_line_error(proc.stderr, f"<stdin>:{lineno}: expected 5 columns")
     rows = read_result(proc.stdout.decode())[1]
     before = stream[: at + 1]
-    low = api_rows(NOTIFICATION, [e for e in before if e[3] < before[-1][3]], "deltas",
-                   close=False)
+    low = api_rows(NOTIFICATION, [e for e in before if e[3] < before[-1][3]], "deltas", close=False)
     assert rows[: len(low)] == low and len(low) > 20
 
 
@@ -344,8 +408,13 @@ def _messy(tmp_path, stream):
     """The stream with five bad lines; (path, [(line, reason)], clean edges)."""
     path = write_edges(tmp_path / "messy.csv", stream)
     lines = path.read_bytes().splitlines(keepends=True)
-    plan = {40: BAD_LINES[0], 90: BAD_LINES[1], 150: BAD_LINES[2], 151: BAD_LINES[3],
-            300: BAD_LINES[4]}
+    plan = {
+        40: BAD_LINES[0],
+        90: BAD_LINES[1],
+        150: BAD_LINES[2],
+        151: BAD_LINES[3],
+        300: BAD_LINES[4],
+    }
     out, bad = [lines[0]], []
     for i, line in enumerate(lines[1:]):
         out.append(line)
@@ -359,11 +428,19 @@ def _messy(tmp_path, stream):
 
 
 @pytest.mark.parametrize("rejects", ["given", "default", "stdout"])
-def test_on_error_skip_writes_rejects_and_counts_them(tmp_path, capsys, stream, expected,
-                                                      rejects):
+def test_on_error_skip_writes_rejects_and_counts_them(tmp_path, capsys, stream, expected, rejects):
     path, bad = _messy(tmp_path, stream)
-    args = ["run", NOTIFICATION, "-i", path, "--emit", "deltas", "--on-error", "skip",
-            "--no-progress"]
+    args = [
+        "run",
+        NOTIFICATION,
+        "-i",
+        path,
+        "--emit",
+        "deltas",
+        "--on-error",
+        "skip",
+        "--no-progress",
+    ]
     if rejects == "given":
         where = tmp_path / "bad-lines.csv"
         args += ["-o", tmp_path / "out.csv", "--rejects", where]
@@ -384,7 +461,7 @@ def test_on_error_skip_writes_rejects_and_counts_them(tmp_path, capsys, stream, 
     assert text[0] == "line,reason,text"
     got = [(int(r[0]), r[1]) for r in csv.reader(text[1:])]
     assert [g[0] for g in got] == [b[0] for b in bad]
-    for (line, reason), (_, want) in zip(got, bad):
+    for (_line, reason), (_, want) in zip(got, bad):
         assert want in reason
     stats = stats_of(err)
     assert (stats["skipped"], stats["dropped"]) == (len(bad), 0)
@@ -400,11 +477,13 @@ def test_out_of_order_is_an_error_by_default(tmp_path, capsys, stream):
     path = write_edges(tmp_path / "e.csv", edges)
     code, _, err = sgq_main(["run", NOTIFICATION, "-i", path, "-o", tmp_path / "o.csv"], capsys)
     assert code == 2
-    assert_one_line_error(err, f"{path}:{i + 3}:", f"time {edges[i + 1][3]} is earlier",
-                          "--max-lateness")
+    assert_one_line_error(
+        err, f"{path}:{i + 3}:", f"time {edges[i + 1][3]} is earlier", "--max-lateness"
+    )
     # --on-error skip is about malformed lines: out of order stays an error
-    code, _, err = sgq_main(["run", NOTIFICATION, "-i", path, "-o", tmp_path / "o.csv",
-                             "--on-error", "skip"], capsys)
+    code, _, err = sgq_main(
+        ["run", NOTIFICATION, "-i", path, "-o", tmp_path / "o.csv", "--on-error", "skip"], capsys
+    )
     assert code == 2
     assert_one_line_error(err, f"{path}:{i + 3}:")
 
@@ -428,14 +507,14 @@ def test_max_lateness_reorders_within_the_bound(tmp_path, capsys, stream, emit):
     bound = 3600
     late = _shuffle_late(stream, bound, seed=3)
     assert late != stream
-    in_order = sorted(late, key=lambda e: e[3])      # stable: ties keep file order
+    in_order = sorted(late, key=lambda e: e[3])  # stable: ties keep file order
     p_late = write_edges(tmp_path / "late.csv", late)
     p_sorted = write_edges(tmp_path / "sorted.csv", in_order)
-    code, _, err = sgq_main(["run", NOTIFICATION, "-i", p_late, "-o", tmp_path / "o.csv",
-                             "--no-progress"], capsys)
-    assert code == 2 and "earlier than" in err          # needs the option
-    a, err = _run_to_file(tmp_path, capsys, p_late, "--max-lateness", "1h", emit=emit,
-                          name="a.csv")
+    code, _, err = sgq_main(
+        ["run", NOTIFICATION, "-i", p_late, "-o", tmp_path / "o.csv", "--no-progress"], capsys
+    )
+    assert code == 2 and "earlier than" in err  # needs the option
+    a, err = _run_to_file(tmp_path, capsys, p_late, "--max-lateness", "1h", emit=emit, name="a.csv")
     b, _ = _run_to_file(tmp_path, capsys, p_sorted, emit=emit, name="b.csv")
     assert a.read_bytes() == b.read_bytes()
     assert stats_of(err)["dropped"] == 0
@@ -475,6 +554,7 @@ def test_max_lateness_drops_and_reports_later_edges(tmp_path, capsys, stream):
 
 # ---- errors are messages ----------------------------------------------------------------
 
+
 def test_user_errors_are_one_line_messages(tmp_path, capsys, stream):
     path = write_edges(tmp_path / "e.csv", stream)
     bad_program = tmp_path / "bad.dl"
@@ -495,23 +575,36 @@ def test_user_errors_are_one_line_messages(tmp_path, capsys, stream):
         (["run", tmp_path / "missing.dl", "-i", path], 2, "does not exist"),
         (run + [path, "--columns", "src,trg,when"], 2, "unknown column"),
         (run + [path, "--columns", "src,trg,label"], 2, "lacks ts"),
-        (run + [path, "--no-rewrite", "bogus"], 2,
-         "--no-rewrite: unknown rewrite 'bogus'; the rewrites are finite_paths, shared_chains"),
+        (
+            run + [path, "--no-rewrite", "bogus"],
+            2,
+            "--no-rewrite: unknown rewrite 'bogus'; the rewrites are finite_paths, shared_chains",
+        ),
         (run + [tmp_path], 2, "not a directory prepared"),
         (run + [path, "-o", tmp_path / "no" / "such" / "out.csv"], 2, "cannot write the output"),
         (run + [path, "-o", tmp_path], 2, "cannot write the output"),
-        (run + [messy, "-o", tmp_path / "o.csv", "--on-error", "skip", "--rejects", tmp_path],
-         2, "cannot write the rejects file"),
-        (run + [tmp_path / "cut.csv.gz", "-o", tmp_path / "o.csv"], 2,
-         f"{tmp_path / 'cut.csv.gz'}:"),
-        (run + [tmp_path / "cut.csv.gz", "-o", tmp_path / "o.csv", "--on-error", "skip"], 2,
-         "cannot read the input"),
-        (run + [tmp_path / "flipped.csv.gz", "-o", tmp_path / "o.csv"], 2,
-         "cannot read the input"),
-        (run + [tmp_path / "not.csv.gz", "-o", tmp_path / "o.csv"], 2,
-         f"{tmp_path / 'not.csv.gz'}:1: cannot read the input"),
-        (run + [path, "-o", tmp_path / "o.csv", "--checkpoint", a_file / "sub"], 2,
-         "--checkpoint"),
+        (
+            run + [messy, "-o", tmp_path / "o.csv", "--on-error", "skip", "--rejects", tmp_path],
+            2,
+            "cannot write the rejects file",
+        ),
+        (
+            run + [tmp_path / "cut.csv.gz", "-o", tmp_path / "o.csv"],
+            2,
+            f"{tmp_path / 'cut.csv.gz'}:",
+        ),
+        (
+            run + [tmp_path / "cut.csv.gz", "-o", tmp_path / "o.csv", "--on-error", "skip"],
+            2,
+            "cannot read the input",
+        ),
+        (run + [tmp_path / "flipped.csv.gz", "-o", tmp_path / "o.csv"], 2, "cannot read the input"),
+        (
+            run + [tmp_path / "not.csv.gz", "-o", tmp_path / "o.csv"],
+            2,
+            f"{tmp_path / 'not.csv.gz'}:1: cannot read the input",
+        ),
+        (run + [path, "-o", tmp_path / "o.csv", "--checkpoint", a_file / "sub"], 2, "--checkpoint"),
     ]
     for args, want, piece in cases:
         code, _, err = sgq_main(args, capsys)
@@ -529,6 +622,7 @@ def test_user_errors_are_one_line_messages(tmp_path, capsys, stream):
 
 
 # ---- a directory written by sgq prepare ---------------------------------------------------
+
 
 @pytest.mark.parametrize("emit", ["intervals", "deltas"])
 def test_a_prepared_directory_gives_the_csv_output(tmp_path, capsys, emit):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 
 from hypothesis import strategies as st
-
 from sgq.datalog import ast
 from sgq.datalog.parser import UNITS, parse_duration
 
@@ -15,30 +14,39 @@ IDENTS = ("a", "b", "knows", "likes", "Answer", "P", "Q2", "_p", "for_", "as1")
 ODD_NAMES = ("rdf:type", "a2q", "c-2", "42", "for", "as", "x y", 'q"uote', "back\\slash", "")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def names() -> st.SearchStrategy[str]:
     """Predicate names: identifiers, names that need quotes, and arbitrary text."""
-    return st.one_of(st.sampled_from(IDENTS), st.sampled_from(ODD_NAMES),
-                     st.text(st.characters(blacklist_categories=("Cs",)), max_size=6))
+    return st.one_of(
+        st.sampled_from(IDENTS),
+        st.sampled_from(ODD_NAMES),
+        st.text(st.characters(blacklist_categories=("Cs",)), max_size=6),
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def terms() -> st.SearchStrategy[ast.Term]:
     return st.one_of(
         st.sampled_from(VARS).map(ast.Var),
         st.just(ast.Anon()),
-        st.integers(-10**12, 10**12).map(lambda n: ast.Const(str(n), quoted=False)),
+        st.integers(-(10**12), 10**12).map(lambda n: ast.Const(str(n), quoted=False)),
         st.text(st.characters(blacklist_categories=("Cs",)), max_size=5).map(ast.Const),
     )
 
 
 def regexes(labels: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[ast.Regex]:
     leaf = (names() if labels is None else labels).map(ast.Label)
-    return st.recursive(leaf, lambda inner: st.one_of(
-        st.lists(inner, min_size=2, max_size=3).map(lambda xs: ast.Concat(tuple(xs))),
-        st.lists(inner, min_size=2, max_size=3).map(lambda xs: ast.Alt(tuple(xs))),
-        inner.map(ast.Star), inner.map(ast.Plus), inner.map(ast.Optional),
-    ), max_leaves=6)
+    return st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.lists(inner, min_size=2, max_size=3).map(lambda xs: ast.Concat(tuple(xs))),
+            st.lists(inner, min_size=2, max_size=3).map(lambda xs: ast.Alt(tuple(xs))),
+            inner.map(ast.Star),
+            inner.map(ast.Plus),
+            inner.map(ast.Optional),
+        ),
+        max_leaves=6,
+    )
 
 
 def args(n_min=0, n_max=3):
@@ -58,12 +66,17 @@ def literals() -> st.SearchStrategy[ast.Literal]:
 
 
 def rules() -> st.SearchStrategy[ast.Rule]:
-    return st.builds(ast.Rule, st.builds(ast.Atom, names(), args()),
-                     st.lists(literals(), min_size=1, max_size=4).map(tuple))
+    return st.builds(
+        ast.Rule,
+        st.builds(ast.Atom, names(), args()),
+        st.lists(literals(), min_size=1, max_size=4).map(tuple),
+    )
 
 
 def duration_texts() -> st.SearchStrategy[str]:
-    return st.builds(lambda n, u: f"{n}{u}", st.integers(1, 999), st.sampled_from(("",) + tuple(UNITS)))
+    return st.builds(
+        lambda n, u: f"{n}{u}", st.integers(1, 999), st.sampled_from(("",) + tuple(UNITS))
+    )
 
 
 def durations() -> st.SearchStrategy[ast.Duration]:
@@ -71,11 +84,16 @@ def durations() -> st.SearchStrategy[ast.Duration]:
 
 
 def directives(with_values: bool) -> st.SearchStrategy[ast.Directive]:
-    values = st.lists(st.one_of(durations(), names()), min_size=1 if with_values else 0,
-                      max_size=3).map(tuple)
+    values = st.lists(
+        st.one_of(durations(), names()), min_size=1 if with_values else 0, max_size=3
+    ).map(tuple)
     labels = st.lists(names(), max_size=2).map(tuple)
-    return st.builds(ast.Directive, st.sampled_from(("window", "slide", "output", "input", "foo")),
-                     values, labels)
+    return st.builds(
+        ast.Directive,
+        st.sampled_from(("window", "slide", "output", "input", "foo")),
+        values,
+        labels,
+    )
 
 
 @st.composite
@@ -135,19 +153,26 @@ def _valid_rule(draw, head: str, readable: list[str], alias_count: list[int]) ->
     for i in range(n):
         body.append(draw(_body_atom(readable, (chain[i], chain[i + 1]), alias_count)))
     for _ in range(draw(st.integers(0, 2))):  # filters: an extra atom with a constant or `_`
-        other = draw(st.one_of(
-            st.integers(-99, 99).map(lambda k: ast.Const(str(k), quoted=False)),
-            st.sampled_from(("alice", "42", "x y", 'q"')).map(ast.Const),
-            st.just(ast.Anon()),
-        ))
+        other = draw(
+            st.one_of(
+                st.integers(-99, 99).map(lambda k: ast.Const(str(k), quoted=False)),
+                st.sampled_from(("alice", "42", "x y", 'q"')).map(ast.Const),
+                st.just(ast.Anon()),
+            )
+        )
         pair = (draw(st.sampled_from(chain)), other)
         if draw(st.booleans()):
             pair = pair[::-1]
         body.append(draw(_body_atom(readable, pair, alias_count)))
     for _ in range(draw(st.integers(0, 2))):
         left = draw(st.sampled_from(chain))
-        right = draw(st.one_of(st.sampled_from(chain), st.just(ast.Const("alice")),
-                               st.just(ast.Const("-3", quoted=False))))
+        right = draw(
+            st.one_of(
+                st.sampled_from(chain),
+                st.just(ast.Const("alice")),
+                st.just(ast.Const("-3", quoted=False)),
+            )
+        )
         body.append(ast.Comparison(left, draw(st.sampled_from(("=", "!="))), right))
     body = draw(st.permutations(body))
     head_args = (chain[0], chain[-1]) if draw(st.booleans()) else (chain[-1], chain[0])
@@ -164,17 +189,19 @@ def _body_atom(draw, readable: list[str], pair, alias_count: list[int]) -> ast.B
     if kind == "atom":
         return ast.Atom(draw(st.sampled_from(readable)), tuple(pair))
     if kind == "closure":
-        return ast.Closure(draw(st.sampled_from(readable)), draw(st.sampled_from("+*")),
-                           tuple(pair), alias)
+        return ast.Closure(
+            draw(st.sampled_from(readable)), draw(st.sampled_from("+*")), tuple(pair), alias
+        )
     return ast.PathAtom(draw(_regexes_over(tuple(readable))), tuple(pair), alias)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _regexes_over(readable: tuple[str, ...]) -> st.SearchStrategy[ast.Regex]:
     return regexes(st.sampled_from(readable))
 
 
 # ---- rule graphs ------------------------------------------------------------------------
+
 
 def program_from_edges(preds: list[str], edges: list[tuple[str, str]]) -> str:
     """`.dl` text with one rule per (head, read) edge plus an input rule per predicate, so the

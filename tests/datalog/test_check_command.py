@@ -26,8 +26,10 @@ def test_ok_summary(tmp_path, capsys, monkeypatch):
     assert main(["check", "x.dl"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert out == ("x.dl: ok — 2 rules, inputs: a, b, purchase, outputs: Ans, "
-                   "window 30d (purchase: 1w), slide 1d\n")
+    assert out == (
+        "x.dl: ok — 2 rules, inputs: a, b, purchase, outputs: Ans, "
+        "window 30d (purchase: 1w), slide 1d\n"
+    )
 
 
 def test_overrides_replace_default_window_and_slide(tmp_path, capsys, monkeypatch):
@@ -44,7 +46,10 @@ def test_window_from_command_line_only(tmp_path, capsys, monkeypatch):
     assert main(["check", "y.dl"]) == 1
     assert "no window size" in capsys.readouterr().err
     assert main(["check", "y.dl", "--window", "10"]) == 0
-    assert capsys.readouterr().out == "y.dl: ok — 1 rule, inputs: a, outputs: Answer, window 10, slide 1\n"
+    assert (
+        capsys.readouterr().out
+        == "y.dl: ok — 1 rule, inputs: a, outputs: Answer, window 10, slide 1\n"
+    )
 
 
 def test_every_file_is_checked_and_errors_go_to_stderr(tmp_path, capsys, monkeypatch):

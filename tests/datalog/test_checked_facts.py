@@ -4,7 +4,6 @@ windows with command-line overrides, and expiry (specs/semantics.md §2)."""
 from __future__ import annotations
 
 import pytest
-
 from sgq.datalog.check import check, check_text
 from sgq.datalog.errors import DlErrors
 from sgq.datalog.parser import parse
@@ -44,7 +43,9 @@ def test_override_slide_is_checked_against_every_window():
 
 
 def test_outputs_accumulate_without_repeats():
-    checked = check_text(".window 5\n.output B\n.output A, B\nA(x, y) :- a(x, y).\nB(x, y) :- A(x, y).")
+    checked = check_text(
+        ".window 5\n.output B\n.output A, B\nA(x, y) :- a(x, y).\nB(x, y) :- A(x, y)."
+    )
     assert checked.outputs == ("B", "A")
 
 

@@ -41,6 +41,7 @@ def test_every_message_has_a_golden_case():
         for line in (folder / "expected.err").read_text(encoding="utf-8").splitlines()
         if ": error: " in line
     ]
-    uncovered = [t for t, _ in ERROR_TABLE
-                 if not any(message_pattern(t).fullmatch(m) for m in messages)]
+    uncovered = [
+        t for t, _ in ERROR_TABLE if not any(message_pattern(t).fullmatch(m) for m in messages)
+    ]
     assert not uncovered

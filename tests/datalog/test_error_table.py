@@ -4,7 +4,6 @@ GRAMMAR_ERRORS habit), and every error the checker emits comes from the table.""
 from __future__ import annotations
 
 import pytest
-
 from sgq.datalog import errors
 from sgq.datalog.check import check_text
 from sgq.datalog.errors import ERROR_TABLE, DlErrors, message_pattern
@@ -31,7 +30,8 @@ def test_example_triggers_its_message(template, example):
 
 def test_every_template_constant_is_in_the_table():
     constants = {
-        value for name, value in vars(errors).items()
+        value
+        for name, value in vars(errors).items()
         if name.isupper() and not name.startswith("_") and isinstance(value, str)
     }
     assert constants == {t for t, _ in ERROR_TABLE}
@@ -43,6 +43,8 @@ def test_every_row_has_an_example():
 
 def test_message_pattern_is_strict():
     assert message_pattern(errors.UNSAFE_HEAD).fullmatch(
-        "head variable 'z' does not appear in any body atom")
+        "head variable 'z' does not appear in any body atom"
+    )
     assert not message_pattern(errors.UNSAFE_HEAD).fullmatch(
-        "head variable 'z' does not appear in a body atom")
+        "head variable 'z' does not appear in a body atom"
+    )

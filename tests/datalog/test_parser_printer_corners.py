@@ -4,7 +4,6 @@ nested regexes, keywords inside names, escapes."""
 from __future__ import annotations
 
 import pytest
-
 from sgq.datalog import ast
 from sgq.datalog.errors import DlErrors
 from sgq.datalog.parser import format_duration, parse, parse_duration
@@ -43,8 +42,10 @@ def test_negative_integers_and_equal_constants():
     assert cmp.right == ast.Const("-5", quoted=False)
     # 42 and "42" are one vertex id (specs/semantics.md §3); the printer keeps how it was written
     assert ast.Const("42", quoted=False) == ast.Const("42")
-    assert print_program(parse('A(x, y) :- a(x, 42), b(x, "42"), c(x, -007).')) == \
-        'A(x, y) :- a(x, 42), b(x, "42"), c(x, -7).\n'
+    assert (
+        print_program(parse('A(x, y) :- a(x, 42), b(x, "42"), c(x, -007).'))
+        == 'A(x, y) :- a(x, 42), b(x, "42"), c(x, -7).\n'
+    )
 
 
 def test_aliases_and_their_positions():
@@ -54,17 +55,20 @@ def test_aliases_and_their_positions():
     assert lits[1].alias_loc.column == 49
 
 
-@pytest.mark.parametrize(("text", "canonical"), [
-    ("a/b|c", "a/b | c"),
-    ("a/(b|c)", "a/(b | c)"),
-    ("(a/b)*", "(a/b)*"),
-    ("(a|b)+/c?", "(a | b)+/c?"),
-    ("((a))", "a"),
-    ("a**", "a**"),
-    ("a/(b/c)", "a/(b/c)"),  # nesting the user wrote is kept, so the AST round-trips
-    ("(a|b)|c", "(a | b) | c"),
-    ('"x:y"*/(b|"c d")?', '"x:y"*/(b | "c d")?'),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("a/b|c", "a/b | c"),
+        ("a/(b|c)", "a/(b | c)"),
+        ("(a/b)*", "(a/b)*"),
+        ("(a|b)+/c?", "(a | b)+/c?"),
+        ("((a))", "a"),
+        ("a**", "a**"),
+        ("a/(b/c)", "a/(b/c)"),  # nesting the user wrote is kept, so the AST round-trips
+        ("(a|b)|c", "(a | b) | c"),
+        ('"x:y"*/(b|"c d")?', '"x:y"*/(b | "c d")?'),
+    ],
+)
 def test_nested_regexes_print_with_minimal_parentheses(text, canonical):
     (path,) = body(f"A(x, y) :- [{text}](x, y).")
     assert regex_text(path.regex) == canonical
@@ -74,11 +78,15 @@ def test_nested_regexes_print_with_minimal_parentheses(text, canonical):
 
 def test_regex_precedence_postfix_then_concat_then_alt():
     (path,) = body("A(x, y) :- [a|b/c*](x, y).")
-    assert path.regex == ast.Alt((ast.Label("a"), ast.Concat((ast.Label("b"), ast.Star(ast.Label("c"))))))
+    assert path.regex == ast.Alt(
+        (ast.Label("a"), ast.Concat((ast.Label("b"), ast.Star(ast.Label("c")))))
+    )
 
 
 def test_keywords_inside_names_are_names():
-    program = parse(".input forward, assets\n.window 1h for format\nA(x, y) :- forward(x, y), assets+(x, y) as aside.")
+    program = parse(
+        ".input forward, assets\n.window 1h for format\nA(x, y) :- forward(x, y), assets+(x, y) as aside."
+    )
     assert program.directives[0].values == ("forward", "assets")
     assert program.directives[1].labels == ("format",)
     assert print_program(parse('A(x, y) :- "for"(x, y).')) == 'A(x, y) :- "for"(x, y).\n'
@@ -91,7 +99,7 @@ def test_escapes_round_trip():
 
 
 def test_directives_print_as_written():
-    text = ".window 30d\n.window 7d for purchase, \"rdf:type\"\n.slide 1h\n.output Answer, B\n.input a\n\nAnswer(x, y) :- a(x, y).\n"
+    text = '.window 30d\n.window 7d for purchase, "rdf:type"\n.slide 1h\n.output Answer, B\n.input a\n\nAnswer(x, y) :- a(x, y).\n'
     assert print_program(parse(text)) == text
 
 
@@ -105,13 +113,25 @@ def test_anonymous_variable():
 
 
 def test_durations():
-    assert [parse_duration(t) for t in ("1", "90s", "2m", "3h", "4d", "1w")] == \
-        [1, 90, 120, 10800, 345600, 604800]
+    assert [parse_duration(t) for t in ("1", "90s", "2m", "3h", "4d", "1w")] == [
+        1,
+        90,
+        120,
+        10800,
+        345600,
+        604800,
+    ]
     for bad in ("0", "-3", "5y", "h", "0d"):
         with pytest.raises(ValueError, match="bad duration"):
             parse_duration(bad)
-    assert [format_duration(v) for v in (1, 60, 90, 3600, 86400 * 30, 604800 * 2)] == \
-        ["1", "1m", "90", "1h", "30d", "2w"]
+    assert [format_duration(v) for v in (1, 60, 90, 3600, 86400 * 30, 604800 * 2)] == [
+        "1",
+        "1m",
+        "90",
+        "1h",
+        "30d",
+        "2w",
+    ]
 
 
 def test_syntax_error_is_a_dl_error_with_position():

@@ -3,9 +3,8 @@ the valid ones also pass the checker, before and after the round trip."""
 
 from __future__ import annotations
 
-from hypothesis import given
-
 from dl_strategies import programs, valid_programs
+from hypothesis import given
 from sgq.datalog.check import check, check_text
 from sgq.datalog.parser import parse
 from sgq.datalog.printer import print_program
@@ -23,9 +22,23 @@ def test_valid_program_round_trips_and_checks(program):
     assert parse(text, "printed.dl") == program, text
     checked = check(program)
     again = check_text(text, "printed.dl")
-    assert (again.edb, again.idb, again.outputs, again.order, again.window, again.slide,
-            again.label_windows) == (checked.edb, checked.idb, checked.outputs, checked.order,
-                                     checked.window, checked.slide, checked.label_windows)
+    assert (
+        again.edb,
+        again.idb,
+        again.outputs,
+        again.order,
+        again.window,
+        again.slide,
+        again.label_windows,
+    ) == (
+        checked.edb,
+        checked.idb,
+        checked.outputs,
+        checked.order,
+        checked.window,
+        checked.slide,
+        checked.label_windows,
+    )
 
 
 @given(valid_programs())

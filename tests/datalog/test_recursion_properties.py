@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
+from dl_strategies import acyclic_edges, program_from_edges
 from hypothesis import given
 from hypothesis import strategies as st
-
-from dl_strategies import acyclic_edges, program_from_edges
 from sgq.datalog.check import check_text
 from sgq.datalog.dependency_graph import dependency_graph
 from sgq.datalog.errors import DlErrors
@@ -31,11 +30,12 @@ def test_planted_cycle_is_rejected_with_a_real_cycle(case):
     try:
         check_text(text, "cyclic.dl")
     except DlErrors as exc:
+        caught = exc
         cycles = [CYCLE.match(e.message) for e in exc.errors]
         named = [m.group(1).split(" -> ") for m in cycles if m]
     else:
         raise AssertionError(f"accepted a program with the cycle {ring}:\n{text}")
-    assert named, exc.render()
+    assert named, caught.render()
     graph = dependency_graph(parse(text))
     for cycle in named:
         assert cycle[0] == cycle[-1] and len(cycle) >= 2

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from hypothesis import given
-
 from dl_strategies import acyclic_edges, program_from_edges, valid_programs
+from hypothesis import given
 from sgq.datalog.dependency_graph import dependency_graph, topological_order
 from sgq.datalog.parser import parse
 

@@ -8,9 +8,8 @@ import glob
 import os
 
 import pytest
-from hypothesis import given, settings, strategies as st
-from lark.exceptions import VisitError
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sgq.datalog.check import check
 from sgq.datalog.checked import CheckedProgram
 from sgq.datalog.errors import DlErrors
@@ -21,10 +20,55 @@ PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "specs", "queries", "**", "*.dl")
 SOURCES = [open(p, encoding="utf-8").read() for p in PROGRAMS]
 
 TOKENS = [
-    "A", "Answer", "RL", "a", "b", "knows", '"rdf:type"', "x", "y", "_", "42", '"alice"',
-    "(", ")", ",", ".", ":-", "+", "*", "?", "/", "|", "[", "]", "!=", "=", "as", "P",
-    ".window", ".slide", ".output", ".input", "for", "24h", "0s", "30d", "1", "-1", "1e9",
-    "//c\n", "/*", "*/", "\n", " ", "\t", "é", "\x00", '"', "99999999999999999999999h",
+    "A",
+    "Answer",
+    "RL",
+    "a",
+    "b",
+    "knows",
+    '"rdf:type"',
+    "x",
+    "y",
+    "_",
+    "42",
+    '"alice"',
+    "(",
+    ")",
+    ",",
+    ".",
+    ":-",
+    "+",
+    "*",
+    "?",
+    "/",
+    "|",
+    "[",
+    "]",
+    "!=",
+    "=",
+    "as",
+    "P",
+    ".window",
+    ".slide",
+    ".output",
+    ".input",
+    "for",
+    "24h",
+    "0s",
+    "30d",
+    "1",
+    "-1",
+    "1e9",
+    "//c\n",
+    "/*",
+    "*/",
+    "\n",
+    " ",
+    "\t",
+    "é",
+    "\x00",
+    '"',
+    "99999999999999999999999h",
 ]
 
 
@@ -70,7 +114,7 @@ def _mutated_program(draw) -> str:
         else:
             other = draw(st.sampled_from(SOURCES))
             cut = draw(st.integers(0, len(other)))
-            text = text[:pos] + other[cut:cut + 40] + text[pos:]
+            text = text[:pos] + other[cut : cut + 40] + text[pos:]
     return text
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sgq.errors import UserError
 from sgq.stream_io import StreamError, decoded_lines, parse_lines, read_edges
@@ -15,8 +16,11 @@ from sgq.stream_io import StreamError, decoded_lines, parse_lines, read_edges
 VALID = {
     "csv": [b"src,trg,label,ts", b"a,b,knows,1", b"a,b,knows,2,-", b'"x,y",b,l,3,+', b"1,2,3,4"],
     "tsv": [b"src\ttrg\tlabel\tts\top", b"a\tb\tknows\t1\t+", b"a\tb\tknows\t2\t-", b"1\t2\t3\t4"],
-    "jsonl": [b'{"src": "a", "trg": "b", "label": "knows", "ts": 1}', b'["a", "b", "l", 2, "-"]',
-              b'{"from": 1, "to": 2, "type": "x", "time": 3, "op": "+"}'],
+    "jsonl": [
+        b'{"src": "a", "trg": "b", "label": "knows", "ts": 1}',
+        b'["a", "b", "l", 2, "-"]',
+        b'{"from": 1, "to": 2, "type": "x", "time": 3, "op": "+"}',
+    ],
 }
 _SPECIAL = st.sampled_from(list(b',\t"\\{}[]:\x00\r\n #-+') + [0xFF, 0xC3, 0x80])
 
@@ -77,8 +81,11 @@ def test_skip_mode_never_raises(fmt, data):
     blob = data.draw(_file(fmt))
     cols = data.draw(COLS)
     errors = []
-    edges = list(parse_lines(decoded_lines(io.BytesIO(blob)), fmt, cols, "fuzz",
-                             lambda exc, line: errors.append(exc)))
+    edges = list(
+        parse_lines(
+            decoded_lines(io.BytesIO(blob)), fmt, cols, "fuzz", lambda exc, line: errors.append(exc)
+        )
+    )
     for edge in edges:
         _well_formed(edge)
     assert all(isinstance(e, StreamError) and e.line >= 1 for e in errors)
@@ -87,8 +94,12 @@ def test_skip_mode_never_raises(fmt, data):
 
 
 @settings(max_examples=100)
-@given(blob=st.binary(max_size=300), fmt=st.sampled_from(["csv", "tsv", "jsonl"]),
-       gz=st.booleans(), skip=st.booleans())
+@given(
+    blob=st.binary(max_size=300),
+    fmt=st.sampled_from(["csv", "tsv", "jsonl"]),
+    gz=st.booleans(),
+    skip=st.booleans(),
+)
 def test_read_edges_on_files(tmp_path_factory, blob, fmt, gz, skip):
     import gzip
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import gzip
 
 import pytest
-
 from generators.gen_support import check_deletions, csv_text
+
 from sgq.cli import main
 
 
@@ -23,8 +23,23 @@ def _rows(text):
 @pytest.mark.parametrize("kind", ["snb", "so", "gmark"])
 def test_cli_writes_the_same_bytes_as_the_api(kind, tmp_path):
     out = tmp_path / "s.csv"
-    rc = main(["gen", kind, "--edges", "3000", "--seed", "4", "--days", "10",
-               "--deletions", "0.1", "--output", str(out), "--no-progress"])
+    rc = main(
+        [
+            "gen",
+            kind,
+            "--edges",
+            "3000",
+            "--seed",
+            "4",
+            "--days",
+            "10",
+            "--deletions",
+            "0.1",
+            "--output",
+            str(out),
+            "--no-progress",
+        ]
+    )
     assert rc == 0
     text = out.read_text()
     assert text == csv_text(kind, 3000, 4, days=10, deletions=0.1)
@@ -33,14 +48,34 @@ def test_cli_writes_the_same_bytes_as_the_api(kind, tmp_path):
     assert max(r[3] for r in rows) < 10 * 86400
     check_deletions(rows)
     out2 = tmp_path / "t.csv"
-    assert main(["gen", kind, "-n", "3000", "--seed", "4", "--days", "10", "--deletions", "0.1",
-                 "-o", str(out2), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "gen",
+                kind,
+                "-n",
+                "3000",
+                "--seed",
+                "4",
+                "--days",
+                "10",
+                "--deletions",
+                "0.1",
+                "-o",
+                str(out2),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert out2.read_bytes() == out.read_bytes()
 
 
 def test_cli_stdout_and_options(capsys):
-    assert main(["gen", "gmark", "--edges", "500", "--seed", "1", "--labels", "7",
-                 "--output", "-"]) == 0
+    assert (
+        main(["gen", "gmark", "--edges", "500", "--seed", "1", "--labels", "7", "--output", "-"])
+        == 0
+    )
     captured = capsys.readouterr()
     rows = _rows(captured.out)
     assert {r[2] for r in rows} <= {f"l{i}" for i in range(7)}
@@ -51,15 +86,20 @@ def test_cli_stdout_and_options(capsys):
 
 
 def test_cli_schema_and_summary_line(capsys, tmp_path):
-    assert main(["gen", "gmark", "-n", "10", "--labels", "2", "--schema", "-o",
-                 str(tmp_path / "g.csv")]) == 0
+    assert (
+        main(
+            ["gen", "gmark", "-n", "10", "--labels", "2", "--schema", "-o", str(tmp_path / "g.csv")]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "label l0:" in err and "label l1:" in err
     assert main(["gen", "so", "-n", "200000", "-o", str(tmp_path / "big.csv")]) == 0
     err = capsys.readouterr().err
     assert "wrote 200000 so edges" in err
-    assert main(["gen", "so", "-n", "200000", "--no-progress", "-o",
-                 str(tmp_path / "big2.csv")]) == 0
+    assert (
+        main(["gen", "so", "-n", "200000", "--no-progress", "-o", str(tmp_path / "big2.csv")]) == 0
+    )
     assert capsys.readouterr().err == ""
 
 

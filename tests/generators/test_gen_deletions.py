@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, strategies as st
-
 from generators.gen_support import check_deletions
+from hypothesis import given
+from hypothesis import strategies as st
+
 from sgq.generators import KINDS, generate
 from sgq.generators.deletions import DeletionPool
 
@@ -52,7 +53,8 @@ def test_check_deletions_helper_catches_a_bad_delete():
 
 @given(
     st.lists(
-        st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 2)), max_size=300,
+        st.tuples(st.booleans(), st.integers(0, 5), st.integers(0, 2)),
+        max_size=300,
     ),
     st.integers(1, 8),
 )

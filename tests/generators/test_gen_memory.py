@@ -40,7 +40,8 @@ def test_long_streams_in_bounded_rss(kind, n):
         after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         print(written, after - before)
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, timeout=180).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=180
+    ).stdout.split()
     assert int(out[0]) == n
     assert int(out[1]) < 40_000, f"max RSS grew by {out[1]} kB"

@@ -9,9 +9,9 @@ from sgq.generators import generate, gmark_schema
 
 
 def test_snb_each_comment_replies_to_exactly_one_earlier_message():
-    created: set[str] = set()   # messages seen so far (by their first edge)
+    created: set[str] = set()  # messages seen so far (by their first edge)
     replied: dict[str, str] = {}
-    for src, trg, label, ts, op in generate("snb", 60000, 3):
+    for src, trg, label, _ts, _op in generate("snb", 60000, 3):
         if label == "replyOf":
             assert src.startswith("c") and src not in replied, src
             assert trg in created, f"{src} replies to {trg}, not created before"
@@ -38,7 +38,7 @@ def test_snb_each_comment_replies_to_exactly_one_earlier_message():
 def test_snb_messages_have_one_creator_and_knows_is_mutual_ish():
     creators = Counter()
     knows = set()
-    for src, trg, label, ts, op in generate("snb", 60000, 5):
+    for src, trg, label, _ts, _op in generate("snb", 60000, 5):
         if label == "hasCreator":
             creators[src] += 1
         elif label == "knows":
@@ -51,7 +51,7 @@ def test_snb_messages_have_one_creator_and_knows_is_mutual_ish():
 def test_snb_activity_is_skewed_and_persons_join_over_time():
     deg = Counter()
     first_seen = {}
-    for src, trg, label, ts, op in generate("snb", 100000, 6):
+    for src, trg, _label, ts, _op in generate("snb", 100000, 6):
         for v in (src, trg):
             if v.startswith("p"):
                 deg[v] += 1
@@ -94,7 +94,7 @@ def test_gmark_edges_follow_the_schema():
     by_label = {ls.label: ls for ls in schema.labels}
     ranges = [range(o, o + s) for o, s in zip(schema.type_offsets, schema.type_sizes)]
     per_label = defaultdict(Counter)
-    for src, trg, label, ts, op in generate("gmark", 30000, 7, labels=6):
+    for src, trg, label, _ts, _op in generate("gmark", 30000, 7, labels=6):
         ls = by_label[label]
         assert int(src) in ranges[ls.source_type]
         assert int(trg) in ranges[ls.target_type]

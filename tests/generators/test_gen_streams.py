@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from generators.gen_support import csv_text
+
 from sgq.errors import UserError
 from sgq.generators import KINDS, generate, labels_of
 
@@ -50,7 +50,7 @@ def test_label_sets_and_ops(kind):
     labels = {r[2] for r in rows}
     assert labels == set(labels_of(kind))
     assert {r[4] for r in rows} == {"+"}
-    for src, trg, label, ts, op in rows:
+    for src, trg, _label, _ts, _op in rows:
         assert isinstance(src, str) and isinstance(trg, str) and src and trg
 
 
@@ -64,8 +64,12 @@ def test_gmark_labels_option():
 ID_SHAPES = {
     "so": {"a2q": ("u", "u"), "c2q": ("u", "u"), "c2a": ("u", "u")},
     "snb": {
-        "knows": ("p", "p"), "likes": ("p", "mc"), "hasCreator": ("mc", "p"),
-        "replyOf": ("c", "mc"), "hasTag": ("mc", "t"), "hasMember": ("f", "p"),
+        "knows": ("p", "p"),
+        "likes": ("p", "mc"),
+        "hasCreator": ("mc", "p"),
+        "replyOf": ("c", "mc"),
+        "hasTag": ("mc", "t"),
+        "hasMember": ("f", "p"),
         "studyAt": ("p", "o"),
     },
 }

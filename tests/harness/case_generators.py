@@ -164,11 +164,11 @@ def gen_program(ch) -> str:
 #: the kinds of deletion a stream mixes in (each case below names its test in
 #: tests/incremental/test_incremental_deletions.py)
 DELETION_KINDS = (
-    "any",        # a random earlier insert (possibly expired, re-inserted or deleted already)
-    "newest",     # the latest insert: in PATH the edge expiring last, so usually a tree edge
-    "oldest",     # the earliest insert: usually a non-tree edge, or expired (unmatched)
-    "reinsert",   # `-` then `+` of one edge at one instant: it stays without a break
-    "detour",     # first an alternative path s -> m -> d over the same label, then `-` of s -> d
+    "any",  # a random earlier insert (possibly expired, re-inserted or deleted already)
+    "newest",  # the latest insert: in PATH the edge expiring last, so usually a tree edge
+    "oldest",  # the earliest insert: usually a non-tree edge, or expired (unmatched)
+    "reinsert",  # `-` then `+` of one edge at one instant: it stays without a break
+    "detour",  # first an alternative path s -> m -> d over the same label, then `-` of s -> d
 )
 
 
@@ -199,7 +199,9 @@ def gen_stream(
             continue
         s, d = ch.choice(vertices), ch.choice(vertices)
         lbl = NOISE_LABEL if ch.bool(0.05) else ch.choice(labels)
-        if deletions and ch.bool(0.03):  # a '-' of an edge that is not there: reported, never a crash
+        if deletions and ch.bool(
+            0.03
+        ):  # a '-' of an edge that is not there: reported, never a crash
             edges.append((s, d, lbl, t, "-"))
             continue
         edges.append((s, d, lbl, t, "+"))

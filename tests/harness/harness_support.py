@@ -7,10 +7,9 @@ import os
 
 from case_generators import RandomChooser, gen_program, gen_stream
 from native_deltas import DeltaSnapshots
-from snapshot_reference import change_points, output_snapshot
-
 from sgq.datalog.check import check_text
 from sgq.oracle.compare import check_engine, ddmin
+from snapshot_reference import change_points, output_snapshot
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 #: default run: 25 programs x 8 streams = 200 cases; thorough: 2000 cases
@@ -55,8 +54,10 @@ def judge_with_reference(text, checked, edges, options=None):
     """The engine's first mismatch against the reference on this case, or None: with interval
     rows, then in delta mode; planned with `options` (default PlanOptions)."""
     points, expected = reference_expected(checked, edges)
-    return (check_engine(engine_of(text, options), edges, points, expected)[0]
-            or check_engine(delta_engine_of(text, options), edges, points, expected)[0])
+    return (
+        check_engine(engine_of(text, options), edges, points, expected)[0]
+        or check_engine(delta_engine_of(text, options), edges, points, expected)[0]
+    )
 
 
 def shrink_with_reference(text, checked, edges):
@@ -74,7 +75,12 @@ def shrink_with_reference(text, checked, edges):
 
 
 def report(text, edges, mismatch, smallest=None) -> str:
-    lines = ["program:", text.rstrip(), f"stream ({len(edges)} edges): {edges!r}", mismatch.describe()]
+    lines = [
+        "program:",
+        text.rstrip(),
+        f"stream ({len(edges)} edges): {edges!r}",
+        mismatch.describe(),
+    ]
     if smallest is not None:
         lines.append(f"smallest failing stream ({len(smallest)} edges): {smallest!r}")
     return "\n".join(lines)

@@ -21,10 +21,9 @@ from harness_support import (
     report,
     shrink_with_reference,
 )
-from snapshot_reference import change_points, output_snapshot
-
 from sgq.oracle.compare import check_engine
 from sgq.oracle.evaluation import evaluate_many
+from snapshot_reference import change_points, output_snapshot
 
 pytestmark = [pytest.mark.spark, pytest.mark.slow]
 

@@ -8,7 +8,6 @@ from case_generators import DataChooser, gen_program, gen_stream
 from harness_support import judge_with_reference, report
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sgq.datalog.check import check_text
 
 pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")

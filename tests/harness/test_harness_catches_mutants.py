@@ -11,12 +11,13 @@ from harness_support import batch_cases, judge_with_reference
 
 pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")
 
-from sgq import PlanOptions  # noqa: E402
 from sgq.incremental.operators.path import PathOp  # noqa: E402
 from sgq.incremental.operators.pattern import PatternOp  # noqa: E402
 from sgq.incremental.operators.wscan import WScanOp  # noqa: E402
 from sgq.incremental.state.level_closure import LevelClosure  # noqa: E402
 from sgq.incremental.state.window_closure import WindowClosure  # noqa: E402
+
+from sgq import PlanOptions  # noqa: E402
 
 CASES = batch_cases(programs=30, streams=5, seed=77, deletions=False)
 

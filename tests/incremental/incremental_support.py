@@ -4,11 +4,11 @@ reference (tests/snapshot_reference.py) at every change point."""
 from __future__ import annotations
 
 import snapshot_reference as ref
-from native_deltas import DeltaSnapshots
 from hypothesis import strategies as st
+from native_deltas import DeltaSnapshots
+from sgq.incremental.deltas import delta_rows
 
 import sgq
-from sgq.incremental.deltas import delta_rows
 
 
 def compile_text(text: str, window=None, slide=None, options=sgq.PlanOptions()):
@@ -87,8 +87,16 @@ def assert_native_deltas(query, edges, points, expected):
 
 
 @st.composite
-def edge_streams(draw, labels, max_size=14, vertices=3, deletions=True,
-                 gaps=(0, 0, 1, 1, 2, 4), delete_odds=4, absent_odds=20):
+def edge_streams(
+    draw,
+    labels,
+    max_size=14,
+    vertices=3,
+    deletions=True,
+    gaps=(0, 0, 1, 1, 2, 4),
+    delete_odds=4,
+    absent_odds=20,
+):
     """Non-decreasing times with ties and gaps; with `deletions`, `-` edges: about one in
     `delete_odds` of an earlier insert (the latest or a random one, sometimes re-inserted at
     once) and one in `absent_odds` of a random (mostly absent) edge. A label `zz` no program

@@ -13,7 +13,6 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sgq.incremental.deltas import DeltaView
 
 
@@ -23,9 +22,9 @@ class HeapDeltaView:
     __slots__ = ("open", "ends", "events", "dropped")
 
     def __init__(self) -> None:
-        self.open: dict[tuple, list] = {}   # key -> [start, until]
-        self.ends: list = []                # (until, key), possibly stale
-        self.events: list = []              # (τ, 0 for '+' / 1 for '-', src, trg, label)
+        self.open: dict[tuple, list] = {}  # key -> [start, until]
+        self.ends: list = []  # (until, key), possibly stale
+        self.events: list = []  # (τ, 0 for '+' / 1 for '-', src, trg, label)
         self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn before release
 
     def feed(self, results, frontier=math.inf) -> list[tuple]:
@@ -38,11 +37,11 @@ class HeapDeltaView:
                 if exp > seg[1]:
                     seg[1] = exp
                     heapq.heappush(self.ends, (exp, key))
-                elif exp < seg[1] and ts >= seg[0]:   # an end record
+                elif exp < seg[1] and ts >= seg[0]:  # an end record
                     if exp > seg[0]:
                         seg[1] = exp
                         heapq.heappush(self.ends, (exp, key))
-                    else:   # cut where it began: it never showed
+                    else:  # cut where it began: it never showed
                         del self.open[key]
                         drop = (seg[0], key)
                         self.dropped[drop] = self.dropped.get(drop, 0) + 1
@@ -82,7 +81,6 @@ class HeapDeltaView:
                     continue
             out.append((tau, "+" if op == 0 else "-", s, t, label))
         return out
-
 
 
 @st.composite

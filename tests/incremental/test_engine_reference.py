@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import assert_matches_reference, compile_text
 
 PROGRAMS = {
@@ -28,8 +27,10 @@ PROGRAMS = {
     "derived_plus": "RL(x, y) :- a(x, z), b(z, y).\nAnswer(x, y) :- RL+(x, y).",
     "derived_star": "RL(x, y) :- a(x, z), b(y, z).\nAnswer(x, y) :- RL*(x, y).",
     "q7_like": "RL(x, y) :- a+(x, y), b(x, m), c(m, y).\nAnswer(x, m) :- RL+(x, y), c(m, y).",
-    "notification": ("RL(u1, u2) :- likes(u1, m1), follows+(u1, u2), posts(u2, m1).\n"
-                     "Answer(u, m) :- RL+(u, v), posts(v, m)."),
+    "notification": (
+        "RL(u1, u2) :- likes(u1, m1), follows+(u1, u2), posts(u2, m1).\n"
+        "Answer(u, m) :- RL+(u, v), posts(v, m)."
+    ),
     "path_join": "Answer(x, z) :- [a/b*](x, y), c(y, z), x != z.",
     "two_outputs": ".output P, Q\nP(x, y) :- a(x, y), b(y, x).\nQ(x, y) :- P+(x, y).",
     "per_label": ".window 2 for b\nAnswer(x, z) :- a(x, y), b(y, z).\nAnswer(x, y) :- b+(x, y).",
@@ -40,10 +41,17 @@ LABELS = ("a", "b", "c", "likes", "follows", "posts")
 
 
 def program_labels(name: str) -> tuple[str, ...]:
-    return tuple(label for label in LABELS if f"{label}(" in PROGRAMS[name]
-                 or f"{label}+" in PROGRAMS[name] or f"{label}*" in PROGRAMS[name]
-                 or f"[{label}" in PROGRAMS[name] or f"/{label}" in PROGRAMS[name]
-                 or f"({label}" in PROGRAMS[name] or f"|{label}" in PROGRAMS[name])
+    return tuple(
+        label
+        for label in LABELS
+        if f"{label}(" in PROGRAMS[name]
+        or f"{label}+" in PROGRAMS[name]
+        or f"{label}*" in PROGRAMS[name]
+        or f"[{label}" in PROGRAMS[name]
+        or f"/{label}" in PROGRAMS[name]
+        or f"({label}" in PROGRAMS[name]
+        or f"|{label}" in PROGRAMS[name]
+    )
 
 
 @st.composite

@@ -6,11 +6,11 @@ import math
 import random
 
 import pytest
-
-import sgq
 from incremental_support import compile_text
 from sgq.datalog.errors import DlErrors
 from sgq.incremental.deltas import DeltaView, delta_rows
+
+import sgq
 
 
 def test_compile_text_and_path(tmp_path):
@@ -41,8 +41,11 @@ def test_program_files_that_cannot_be_read_are_one_line_errors(tmp_path):
 def test_out_of_order_edges_and_advance_name_both_times():
     eng = compile_text(".window 10\nAnswer(x, y) :- a(x, y).").engine()
     eng.push(1, 2, "a", 5)
-    with pytest.raises(sgq.UserError, match=r"^edge 2 -> 3 \(a\): time 4 is earlier than time 5 "
-                       r"seen before; edges must come in non-decreasing time$"):
+    with pytest.raises(
+        sgq.UserError,
+        match=r"^edge 2 -> 3 \(a\): time 4 is earlier than time 5 "
+        r"seen before; edges must come in non-decreasing time$",
+    ):
         eng.push(2, 3, "a", 4)
     with pytest.raises(sgq.UserError, match=r"^cannot advance: time 3 is earlier than time 5"):
         eng.advance(3)
@@ -71,7 +74,7 @@ def test_ids_are_strings_and_results_only_outputs():
     eng = q.engine()
     eng.push(1, "2", "a", 0)
     eng.push("2", 1, "a", 0)
-    eng.push(3, 3, "zz", 0)      # a label no rule reads: ignored
+    eng.push(3, 3, "zz", 0)  # a label no rule reads: ignored
     eng.flush()
     got = eng.drain()
     assert {(r.src, r.trg, r.label) for r in got} == {("1", "2", "Answer"), ("2", "1", "Answer")}
@@ -88,8 +91,8 @@ def test_timeliness_frontier_and_subscribe():
     seen = []
     eng.subscribe(seen.append)
     eng.push(1, 2, "a", 0)
-    assert eng.drain() == [] and eng.time == -math.inf   # time 0 may still get ties
-    eng.push(2, 3, "a", 4)                            # a later time: 0 is complete
+    assert eng.drain() == [] and eng.time == -math.inf  # time 0 may still get ties
+    eng.push(2, 3, "a", 4)  # a later time: 0 is complete
     assert eng.time == 4
     assert [(r.src, r.trg) for r in eng.drain()] == [("1", "2")]
     eng.advance(6)
@@ -119,20 +122,31 @@ def test_delta_view_incremental_release():
 def test_delta_view_gap_and_order():
     from sgq.incremental.engine import Result
 
-    rs = [Result("b", "c", "A", 0, 5), Result("a", "c", "A", 0, 5), Result("a", "c", "A", 5, 9),
-          Result("a", "c", "A", 10, 12)]
+    rs = [
+        Result("b", "c", "A", 0, 5),
+        Result("a", "c", "A", 0, 5),
+        Result("a", "c", "A", 5, 9),
+        Result("a", "c", "A", 10, 12),
+    ]
     assert delta_rows(rs) == [
-        (0, "+", "a", "c", "A"), (0, "+", "b", "c", "A"), (5, "-", "b", "c", "A"),
-        (9, "-", "a", "c", "A"), (10, "+", "a", "c", "A"), (12, "-", "a", "c", "A"),
+        (0, "+", "a", "c", "A"),
+        (0, "+", "b", "c", "A"),
+        (5, "-", "b", "c", "A"),
+        (9, "-", "a", "c", "A"),
+        (10, "+", "a", "c", "A"),
+        (12, "-", "a", "c", "A"),
     ]
     assert DeltaView().close() == []
 
 
-@pytest.mark.parametrize("text,regex", [
-    ("Answer(x, y) :- [a/b*](x, y).", r"ab*"),
-    ("Answer(x, y) :- [(a/b)+](x, y).", r"(ab)+"),
-    ("Answer(x, y) :- a+(x, y).", r"a+"),
-])
+@pytest.mark.parametrize(
+    "text,regex",
+    [
+        ("Answer(x, y) :- [a/b*](x, y).", r"ab*"),
+        ("Answer(x, y) :- [(a/b)+](x, y).", r"(ab)+"),
+        ("Answer(x, y) :- a+(x, y).", r"a+"),
+    ],
+)
 def test_witness_paths_are_real_paths(text, regex):
     import re
 
@@ -157,9 +171,10 @@ def test_witness_paths_are_real_paths(text, regex):
         assert re.fullmatch(regex, "".join(e[2] for e in path)), r
         # some instant of the result's interval has every witness edge valid
         candidates = {r.ts} | {ts for e in path for ts, _ in valid[e]}
-        assert any(r.ts <= tau < r.exp and all(any(ts <= tau < exp for ts, exp in valid[e])
-                                                for e in path)
-                   for tau in candidates), r
+        assert any(
+            r.ts <= tau < r.exp and all(any(ts <= tau < exp for ts, exp in valid[e]) for e in path)
+            for tau in candidates
+        ), r
 
 
 def test_closed_engine_rejects_input():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import compile_text, norm
 from sgq.incremental.deltas import delta_rows
 
@@ -17,7 +16,8 @@ PROGRAMS = [
 
 edge_lists = st.lists(
     st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("abc"), st.integers(0, 2)),
-    min_size=1, max_size=25,
+    min_size=1,
+    max_size=25,
 ).map(lambda es: [(s, d, l, t) for (s, d, l, t) in _times(es)])
 
 

@@ -10,11 +10,11 @@ import pytest
 import snapshot_reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import assert_matches_reference, compile_text, edge_streams, norm
-from sgq import PlanOptions
 from sgq.incremental.deltas import delta_rows
 from test_engine_reference import PROGRAMS, program_labels
+
+from sgq import PlanOptions
 
 
 def rows(results):
@@ -30,7 +30,7 @@ def run_checked(text, edges, **kw):
 # ---- PATH: tree edges, non-tree edges, alternative paths (thesis 4.3.2) ----------------------
 
 PLUS = ".window 10\nAnswer(x, y) :- a+(x, y)."
-SPATH = PlanOptions(path_operator="spath")   # S-PATH's trees, from the first edge on
+SPATH = PlanOptions(path_operator="spath")  # S-PATH's trees, from the first edge on
 
 
 def test_tree_edge_without_alternative_ends_its_subtree():
@@ -38,14 +38,17 @@ def test_tree_edge_without_alternative_ends_its_subtree():
     edges = [(1, 2, "a", 0), (2, 3, "a", 1), (1, 2, "a", 4, "-")]
     eng, out = run_checked(PLUS, edges)
     assert rows(out) == [
-        ("1", "2", "Answer", 0, 10), ("2", "3", "Answer", 1, 11), ("1", "3", "Answer", 1, 10),
-        ("1", "2", "Answer", 0, 4), ("1", "3", "Answer", 1, 4),
+        ("1", "2", "Answer", 0, 10),
+        ("2", "3", "Answer", 1, 11),
+        ("1", "3", "Answer", 1, 10),
+        ("1", "2", "Answer", 0, 4),
+        ("1", "3", "Answer", 1, 4),
     ]
     assert eng.snapshot(4) == {("2", "3", "Answer")}
     eng = compile_text(PLUS, options=SPATH).engine()
     eng.push_batch(edges)
     tree = eng.dataflow.ops[1].state.trees["1"]
-    assert [key for key, node in tree.items() if node[1] > 4] == [("1", 0)]   # the root only
+    assert [key for key, node in tree.items() if node[1] > 4] == [("1", 0)]  # the root only
 
 
 def test_tree_edge_with_alternative_path_reconnects_with_largest_expiry():
@@ -57,18 +60,26 @@ def test_tree_edge_with_alternative_path_reconnects_with_largest_expiry():
     eng = compile_text(PLUS, options=SPATH).engine()
     eng.push_batch(edges)
     node = eng.dataflow.ops[1].state.trees["1"][("3", 1)]
-    assert node[1] == 10 and node[2] == ("1", 0)   # reattached to the root by the direct edge
+    assert node[1] == 10 and node[2] == ("1", 0)  # reattached to the root by the direct edge
     assert delta_rows(out)[-2:] == [(10, "-", "1", "3", "Answer"), (12, "-", "1", "2", "Answer")]
 
 
 def test_alternative_path_longer_than_the_deleted_one():
     # two paths 1 -> 2 -> 4 and 1 -> 3 -> 4 expiring at 12 and 13: deleting the tree edge of the
     # later one leaves (1, 4) until 12, found among several candidates by the max-heap search
-    edges = [(1, 2, "a", 2), (2, 4, "a", 2), (1, 3, "a", 3), (3, 4, "a", 3), (4, 5, "a", 3),
-             (3, 4, "a", 6, "-")]
+    edges = [
+        (1, 2, "a", 2),
+        (2, 4, "a", 2),
+        (1, 3, "a", 3),
+        (3, 4, "a", 3),
+        (4, 5, "a", 3),
+        (3, 4, "a", 6, "-"),
+    ]
     _, out = run_checked(PLUS, edges)
     assert [r for r in rows(out) if r[3:] != (3, 13) and r[0] == "1"][-2:] == [
-        ("1", "4", "Answer", 2, 12), ("1", "5", "Answer", 3, 12)]
+        ("1", "4", "Answer", 2, 12),
+        ("1", "5", "Answer", 3, 12),
+    ]
 
 
 def test_non_tree_edge_only_changes_the_window_graph():
@@ -78,27 +89,40 @@ def test_non_tree_edge_only_changes_the_window_graph():
     eng.push_batch(edges)
     tree = eng.dataflow.ops[1].state.trees["1"]
     before = {k: list(v) for k, v in tree.items()}
-    eng.push_batch([(1, 3, "a", 5, "-")])   # (1, 3) in T_1 hangs off 2, not off this edge
+    eng.push_batch([(1, 3, "a", 5, "-")])  # (1, 3) in T_1 hangs off 2, not off this edge
     assert {k: list(v) for k, v in tree.items()} == before
-    assert rows(eng.drain())[-1] == ("1", "3", "Answer", 0, 12)   # nothing was cut
+    assert rows(eng.drain())[-1] == ("1", "3", "Answer", 0, 12)  # nothing was cut
     run_checked(PLUS, edges + [(1, 3, "a", 5, "-")], options=SPATH)
 
 
 def test_deleting_a_cycle_edge_and_nullable_domain():
     text = ".window 10\nAnswer(x, y) :- a*(x, y)."
-    edges = [(1, 2, "a", 0), (2, 1, "a", 1), (3, 3, "a", 1), (2, 1, "a", 3, "-"),
-             (3, 3, "a", 4, "-"), (1, 2, "a", 6, "-")]
+    edges = [
+        (1, 2, "a", 0),
+        (2, 1, "a", 1),
+        (3, 3, "a", 1),
+        (2, 1, "a", 3, "-"),
+        (3, 3, "a", 4, "-"),
+        (1, 2, "a", 6, "-"),
+    ]
     eng, out = run_checked(text, edges)
     assert eng.snapshot(6) == set()
-    assert ("3", "3", "Answer", 1, 4) in rows(out)   # the ε-pair ends with its only edge
+    assert ("3", "3", "Answer", 1, 4) in rows(out)  # the ε-pair ends with its only edge
 
 
 def test_derived_path_input_cut_short_by_an_alternative():
     # PATH over a PATTERN: the pattern's key survives with a shorter interval (an end record
     # with exp > now), and PATH re-derives through it
     text = ".window 10\nRL(x, y) :- a(x, z), b(z, y).\nAnswer(x, y) :- RL+(x, y)."
-    edges = [(1, 5, "a", 0), (5, 2, "b", 0), (1, 6, "a", 3), (6, 2, "b", 3), (2, 3, "a", 3),
-             (3, 4, "b", 3), (6, 2, "b", 5, "-")]
+    edges = [
+        (1, 5, "a", 0),
+        (5, 2, "b", 0),
+        (1, 6, "a", 3),
+        (6, 2, "b", 3),
+        (2, 3, "a", 3),
+        (3, 4, "b", 3),
+        (6, 2, "b", 5, "-"),
+    ]
     _, out = run_checked(text, edges)
     assert ("1", "4", "Answer", 3, 10) in rows(out) and ("1", "2", "Answer", 0, 10) in rows(out)
 
@@ -111,9 +135,14 @@ def test_delete_and_reinsert_at_one_instant_keeps_results_without_a_break():
     eng, out = run_checked(PLUS, edges)
     # no end record: (1, 2) and (1, 3) only widen (the re-insertion expires later)
     assert rows(out)[3:] == [("1", "2", "Answer", 0, 13), ("1", "3", "Answer", 1, 11)]
-    assert delta_rows(out) == [(0, "+", "1", "2", "Answer"), (1, "+", "1", "3", "Answer"),
-                               (1, "+", "2", "3", "Answer"), (11, "-", "1", "3", "Answer"),
-                               (11, "-", "2", "3", "Answer"), (13, "-", "1", "2", "Answer")]
+    assert delta_rows(out) == [
+        (0, "+", "1", "2", "Answer"),
+        (1, "+", "1", "3", "Answer"),
+        (1, "+", "2", "3", "Answer"),
+        (11, "-", "1", "3", "Answer"),
+        (11, "-", "2", "3", "Answer"),
+        (13, "-", "1", "2", "Answer"),
+    ]
     assert eng.stats()["deletions"] == 1
 
 
@@ -129,14 +158,24 @@ def test_reinsertion_in_a_later_bucket_starts_a_new_interval():
     text = ".window 10\n.slide 5\nAnswer(x, y) :- a+(x, y)."
     edges = [(1, 2, "a", 1), (1, 2, "a", 3, "-"), (1, 2, "a", 7)]
     eng, out = run_checked(text, edges)
-    assert rows(out) == [("1", "2", "Answer", 1, 10), ("1", "2", "Answer", 1, 3),
-                         ("1", "2", "Answer", 7, 15)]
+    assert rows(out) == [
+        ("1", "2", "Answer", 1, 10),
+        ("1", "2", "Answer", 1, 3),
+        ("1", "2", "Answer", 7, 15),
+    ]
     assert eng.history[("1", "2", "Answer")] == [(1, 3), (7, 15)]
 
 
 def test_unmatched_deletions_are_counted_never_fatal():
-    edges = [(1, 2, "a", 0), (7, 8, "a", 1, "-"), (1, 2, "a", 2, "-"), (1, 2, "a", 3, "-"),
-             (2, 3, "a", 4), (2, 3, "a", 20, "-"), (1, 2, "zz", 21, "-")]
+    edges = [
+        (1, 2, "a", 0),
+        (7, 8, "a", 1, "-"),
+        (1, 2, "a", 2, "-"),
+        (1, 2, "a", 3, "-"),
+        (2, 3, "a", 4),
+        (2, 3, "a", 20, "-"),
+        (1, 2, "zz", 21, "-"),
+    ]
     eng, _ = run_checked(PLUS, edges)
     stats = eng.stats()
     # never inserted, deleted twice, expired; a label the program does not read is ignored
@@ -148,33 +187,64 @@ def test_unmatched_deletions_are_counted_never_fatal():
 
 def test_pattern_key_survives_through_another_combination():
     text = ".window 10\nAnswer(x, z) :- a(x, y), b(y, z)."
-    edges = [(1, 2, "a", 0), (2, 9, "b", 0), (1, 3, "a", 2), (3, 9, "b", 2),
-             (1, 3, "a", 4, "-"), (2, 9, "b", 6, "-")]
+    edges = [
+        (1, 2, "a", 0),
+        (2, 9, "b", 0),
+        (1, 3, "a", 2),
+        (3, 9, "b", 2),
+        (1, 3, "a", 4, "-"),
+        (2, 9, "b", 6, "-"),
+    ]
     _, out = run_checked(text, edges)
-    assert rows(out) == [("1", "9", "Answer", 0, 10), ("1", "9", "Answer", 0, 12),
-                         ("1", "9", "Answer", 0, 10), ("1", "9", "Answer", 0, 6)]
+    assert rows(out) == [
+        ("1", "9", "Answer", 0, 10),
+        ("1", "9", "Answer", 0, 12),
+        ("1", "9", "Answer", 0, 10),
+        ("1", "9", "Answer", 0, 6),
+    ]
 
 
-@pytest.mark.parametrize("text", [
-    "Answer(x, x) :- a(x, y), a(y, x).",          # a self-join: one edge on both sides
-    "Answer(x, y) :- a(x, y), a(y, z), b(z, x).",
-    "Answer(x, x) :- a(x, x).",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Answer(x, x) :- a(x, y), a(y, x).",  # a self-join: one edge on both sides
+        "Answer(x, y) :- a(x, y), a(y, z), b(z, x).",
+        "Answer(x, x) :- a(x, x).",
+    ],
+)
 def test_self_join_deleting_an_edge_used_twice(text):
-    edges = [(1, 1, "a", 0), (1, 2, "a", 0), (2, 1, "a", 1), (2, 1, "b", 1), (1, 1, "b", 1),
-             (1, 1, "a", 3, "-"), (2, 1, "a", 4, "-")]
+    edges = [
+        (1, 1, "a", 0),
+        (1, 2, "a", 0),
+        (2, 1, "a", 1),
+        (2, 1, "b", 1),
+        (1, 1, "b", 1),
+        (1, 1, "a", 3, "-"),
+        (2, 1, "a", 4, "-"),
+    ]
     run_checked(".window 10\n" + text, edges)
 
 
 def test_union_cuts_a_key_only_when_no_other_input_covers_it():
     text = ".window 10\nAnswer(x, y) :- a(x, y).\nAnswer(x, y) :- b(x, y), x != y."
-    edges = [(1, 2, "a", 0), (1, 2, "b", 3), (1, 1, "a", 3), (1, 1, "b", 3),
-             (1, 2, "a", 5, "-"), (1, 1, "a", 5, "-"), (1, 2, "b", 6, "-")]
+    edges = [
+        (1, 2, "a", 0),
+        (1, 2, "b", 3),
+        (1, 1, "a", 3),
+        (1, 1, "b", 3),
+        (1, 2, "a", 5, "-"),
+        (1, 1, "a", 5, "-"),
+        (1, 2, "b", 6, "-"),
+    ]
     _, out = run_checked(text, edges)
     # at 5 (1, 2) keeps b's interval, (1, 1) (b's is filtered out) ends; at 6 (1, 2) ends too
-    assert rows(out) == [("1", "2", "Answer", 0, 10), ("1", "1", "Answer", 3, 13),
-                         ("1", "2", "Answer", 0, 13), ("1", "1", "Answer", 3, 5),
-                         ("1", "2", "Answer", 0, 6)]
+    assert rows(out) == [
+        ("1", "2", "Answer", 0, 10),
+        ("1", "1", "Answer", 3, 13),
+        ("1", "2", "Answer", 0, 13),
+        ("1", "1", "Answer", 3, 5),
+        ("1", "2", "Answer", 0, 6),
+    ]
 
 
 # ---- output: rows as a file reader sees them, witnesses, batching ----------------------------
@@ -183,8 +253,18 @@ def test_union_cuts_a_key_only_when_no_other_input_covers_it():
 def test_history_and_delta_view_read_only_the_rows():
     """What is judged is what a user reads: rebuild snapshots from the plain rows."""
     text = ".window 10\nAnswer(x, y) :- [a/b*](x, y)."
-    edges = norm([(1, 2, "a", 0), (2, 3, "b", 1), (3, 4, "b", 2), (2, 3, "b", 4, "-"),
-                  (2, 3, "b", 4), (3, 4, "b", 5, "-"), (1, 2, "a", 6, "-"), (1, 2, "a", 7)])
+    edges = norm(
+        [
+            (1, 2, "a", 0),
+            (2, 3, "b", 1),
+            (3, 4, "b", 2),
+            (2, 3, "b", 4, "-"),
+            (2, 3, "b", 4),
+            (3, 4, "b", 5, "-"),
+            (1, 2, "a", 6, "-"),
+            (1, 2, "a", 7),
+        ]
+    )
     q = compile_text(text)
     eng = q.engine()
     for e in edges:
@@ -192,7 +272,7 @@ def test_history_and_delta_view_read_only_the_rows():
     eng.close()
     out = eng.drain()
     intervals: dict = {}
-    for s, t, label, ts, exp in rows(out):   # the rule of specs/semantics.md, by hand
+    for s, t, label, ts, exp in rows(out):  # the rule of specs/semantics.md, by hand
         ivs = intervals.setdefault((s, t, label), [])
         if ivs and ts <= ivs[-1][1] and ts >= ivs[-1][0]:
             ivs[-1][1] = exp
@@ -214,9 +294,15 @@ def test_end_records_carry_a_valid_witness():
 
 
 deletion_streams = st.lists(
-    st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("abc"), st.integers(0, 2),
-              st.sampled_from("++-")),
-    min_size=1, max_size=25,
+    st.tuples(
+        st.integers(0, 3),
+        st.integers(0, 3),
+        st.sampled_from("abc"),
+        st.integers(0, 2),
+        st.sampled_from("++-"),
+    ),
+    min_size=1,
+    max_size=25,
 ).map(lambda es: [(s, d, l, t, op) for (s, d, l, t, op) in _times(es)])
 
 
@@ -227,16 +313,19 @@ def _times(es):
         yield s, d, l, t, op
 
 
-@pytest.mark.parametrize("text", [
-    "Answer(x, y) :- [a/b*](x, y).",
-    "RL(x, y) :- a+(x, y), b(x, m), c(m, y).\nAnswer(x, m) :- RL+(x, y), c(m, y).",
-    "Answer(x, z) :- a(x, y), b(y, z), x != z.\nAnswer(x, y) :- c*(x, y).",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Answer(x, y) :- [a/b*](x, y).",
+        "RL(x, y) :- a+(x, y), b(x, m), c(m, y).\nAnswer(x, m) :- RL+(x, y), c(m, y).",
+        "Answer(x, z) :- a(x, y), b(y, z), x != z.\nAnswer(x, y) :- c*(x, y).",
+    ],
+)
 @settings(max_examples=40)
 @given(edges=deletion_streams, window=st.integers(2, 6), slide=st.integers(1, 2))
 def test_batch_equals_one_by_one_with_deletions(text, edges, window, slide):
     q = compile_text(".window 1\n" + text, window=window, slide=slide)
-    single = q.engine(paths=True)   # every edge its own round, ties too
+    single = q.engine(paths=True)  # every edge its own round, ties too
     for e in edges:
         single.push(*e)
         single.flush()
@@ -278,14 +367,39 @@ def test_sgq_run_writes_end_records_and_deltas(tmp_path, capsys):
     assert main(["run", str(program), "-i", str(stream), "-o", str(out), "--no-progress"]) == 0
     assert "1 deletions matched nothing" in capsys.readouterr().err
     assert out.read_text().splitlines() == [
-        "src,trg,label,ts,exp", "1,2,Answer,0,10", "2,3,Answer,1,11", "1,3,Answer,1,10",
-        "1,2,Answer,0,4", "1,3,Answer,1,4"]
+        "src,trg,label,ts,exp",
+        "1,2,Answer,0,10",
+        "2,3,Answer,1,11",
+        "1,3,Answer,1,10",
+        "1,2,Answer,0,4",
+        "1,3,Answer,1,4",
+    ]
     deltas = tmp_path / "deltas.csv"
-    assert main(["run", str(program), "-i", str(stream), "-o", str(deltas), "--no-progress",
-                 "--emit", "deltas"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                str(program),
+                "-i",
+                str(stream),
+                "-o",
+                str(deltas),
+                "--no-progress",
+                "--emit",
+                "deltas",
+            ]
+        )
+        == 0
+    )
     assert deltas.read_text().splitlines() == [
-        "time,op,src,trg,label", "0,+,1,2,Answer", "1,+,1,3,Answer", "1,+,2,3,Answer",
-        "4,-,1,2,Answer", "4,-,1,3,Answer", "11,-,2,3,Answer"]
+        "time,op,src,trg,label",
+        "0,+,1,2,Answer",
+        "1,+,1,3,Answer",
+        "1,+,2,3,Answer",
+        "4,-,1,2,Answer",
+        "4,-,1,3,Answer",
+        "11,-,2,3,Answer",
+    ]
 
 
 JOINS = {

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from incremental_support import assert_matches_reference
+
 import sgq
 
 SPECS = Path(__file__).resolve().parents[2] / "specs" / "queries"
@@ -21,8 +21,9 @@ def test_spec_program_matches_reference(path):
     text = path.read_text(encoding="utf-8")
     probe = sgq.compile(text, filename=str(path))
     for label, _size in probe.checked.label_windows:  # keep per-label windows, but small
-        text = re.sub(rf"\.window\s+\S+\s+for\s+{re.escape(label)}\b",
-                      f".window 7 for {label}", text)
+        text = re.sub(
+            rf"\.window\s+\S+\s+for\s+{re.escape(label)}\b", f".window 7 for {label}", text
+        )
     query = sgq.compile(text, window=4, slide=2, filename=str(path))
     labels = list(query.checked.edb)
     rng = random.Random(str(path.relative_to(SPECS)))

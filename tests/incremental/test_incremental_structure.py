@@ -9,7 +9,6 @@ import importlib
 from pathlib import Path
 
 import pytest
-
 from sgq.incremental.runtime import PHYSICAL
 from sgq.sga.algebra import OPERATORS
 

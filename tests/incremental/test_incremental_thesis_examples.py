@@ -35,9 +35,11 @@ def test_example_12_path_over_derived_recent_liker_edges():
     op = PathOp(Path((rl,), ("plus", ("label", "RL")), "RLP"), ctx)
     index = ctx.index_of(rl)
     out = []
-    for now, sgt in ((28, ("y", "u", 28, 37, (("y", "u", "RL"),))),
-                     (29, ("u", "v", 29, 31, (("u", "v", "RL"),))),
-                     (30, ("u", "v", 30, 31, (("u", "v", "RL"),)))):
+    for now, sgt in (
+        (28, ("y", "u", 28, 37, (("y", "u", "RL"),))),
+        (29, ("u", "v", 29, 31, (("u", "v", "RL"),))),
+        (30, ("u", "v", 30, 31, (("u", "v", "RL"),))),
+    ):
         index.insert(*sgt, now)
         out += op.process([[sgt]], now)
         op._check()
@@ -48,7 +50,7 @@ def test_example_12_path_over_derived_recent_liker_edges():
     ]
     op.purge(31)
     op._check()
-    assert set(op.state.trees) == {"y"}      # only (y, u) is left, until 37
+    assert set(op.state.trees) == {"y"}  # only (y, u) is left, until 37
     op.purge(37)
     assert op.state.trees == {} and len(op.state) == 0
 
@@ -59,8 +61,9 @@ def test_example_1_notification_on_the_specs_stream():
     import csv
     from pathlib import Path
 
-    import sgq
     from incremental_support import assert_matches_reference
+
+    import sgq
 
     root = Path(__file__).resolve().parents[2]
     q = sgq.compile(str(root / "specs/queries/examples/notification.dl"))

@@ -14,14 +14,14 @@ import pytest
 import snapshot_reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import assert_matches_reference, compile_text, edge_streams, norm
-from sgq import Engine, PlanOptions
 from sgq.incremental.deltas import delta_rows
 from sgq.incremental.operators.path import PathOp
 from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.incremental.state.level_closure import LevelClosure
 from sgq.incremental.state.product_nodes import bits
+
+from sgq import Engine, PlanOptions
 
 PROGRAMS = {
     "star": "Answer(x, y) :- a*(x, y).",
@@ -51,8 +51,15 @@ def path_ops(eng) -> list:
 def streams(labels, max_size=18, vertices=4, deletions=True):
     """Non-decreasing times with ties; `-` edges of earlier inserts (sometimes re-inserted at
     once) and of absent edges when `deletions`."""
-    return edge_streams(labels, max_size, vertices, deletions, gaps=(0, 0, 1, 1, 2, 3, 5),
-                        delete_odds=6, absent_odds=30)
+    return edge_streams(
+        labels,
+        max_size,
+        vertices,
+        deletions,
+        gaps=(0, 0, 1, 1, 2, 3, 5),
+        delete_odds=6,
+        absent_odds=30,
+    )
 
 
 def run(query, edges, *, spath=False, single=False, check=False):
@@ -131,8 +138,16 @@ def test_too_many_levels_hand_over_to_spath(name, data, window):
 
 def test_deletion_hands_over_with_exact_end_records():
     text = ".window 10\nAnswer(x, y) :- a+(x, y)."
-    edges = norm([(1, 3, "a", 0), (1, 2, "a", 2), (2, 3, "a", 3), (3, 4, "a", 4),
-                  (2, 3, "a", 5, "-"), (4, 5, "a", 6)])
+    edges = norm(
+        [
+            (1, 3, "a", 0),
+            (1, 2, "a", 2),
+            (2, 3, "a", 3),
+            (3, 4, "a", 4),
+            (2, 3, "a", 5, "-"),
+            (4, 5, "a", 6),
+        ]
+    )
     q = compile_text(text)
     eng = q.engine()
     eng.push_batch(edges[:4])
@@ -157,17 +172,16 @@ def test_levels_per_bucket_and_bitsets():
     eng.push_batch([(1, 2, "a", 0), (2, 3, "b", 1), (3, 4, "b", 6)])
     (op,) = path_ops(eng)
     c = op.closure
-    assert c.levels == [10, 15]          # one level per slide bucket
+    assert c.levels == [10, 15]  # one level per slide bucket
     node = {v: c.vid[v] * c.nstates for v in "1234"}
     x = node["1"] + c.start
-    assert sorted(y // c.nstates for y in bits(c.reach[10][x])) == sorted(
-        c.vid[v] for v in "234")
-    assert c.reach[15].get(x, 0) == 0    # 1 -> 2 expires at 10
-    eng.push_batch([(9, 9, "zz", 11)])   # a new bucket: levels <= 10 go, 1 and 2 are recycled
+    assert sorted(y // c.nstates for y in bits(c.reach[10][x])) == sorted(c.vid[v] for v in "234")
+    assert c.reach[15].get(x, 0) == 0  # 1 -> 2 expires at 10
+    eng.push_batch([(9, 9, "zz", 11)])  # a new bucket: levels <= 10 go, 1 and 2 are recycled
     eng.dataflow.purge(11)
     assert c.levels == [15] and set(c.vid) == {"3", "4"} and c.free
     eng.push_batch([(5, 6, "a", 12)])
-    assert c.vid["5"] in (0, 1)          # a freed index is reused (the lowest)
+    assert c.vid["5"] in (0, 1)  # a freed index is reused (the lowest)
     eng.dataflow._check()
 
 
@@ -201,8 +215,12 @@ def test_checkpoint_round_trip_keeps_the_closure():
     text = ".window 10\n.slide 2\nAnswer(x, y) :- [a*/b*](x, y)."
     q = compile_text(text)
     rng = random.Random(5)
-    edges = norm(sorted(((rng.randrange(6), rng.randrange(6), rng.choice("ab"), t // 3)
-                         for t in range(60)), key=lambda e: e[3]))
+    edges = norm(
+        sorted(
+            ((rng.randrange(6), rng.randrange(6), rng.choice("ab"), t // 3) for t in range(60)),
+            key=lambda e: e[3],
+        )
+    )
     head, tail = edges[:30], edges[30:]
     whole = q.engine()
     whole.push_batch(edges)
@@ -222,7 +240,7 @@ def test_checkpoint_round_trip_keeps_the_closure():
 
 
 def test_level_closure_insert_reports_bottlenecks():
-    c = LevelClosure(1, 0, {0})        # a*: one state, final
+    c = LevelClosure(1, 0, {0})  # a*: one state, final
     i = {v: c.intern(v, 30) for v in "xyz"}
     found = c.insert([(i["x"], i["y"], 20), (i["y"], i["z"], 30)])
     got = {(x, y, level) for x, m, level in found for y in bits(m)}
@@ -231,7 +249,7 @@ def test_level_closure_insert_reports_bottlenecks():
     found = c.insert([(i["x"], i["y"], 30)])
     got = {(x, y, level) for x, m, level in found for y in bits(m)}
     assert got == {(i["x"], i["y"], 30), (i["x"], i["z"], 30)}
-    assert c.insert([(i["x"], i["z"], 25)]) == []   # implied at 25 (a copy of 30)
+    assert c.insert([(i["x"], i["z"], 25)]) == []  # implied at 25 (a copy of 30)
     assert c.levels == [20, 25, 30]
     c._check()
     c.purge(29)
@@ -274,8 +292,12 @@ def test_a_sparse_tree_hands_over_and_a_dense_graph_stays(monkeypatch):
     tree, clique = _tree_and_clique(8000)
     query = compile_text(".window 100000\n.slide 1000\nAnswer(x, y) :- a+(x, y).")
     got = {}
-    cases = (("tree", tree), ("clique", clique), ("3 checks", tree[:2999]),
-             ("4 checks", tree[:3500]))
+    cases = (
+        ("tree", tree),
+        ("clique", clique),
+        ("3 checks", tree[:2999]),
+        ("4 checks", tree[:3500]),
+    )
     for name, edges in cases:
         eng = query.engine()
         eng.push_batch(edges)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import assert_matches_reference, compile_text, norm
 from sgq.incremental.deltas import delta_rows
 from sgq.incremental.operators.pattern import PatternOp
@@ -17,16 +16,22 @@ PROGRAMS = [
     "Answer(x, y) :- a(x, m), b(m, n), c(n, y).",
     "Answer(x, y) :- a(x, m), a(m, y), b(y, x).",
     "Answer(x, x) :- a(x, y), b(y, x), c(x, x).",
-    "Answer(x, w) :- b(y, z), b(_, y), a(w, x), z = y.",       # disconnected
+    "Answer(x, w) :- b(y, z), b(_, y), a(w, x), z = y.",  # disconnected
     "Answer(x, y) :- a(x, m), b(m, y), c(x, y), x != y.",
     'Answer(y, x) :- a("0", x), b(y, x), c(y, _).',
     "D(x, y) :- a(x, m), b(m, y).\nAnswer(x, y) :- D(x, m), D(m, y), c(y, _).",
 ]
 
 streams = st.lists(
-    st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("abc"), st.integers(0, 2),
-              st.sampled_from("+++-")),
-    min_size=1, max_size=30,
+    st.tuples(
+        st.integers(0, 3),
+        st.integers(0, 3),
+        st.sampled_from("abc"),
+        st.integers(0, 2),
+        st.sampled_from("+++-"),
+    ),
+    min_size=1,
+    max_size=30,
 )
 
 
@@ -43,7 +48,7 @@ def _run(query, edges, frontier: bool):
     if not frontier:
         for op in eng.dataflow.ops:
             if isinstance(op, PatternOp):
-                op.batched = False   # back to the tuple-by-tuple join
+                op.batched = False  # back to the tuple-by-tuple join
     eng.push_batch(edges)
     eng.close()
     return eng
@@ -65,5 +70,8 @@ def test_regression_disconnected_pattern_has_an_empty_projection():
     # found by the Spark harness: after b(y, z), b(_, y) nothing bound is needed any more
     query = compile_text(".window 10\nAnswer(x, w) :- b(y, z), b(_, y), b*(w, x), z = y.")
     eng = _run(query, norm([(1, 1, "b", 2), (1, 1, "b", 9), (2, 1, "b", 10)]), True)
-    assert eng.history == {("1", "1", "Answer"): [(2, 19)], ("1", "2", "Answer"): [(10, 19)],
-                           ("2", "2", "Answer"): [(10, 19)]}
+    assert eng.history == {
+        ("1", "1", "Answer"): [(2, 19)],
+        ("1", "2", "Answer"): [(10, 19)],
+        ("2", "2", "Answer"): [(10, 19)],
+    }

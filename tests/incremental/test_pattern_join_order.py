@@ -10,7 +10,6 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import assert_matches_reference, compile_text, norm
 from sgq.incremental.operators.join_plan import fuse_meets
 from sgq.incremental.operators.join_plan import join_plan as _join_plan
@@ -37,13 +36,13 @@ def _order(fanout):
 
 
 def test_without_statistics_the_most_bound_variables_decide():
-    assert _order(None) == [1, 2, 3]   # then both hasCreator, then replyOf with both bound
+    assert _order(None) == [1, 2, 3]  # then both hasCreator, then replyOf with both bound
 
 
 def test_a_small_fan_out_goes_first():
     # many messages per person (by trg of hasCreator), few replies per message
     fanout = [(1, 1), (0, 8), (0, 8), (0, 1)]
-    assert _order(fanout) == [1, 3, 2]   # hasCreator, replyOf by m1, hasCreator with both bound
+    assert _order(fanout) == [1, 3, 2]  # hasCreator, replyOf by m1, hasCreator with both bound
 
 
 def test_a_cycle_closes_by_a_meet_from_every_start():
@@ -53,7 +52,7 @@ def test_a_cycle_closes_by_a_meet_from_every_start():
         _conds, steps = _join_plan(Q5, [], set(Q5[start]), [j for j in range(4) if j != start])
         fused = fuse_meets(steps, set(Q5[start]))
         assert len(fused) == 2 and not fused[0][5], fused
-        (j2, _v_is_src, _w), = fused[1][5]
+        ((j2, _v_is_src, _w),) = fused[1][5]
         assert j2 == steps[2][0]
 
 
@@ -72,27 +71,39 @@ def test_two_atoms_fold_into_one_meet():
 
 
 def test_replan_reads_the_indexes_and_changes_the_plan_of_sga_q5():
-    q = compile_text(".window 100\n.slide 10\n"
-                     "Answer(m1, m2) :- k(x, y), h(m1, x), h(m2, y), r(m2, m1).")
+    q = compile_text(
+        ".window 100\n.slide 10\nAnswer(m1, m2) :- k(x, y), h(m1, x), h(m2, y), r(m2, m1)."
+    )
     eng = q.engine()
     op = next(op for op in eng.dataflow.ops if isinstance(op, PatternOp))
-    assert op.bindings == Q5   # the atoms' order, slots numbered as they appear
+    assert op.bindings == Q5  # the atoms' order, slots numbered as they appear
     assert [j for j, *_ in op.plans[0][1]] == [1, 2, 3]
     edges = [("p0", "p1", "k", 1)]
-    edges += [(f"m{i}", f"p{i % 2}", "h", 1) for i in range(64)]         # 32 per person
-    edges += [(f"m{i + 1}", f"m{i}", "r", 1) for i in range(0, 64, 2)]   # 1 per message
+    edges += [(f"m{i}", f"p{i % 2}", "h", 1) for i in range(64)]  # 32 per person
+    edges += [(f"m{i + 1}", f"m{i}", "r", 1) for i in range(0, 64, 2)]  # 1 per message
     eng.push_batch(norm(edges))
-    eng.push_batch(norm([("p1", "p0", "k", 15)]))   # the next slide's first batch: purge, re-plan
+    eng.push_batch(norm([("p1", "p0", "k", 15)]))  # the next slide's first batch: purge, re-plan
     assert [j for j, *_ in op.plans[0][1]] == [1, 3, 2]
     eng.close()
 
 
 @pytest.mark.parametrize("text", PROGRAMS)
 @settings(max_examples=40, deadline=None)
-@given(raw=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("abckhr"),
-                              st.integers(0, 2), st.sampled_from("+++-")),
-                    min_size=1, max_size=30),
-       window=st.integers(1, 6), seed=st.integers(0, 2**32))
+@given(
+    raw=st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.integers(0, 3),
+            st.sampled_from("abckhr"),
+            st.integers(0, 2),
+            st.sampled_from("+++-"),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    window=st.integers(1, 6),
+    seed=st.integers(0, 2**32),
+)
 def test_any_plan_under_any_statistics_gives_the_reference(text, raw, window, seed):
     """Each purge draws random statistics: the plans change from slide to slide."""
     rng = random.Random(seed)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from incremental_support import assert_matches_reference, compile_text, edge_streams
 
 CYCLES = [
@@ -24,8 +23,10 @@ CYCLES = [
 
 @pytest.mark.parametrize("text", CYCLES)
 @settings(max_examples=60, deadline=None)
-@given(edges=edge_streams(("a", "b", "c"), max_size=40, vertices=3, gaps=(0, 1, 1, 2)),
-       window=st.integers(2, 5))
+@given(
+    edges=edge_streams(("a", "b", "c"), max_size=40, vertices=3, gaps=(0, 1, 1, 2)),
+    window=st.integers(2, 5),
+)
 def test_cyclic_patterns_meet_to_the_reference(text, edges, window):
     query = compile_text(".window 1\n" + text, window=window, slide=1)
     assert_matches_reference(query, edges, check_state=True)
@@ -35,7 +36,11 @@ def test_a_met_atom_that_expires_first_bounds_the_result():
     """The closing c(m2, m1) arrives a slide before the rest: the result found through the
     meet ends when c does, not when the newer atoms do."""
     query = compile_text(".window 1\n" + CYCLES[0], window=3, slide=1)
-    edges = [("2", "1", "c", 0, "+"), ("1", "x", "b", 2, "+"), ("2", "y", "b", 2, "+"),
-             ("x", "y", "a", 2, "+")]
+    edges = [
+        ("2", "1", "c", 0, "+"),
+        ("1", "x", "b", 2, "+"),
+        ("2", "y", "b", 2, "+"),
+        ("x", "y", "a", 2, "+"),
+    ]
     _eng, results = assert_matches_reference(query, edges)
     assert [(r.src, r.trg, r.ts, r.exp) for r in results] == [("1", "2", 2, 3)]

@@ -9,15 +9,15 @@ import doctest
 
 import pytest
 from hypothesis import given, settings
-
-import sgq.options
 from incremental_support import assert_matches_reference, compile_text, edge_streams
-from sgq import PlanOptions, UserError
 from sgq.incremental.operators.path import PathOp
 from sgq.incremental.operators.path_closure import PathClosureOp
-from sgq.options import PATH_OPERATORS
 from sgq.sga.algebra import Path
 from sgq.sga.rewrite.pipeline import REWRITES
+
+import sgq.options
+from sgq import PlanOptions, UserError
+from sgq.options import PATH_OPERATORS
 
 PROGRAMS = [
     "Answer(x, y) :- [a/b/c](x, y).",
@@ -26,13 +26,17 @@ PROGRAMS = [
     "RL(x, y) :- a(x, z), b(z, y).\nAnswer(x, y) :- [RL/c](x, y), a+(x, y).",
     "Answer(x, y) :- a+(x, y), b(x, m), c(m, y).",
 ]
-OPTIONS = [PlanOptions(path_operator=p, skip_rewrites=skip)
-           for p in PATH_OPERATORS for skip in ((), tuple(REWRITES))]
+OPTIONS = [
+    PlanOptions(path_operator=p, skip_rewrites=skip)
+    for p in PATH_OPERATORS
+    for skip in ((), tuple(REWRITES))
+]
 
 
 @pytest.mark.parametrize("text", PROGRAMS)
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.path_operator}-"
-                         f"{'none' if o.skip_rewrites else 'all'}")
+@pytest.mark.parametrize(
+    "options", OPTIONS, ids=lambda o: f"{o.path_operator}-{'none' if o.skip_rewrites else 'all'}"
+)
 @settings(max_examples=25, deadline=None)
 @given(edges=edge_streams(("a", "b", "c"), max_size=14, vertices=3))
 def test_every_choice_matches_the_reference(text, options, edges):
@@ -52,19 +56,22 @@ def test_the_choices_reach_the_operators():
     assert type(op) is PathClosureOp and op.sparse_hands_over
     [op] = _path_ops(compile_text(text, options=PlanOptions(path_operator="closure")))
     assert type(op) is PathClosureOp and not op.sparse_hands_over
-    flat = compile_text(text, options=PlanOptions(path_operator="spath",
-                                                  skip_rewrites=["finite_paths"]))
+    flat = compile_text(
+        text, options=PlanOptions(path_operator="spath", skip_rewrites=["finite_paths"])
+    )
     assert flat.plan.rewrites == ()
     assert len([n for n in flat.plan.nodes() if isinstance(n, Path)]) == 2
     assert [type(op) for op in _path_ops(flat)] == [PathOp, PathOp]
 
 
 def test_bad_choices_are_user_errors_naming_the_valid_ones():
-    with pytest.raises(UserError, match="unknown PATH operator 'trees'; the choices are "
-                                        "auto, closure, spath"):
+    with pytest.raises(
+        UserError, match="unknown PATH operator 'trees'; the choices are auto, closure, spath"
+    ):
         PlanOptions(path_operator="trees")
-    with pytest.raises(UserError, match="unknown rewrite 'x'; the rewrites are finite_paths, "
-                                        "shared_chains"):
+    with pytest.raises(
+        UserError, match="unknown rewrite 'x'; the rewrites are finite_paths, shared_chains"
+    ):
         PlanOptions(skip_rewrites=["shared_chains", "x"])
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-
 from incremental_support import assert_matches_reference, compile_text, edge_streams, norm
-from sgq import PlanOptions
 from sgq.incremental.deltas import delta_rows
 from sgq.sga.algebra import Pattern
+
+from sgq import PlanOptions
 
 PROGRAMS = [
     "Answer(x, y) :- [a/b/c](x, y).",
@@ -24,13 +24,16 @@ PROGRAMS = [
 
 def _compile(text, mode, window, slide):
     skip = {"shared_chains"} if mode == "flat" else set()
-    return compile_text(".window 1\n" + text, window=window, slide=slide,
-                        options=PlanOptions(skip_rewrites=skip))
+    return compile_text(
+        ".window 1\n" + text, window=window, slide=slide, options=PlanOptions(skip_rewrites=skip)
+    )
 
 
 def _nested(query) -> bool:
-    return any(isinstance(n, Pattern) and any(isinstance(i, Pattern) for i in n.inputs)
-               for n in query.plan.nodes())
+    return any(
+        isinstance(n, Pattern) and any(isinstance(i, Pattern) for i in n.inputs)
+        for n in query.plan.nodes()
+    )
 
 
 @pytest.mark.parametrize("text", PROGRAMS)

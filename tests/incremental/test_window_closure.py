@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sgq.incremental.state.graph_closure import closure, components
 from sgq.incremental.state.level_closure import LevelClosure
 from sgq.incremental.state.window_closure import WindowClosure
@@ -35,9 +34,13 @@ def _bfs_reach(edges) -> dict:
 def test_rebuilt_closure_is_the_reachability_of_the_graph(edges):
     reach, anc = closure(edges)
     assert reach == _bfs_reach(edges)
-    assert anc == {y: m for y, m in
-                   ((y, sum(1 << x for x, r in reach.items() if r >> y & 1))
-                    for y in {b for _, b in edges}) if m}
+    assert anc == {
+        y: m
+        for y, m in (
+            (y, sum(1 << x for x, r in reach.items() if r >> y & 1)) for y in {b for _, b in edges}
+        )
+        if m
+    }
 
 
 @given(_graphs)
@@ -51,7 +54,7 @@ def test_components_come_sinks_first(edges):
     reach = _bfs_reach(edges)
     where = {v: i for i, c in enumerate(comps) for v in c}
     for a, b in edges:
-        assert where[b] <= where[a]          # a component after all it reaches
+        assert where[b] <= where[a]  # a component after all it reaches
         same = reach.get(a, 0) >> b & 1 and reach.get(b, 0) >> a & 1
         assert (where[a] == where[b]) == bool(same or a == b)
 
@@ -62,10 +65,21 @@ def _sorted(report):
 
 # a batch: (now, [(a, b, exp)]) with exp > now; vertices 0..5, two DFA states
 _batches = st.lists(
-    st.tuples(st.integers(0, 3),
-              st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(1, 4),
-                                 st.integers(0, 1), st.integers(0, 1)), max_size=6)),
-    max_size=8)
+    st.tuples(
+        st.integers(0, 3),
+        st.lists(
+            st.tuples(
+                st.integers(0, 5),
+                st.integers(0, 5),
+                st.integers(1, 4),
+                st.integers(0, 1),
+                st.integers(0, 1),
+            ),
+            max_size=6,
+        ),
+    ),
+    max_size=8,
+)
 
 
 @settings(max_examples=200)
@@ -96,7 +110,7 @@ def test_window_closure_enters_and_leaves_as_the_level_closures_say(batches):
         levels.insert(list(edges))
         after = levels.live_pairs(False)
         got = {(x, y) for x, m in entering for y in range(0, 64, ns) if m >> y & 1}
-        assert got == set(after) - set(before), step      # the pairs that enter
+        assert got == set(after) - set(before), step  # the pairs that enter
         window._check()
         levels._check()
         assert window.live_pairs(False) == after

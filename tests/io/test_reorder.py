@@ -35,8 +35,15 @@ def test_out_of_order_is_an_error_with_line_and_hint():
 
 def test_lateness_bound_reorders_within_and_drops_beyond():
     late = []
-    out = list(ordered(iter([e(1), e(5), e(3), e(9), e(2)]), "f", [0], 4,
-                       lambda err, edge: late.append(edge[3])))
+    out = list(
+        ordered(
+            iter([e(1), e(5), e(3), e(9), e(2)]),
+            "f",
+            [0],
+            4,
+            lambda err, edge: late.append(edge[3]),
+        )
+    )
     assert [x[3] for x in out] == [1, 3, 5, 9]
     assert late == [2]
 

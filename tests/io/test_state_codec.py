@@ -13,11 +13,11 @@ from operator import itemgetter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import sgq
 from sgq.incremental.engine import Engine, Result
 from sgq.incremental.state.coalescer import Coalescer
 from sgq.incremental.state.expiry import ExpiryBuckets
+
+import sgq
 from sgq.state_codec import StateError, decode, encode
 
 PATH_PROGRAM = ".window 10\n.slide 2\nAnswer(x, y) :- [a*/b*](x, y)."
@@ -95,8 +95,9 @@ def test_none_bools_and_strings_are_themselves():
     assert canon(round_trip({"v": value})["v"]) == canon(value)
 
 
-@pytest.mark.parametrize("n", [0, -1, 2**63 - 1, -(2**63) + 1, 2**63, -(2**63), 2**64 + 5,
-                               -(2**100)])
+@pytest.mark.parametrize(
+    "n", [0, -1, 2**63 - 1, -(2**63) + 1, 2**63, -(2**63), 2**64 + 5, -(2**100)]
+)
 def test_ints_beyond_64_bits_are_hex(n):
     """Ints within ±2**63 are bare JSON numbers, others `["x", hex digits]`."""
     small = -(2**63) < n < 2**63
@@ -114,8 +115,7 @@ def test_a_ten_thousand_bit_int_survives():
 def test_non_finite_floats():
     """inf, -inf and nan are `["f", ...]` (strict JSON has no such numbers); others bare."""
     value = [0.5, -0.0, math.inf, -math.inf, math.nan]
-    assert encode({"v": value})["v"] == ["l", 0.5, -0.0, ["f", "inf"], ["f", "-inf"],
-                                         ["f", "nan"]]
+    assert encode({"v": value})["v"] == ["l", 0.5, -0.0, ["f", "inf"], ["f", "-inf"], ["f", "nan"]]
     assert canon(round_trip({"v": value})["v"]) == canon(value)
 
 
@@ -155,8 +155,12 @@ def test_containers_keep_type_order_and_deque_length():
 def test_tuples_and_frozensets_stay_immutable():
     """Tuples and frozensets are `["t", ...]` / `["z", ...]` and come back as such, nested
     inside sets and dict keys too."""
-    value = [("a", (1, 2), frozenset({1, 2})), frozenset({(1, 2), "x"}), {(1, 2)},
-             {frozenset({3}): ("k",)}]
+    value = [
+        ("a", (1, 2), frozenset({1, 2})),
+        frozenset({(1, 2), "x"}),
+        {(1, 2)},
+        {frozenset({3}): ("k",)},
+    ]
     encoded = encode({"v": value})["v"]
     assert encoded[1][0] == "t" and encoded[2][0] == "z"
     assert canon(round_trip({"v": value})["v"]) == canon(value)
@@ -205,7 +209,7 @@ def test_slotted_objects_keep_every_slot_and_an_unset_one():
     assert list(encoded[2]) == ["live", "heap"]
     back = round_trip({"c": c})["c"]
     assert type(back) is Coalescer and back is not c
-    assert back.admit(("a", "b"), 0, 10, 1) is None          # still covered
+    assert back.admit(("a", "b"), 0, 10, 1) is None  # still covered
     assert back.admit(("a", "b"), 1, 12, 1) == (0, 12)
 
     del c.heap
@@ -244,6 +248,7 @@ def test_bound_methods_keep_their_object():
 def test_functions_without_a_closure_are_rebuilt_by_path():
     """A function (or lambda) that captures nothing is not encoded: it is `["k", path]` and
     decodes to whatever the fresh roots hold at that path."""
+
     def mine(x):
         return x
 
@@ -307,8 +312,10 @@ def test_plan_nodes_are_matched_by_position_in_the_fresh_engine():
     original.push_batch(stream(1, range(5)))
     data = to_json({"engine": original})
     first_op = data["engine"][2]["dataflow"][2]["ops"][1]
-    assert first_op[2]["node"] == ["k", [["root", "engine"], ["a", "dataflow"], ["a", "nodes"],
-                                         ["i", 0]]]
+    assert first_op[2]["node"] == [
+        "k",
+        [["root", "engine"], ["a", "dataflow"], ["a", "nodes"], ["i", 0]],
+    ]
     fresh = sgq.compile(text).engine()
     fresh_nodes = list(fresh.dataflow.nodes)
     decode(data, {"engine": fresh})
@@ -358,12 +365,15 @@ class Impostor:
 Impostor.__module__, Impostor.__qualname__ = "sgq.incremental.engine", "Engine"
 
 
-@pytest.mark.parametrize("value, name", [
-    (Fraction(1, 3), "fractions.Fraction"),
-    ([1, {"k": Point()}], "Point"),
-    (OrderedDict(a=1), "collections.OrderedDict"),
-    (Impostor(), "sgq.incremental.engine.Engine"),
-])
+@pytest.mark.parametrize(
+    "value, name",
+    [
+        (Fraction(1, 3), "fractions.Fraction"),
+        ([1, {"k": Point()}], "Point"),
+        (OrderedDict(a=1), "collections.OrderedDict"),
+        (Impostor(), "sgq.incremental.engine.Engine"),
+    ],
+)
 def test_objects_of_other_classes_are_refused_at_encode(value, name):
     """An object whose class is not one of sgq.incremental (by module and by identity, so a
     look-alike name does not pass) is a StateError naming the class."""
@@ -389,29 +399,43 @@ def test_program_objects_inside_sets_are_refused_at_encode():
             encode({"v": value})
 
 
-@pytest.mark.parametrize("data, message", [
-    (["o", "fractions.Fraction", {}], "'fractions.Fraction' may not be loaded"),
-    (["o", "sgq.incremental.nothing.Here", {}], "may not be loaded"),
-    (["o", "sgq.incremental.runtime._Context", {}], "may not be loaded"),   # rebuilt only
-    (["n", "sgq.incremental.state.coalescer.Coalescer"], "is not a NamedTuple"),
-    (["o", "sgq.incremental.state.coalescer.Coalescer", {"live": ["d"]}],
-     r"has attributes \['live'\] in the checkpoint but \['heap', 'live'\] in this build"),
-    (["o", "sgq.incremental.state.coalescer.Coalescer",
-      {"live": ["d"], "heap": None, "extra": 1}], "'extra'"),
-    (["o", "sgq.incremental.engine.Engine", {"__class__": 1}], "bad attribute name"),
-    (["o", "sgq.incremental.engine.Engine", {"x": ["u"]}], "unset attribute that is not a slot"),
-    (["m", ["l"], "__class__"], "bad method name"),
-    (["w", 1], "unknown tag"),
-    (["f", "1e999"], "bad float"),
-    (["x", 255], "bad big int"),
-    (["g"], "bad itemgetter items"),
-    (["q", "3"], "bad deque length"),
-    ({"a": 1}, "JSON object outside"),
-    (["k", [["root", "elsewhere"]]], "bad path"),
-    (["k", [["root", "v"], ["a", "__class__"]]], "bad attribute"),
-    (["k", [["root", "v"]]], "leads to a list, not an object of the program"),
-    (["r", 9], r"malformed state \(IndexError"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (["o", "fractions.Fraction", {}], "'fractions.Fraction' may not be loaded"),
+        (["o", "sgq.incremental.nothing.Here", {}], "may not be loaded"),
+        (["o", "sgq.incremental.runtime._Context", {}], "may not be loaded"),  # rebuilt only
+        (["n", "sgq.incremental.state.coalescer.Coalescer"], "is not a NamedTuple"),
+        (
+            ["o", "sgq.incremental.state.coalescer.Coalescer", {"live": ["d"]}],
+            r"has attributes \['live'\] in the checkpoint but \['heap', 'live'\] in this build",
+        ),
+        (
+            [
+                "o",
+                "sgq.incremental.state.coalescer.Coalescer",
+                {"live": ["d"], "heap": None, "extra": 1},
+            ],
+            "'extra'",
+        ),
+        (["o", "sgq.incremental.engine.Engine", {"__class__": 1}], "bad attribute name"),
+        (
+            ["o", "sgq.incremental.engine.Engine", {"x": ["u"]}],
+            "unset attribute that is not a slot",
+        ),
+        (["m", ["l"], "__class__"], "bad method name"),
+        (["w", 1], "unknown tag"),
+        (["f", "1e999"], "bad float"),
+        (["x", 255], "bad big int"),
+        (["g"], "bad itemgetter items"),
+        (["q", "3"], "bad deque length"),
+        ({"a": 1}, "JSON object outside"),
+        (["k", [["root", "elsewhere"]]], "bad path"),
+        (["k", [["root", "v"], ["a", "__class__"]]], "bad attribute"),
+        (["k", [["root", "v"]]], "leads to a list, not an object of the program"),
+        (["r", 9], r"malformed state \(IndexError"),
+    ],
+)
 def test_bad_data_is_refused_at_decode(data, message):
     """Classes outside the registry, attributes the class does not have in this build, and
     malformed values are StateErrors, never a half-loaded object."""
@@ -446,17 +470,26 @@ def test_unknown_attributes_of_an_unseen_dict_class_are_taken_as_they_are():
 
 # ---- property ---------------------------------------------------------------------------
 
-_leaves = (st.none() | st.booleans() | st.text(max_size=4) | st.integers()
-           | st.integers(min_value=-(1 << 200), max_value=1 << 200) | st.floats())
-_hashable = st.recursive(_leaves, lambda h: st.tuples(h, h) | st.frozensets(h, max_size=3),
-                         max_leaves=6)
+_leaves = (
+    st.none()
+    | st.booleans()
+    | st.text(max_size=4)
+    | st.integers()
+    | st.integers(min_value=-(1 << 200), max_value=1 << 200)
+    | st.floats()
+)
+_hashable = st.recursive(
+    _leaves, lambda h: st.tuples(h, h) | st.frozensets(h, max_size=3), max_leaves=6
+)
 _plain = st.recursive(
     _hashable,
-    lambda inner: (st.lists(inner, max_size=4)
-                   | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=4)
-                   | st.sets(st.integers(), max_size=4)
-                   | st.tuples(inner, inner)
-                   | st.lists(inner, max_size=3).map(deque)),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=3) | st.integers(), inner, max_size=4)
+        | st.sets(st.integers(), max_size=4)
+        | st.tuples(inner, inner)
+        | st.lists(inner, max_size=3).map(deque)
+    ),
     max_leaves=24,
 )
 

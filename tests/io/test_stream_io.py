@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from sgq.errors import UserError
 from sgq.stream_io import (
-    INTERVAL_FIELDS, ResultWriter, StreamError, _plain_csv, parse_columns, parse_lines,
+    INTERVAL_FIELDS,
+    ResultWriter,
+    StreamError,
+    _plain_csv,
+    parse_columns,
+    parse_lines,
     read_edges,
 )
 
@@ -75,7 +80,9 @@ def test_bad_lines_name_file_line_and_reason(text, reason):
 
 def test_skip_mode_reports_each_bad_line_and_goes_on():
     bad = []
-    got = edges("a,b,x,1\noops\nb,c,x,two\nc,d,x,3\n", on_error=lambda e, line: bad.append((e.line, line)))
+    got = edges(
+        "a,b,x,1\noops\nb,c,x,two\nc,d,x,3\n", on_error=lambda e, line: bad.append((e.line, line))
+    )
     assert got == [("a", "b", "x", 1, "+"), ("c", "d", "x", 3, "+")]
     assert bad == [(2, "oops"), (3, "b,c,x,two")]
 
@@ -86,7 +93,9 @@ def test_bad_utf8_is_a_bad_line(tmp_path):
     with pytest.raises(StreamError, match=r"e.csv:2: not valid UTF-8"):
         list(read_edges(str(path)))
     bad = []
-    assert list(read_edges(str(path), on_error=lambda e, l: bad.append(e.line))) == [("a", "b", "x", 1, "+")]
+    assert list(read_edges(str(path), on_error=lambda e, l: bad.append(e.line))) == [
+        ("a", "b", "x", 1, "+")
+    ]
     assert bad == [2]
 
 
@@ -95,11 +104,14 @@ def test_missing_file_is_a_user_error(tmp_path):
         list(read_edges(str(tmp_path / "nope.csv")))
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("src,trg,label", "lacks ts"),
-    ("src,trg,label,ts,when", "unknown column 'when'"),
-    ("src,src,label,ts,trg", "names src twice"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("src,trg,label", "lacks ts"),
+        ("src,trg,label,ts,when", "unknown column 'when'"),
+        ("src,src,label,ts,trg", "names src twice"),
+    ],
+)
 def test_bad_columns(spec, message):
     with pytest.raises(UserError, match=message):
         parse_columns(spec)
@@ -116,8 +128,12 @@ def test_result_writer_csv_and_jsonl():
     assert out.getvalue() == '{"src": "a", "trg": "b", "label": "Ans", "ts": 1, "exp": 11}\n'
 
 
-_field = st.one_of(st.text(alphabet='ab,"\r\n N0one', max_size=5), st.integers(), st.none(),
-                   st.sampled_from([float("inf"), 1.5]))
+_field = st.one_of(
+    st.text(alphabet='ab,"\r\n N0one', max_size=5),
+    st.integers(),
+    st.none(),
+    st.sampled_from([float("inf"), 1.5]),
+)
 
 
 @given(st.lists(st.tuples(_field, _field, _field, _field, _field), max_size=6))
@@ -140,10 +156,17 @@ def test_plain_csv_takes_ordinary_rows_and_declines_quoting():
     assert _plain_csv([(5, "+", None, "p2", "Answer")]) is None
 
 
-@given(st.lists(st.tuples(st.integers(0, 9), st.sampled_from("+-"),
-                          st.lists(st.tuples(_field, _field, _field), max_size=4)),
-                max_size=4),
-       st.sampled_from(["csv", "jsonl"]))
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 9),
+            st.sampled_from("+-"),
+            st.lists(st.tuples(_field, _field, _field), max_size=4),
+        ),
+        max_size=4,
+    ),
+    st.sampled_from(["csv", "jsonl"]),
+)
 def test_grouped_delta_rows_write_what_their_rows_write(groups, fmt):
     """`write_groups` (what `sgq run --emit deltas` uses) writes the bytes `write_many` writes
     for the same rows, quoting included."""

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from snapshot_reference import change_points, delta_view, output_snapshot
-
 from sgq.datalog.check import check_text
+from sgq.datalog.parser import parse
 from sgq.oracle import evaluate, evaluate_cases, evaluate_many
 from sgq.oracle.automaton import build_automaton
-from sgq.datalog.parser import parse
+from snapshot_reference import change_points, delta_view, output_snapshot
 
 pytestmark = pytest.mark.spark
 
@@ -28,8 +27,16 @@ def test_automaton_accepts_by_hand():
         return bool(states & auto.accepting)
 
     assert not auto.nullable
-    for word, ok in [("a", True), ("ab", True), ("abbbc", True), ("ad", True), ("", False),
-                     ("b", False), ("acd", False), ("abcb", False)]:
+    for word, ok in [
+        ("a", True),
+        ("ab", True),
+        ("abbbc", True),
+        ("ad", True),
+        ("", False),
+        ("b", False),
+        ("acd", False),
+        ("abcb", False),
+    ]:
         assert accepts(word) is ok, word
 
 
@@ -61,12 +68,18 @@ def test_many_cases_one_program(spark):
 
 def test_several_programs_one_pass(spark):
     cases = [
-        (prog(".window 5\n.window 2 for b\nAnswer(x, y) :- a(x, z), b(z, y).\n"),
-         [("1", "2", "a", 0, "+"), ("2", "3", "b", 0, "+")]),
-        (prog(".window 5\nD(x, y) :- a(x, y), x != y.\nAnswer(x, y) :- D*(x, y).\n"),
-         [("1", "1", "a", 0, "+"), ("1", "2", "a", 3, "+")]),
-        (prog(".window 5\nAnswer(x, y) :- [a?/b+](x, y), b(y, 3).\n"),
-         [("1", "2", "a", 0, "+"), ("2", "3", "b", 1, "+"), ("3", "3", "b", 1, "+")]),
+        (
+            prog(".window 5\n.window 2 for b\nAnswer(x, y) :- a(x, z), b(z, y).\n"),
+            [("1", "2", "a", 0, "+"), ("2", "3", "b", 0, "+")],
+        ),
+        (
+            prog(".window 5\nD(x, y) :- a(x, y), x != y.\nAnswer(x, y) :- D*(x, y).\n"),
+            [("1", "1", "a", 0, "+"), ("1", "2", "a", 3, "+")],
+        ),
+        (
+            prog(".window 5\nAnswer(x, y) :- [a?/b+](x, y), b(y, 3).\n"),
+            [("1", "2", "a", 0, "+"), ("2", "3", "b", 1, "+"), ("3", "3", "b", 1, "+")],
+        ),
     ]
     r0, r1, r2 = evaluate_many(cases)
     assert r0.delta() == [(0, "+", "1", "3", "Answer"), (2, "-", "1", "3", "Answer")]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sgq.datalog.check import check_text
+from sgq.datalog.parser import parse
 from snapshot_reference import (
     change_points,
     delta_view,
@@ -10,8 +12,6 @@ from snapshot_reference import (
     output_snapshot,
     regex_accepts_empty,
 )
-from sgq.datalog.check import check_text
-from sgq.datalog.parser import parse
 
 
 def prog(text: str, window: int | None = None, slide: int | None = None):
@@ -65,7 +65,9 @@ def test_join_constants_comparisons():
 
 
 def test_repeated_variable_and_anonymous():
-    p = prog(".window 100\nAnswer(x, x) :- a(x, x).\nB(x, y) :- a(x, _), a(_, y).\n.output Answer, B")
+    p = prog(
+        ".window 100\nAnswer(x, x) :- a(x, x).\nB(x, y) :- a(x, _), a(_, y).\n.output Answer, B"
+    )
     snap = {("1", "1", "a"), ("2", "3", "a")}
     res = evaluate(p, snap)
     assert res["Answer"] == {("1", "1")}
@@ -96,8 +98,14 @@ def test_star_adds_domain_pairs_only():
 
 def test_path_atoms():
     p = prog(".window 100\nAnswer(x, y) :- [a/b*/(c|d)](x, y).")
-    snap = {("1", "2", "a"), ("2", "2", "b"), ("2", "3", "c"), ("1", "4", "a"), ("4", "5", "d"),
-            ("2", "9", "x")}
+    snap = {
+        ("1", "2", "a"),
+        ("2", "2", "b"),
+        ("2", "3", "c"),
+        ("1", "4", "a"),
+        ("4", "5", "d"),
+        ("2", "9", "x"),
+    }
     assert evaluate(p, snap)["Answer"] == {("1", "3"), ("1", "5")}
     # arbitrary paths: vertices may repeat
     p2 = prog(".window 100\nAnswer(x, y) :- [a/a/a/a](x, y).")
@@ -107,7 +115,12 @@ def test_path_atoms():
     p3 = prog(".window 100\nAnswer(x, y) :- [a?/b*](x, y).")
     snap3 = {("1", "2", "b"), ("3", "4", "a")}
     assert evaluate(p3, snap3)["Answer"] == {
-        ("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("1", "2"), ("3", "4"),
+        ("1", "1"),
+        ("2", "2"),
+        ("3", "3"),
+        ("4", "4"),
+        ("1", "2"),
+        ("3", "4"),
     }
 
 
@@ -118,8 +131,14 @@ def test_path_over_derived_predicate():
 
 
 def test_regex_nullable_agrees_with_ast():
-    for text, nullable in [("a", False), ("a*", True), ("a?/b", False), ("(a|b*)", True),
-                           ("(a?/b?)+", True), ("a/b", False)]:
+    for text, nullable in [
+        ("a", False),
+        ("a*", True),
+        ("a?/b", False),
+        ("(a|b*)", True),
+        ("(a?/b?)+", True),
+        ("a/b", False),
+    ]:
         prog_ast = parse(f"Answer(x, y) :- [{text}](x, y).", "t.dl")
         regex = prog_ast.rules[0].body[0].regex
         assert regex_accepts_empty(regex) is nullable, text

@@ -33,8 +33,16 @@ def test_out_of_order_input_is_a_message(files, capsys):
 def test_agreement_and_oracle_output(files, capsys, spark):
     pytest.importorskip("sgq.api")
     out = files / "oracle.csv"
-    code = main(["verify", str(files / "q.dl"), "--input", str(files / "e.csv"),
-                 "--oracle-output", str(out)])
+    code = main(
+        [
+            "verify",
+            str(files / "q.dl"),
+            "--input",
+            str(files / "e.csv"),
+            "--oracle-output",
+            str(out),
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0, printed
     assert "verify: OK" in printed and "change points" in printed

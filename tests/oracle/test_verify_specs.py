@@ -12,10 +12,10 @@ import random
 from pathlib import Path
 
 import pytest
-
-from sgq.api import compile as compile_query
 from sgq.oracle import evaluate_many
 from sgq.oracle.compare import check_engine
+
+from sgq.api import compile as compile_query
 
 SPECS = Path(__file__).resolve().parents[2] / "specs" / "queries"
 PROGRAMS = sorted(SPECS.rglob("*.dl"))

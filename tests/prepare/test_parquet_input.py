@@ -19,11 +19,15 @@ def _write(tmp_path, parts, listed=None, row_group_size=3):
     for i, rows in enumerate(parts):
         name = f"edges/part-{i:05d}.parquet"
         cols = list(zip(*rows)) if rows else [[], [], [], [], []]
-        table = pa.table({
-            "src": pa.array(cols[0], pa.string()), "trg": pa.array(cols[1], pa.string()),
-            "label": pa.array(cols[2], pa.string()), "ts": pa.array(cols[3], pa.int64()),
-            "op": pa.array(cols[4], pa.string()),
-        })
+        table = pa.table(
+            {
+                "src": pa.array(cols[0], pa.string()),
+                "trg": pa.array(cols[1], pa.string()),
+                "label": pa.array(cols[2], pa.string()),
+                "ts": pa.array(cols[3], pa.int64()),
+                "op": pa.array(cols[4], pa.string()),
+            }
+        )
         pq.write_table(table, tmp_path / name, row_group_size=row_group_size)
         names.append(name)
     (tmp_path / MANIFEST).write_text(json.dumps({"edges": listed or names}))
@@ -78,7 +82,7 @@ def test_memory_stays_within_a_batch(tmp_path):
     d = _write(tmp_path, [rows[:100_000], rows[100_000:]], row_group_size=10_000)
     tracemalloc.start()
     count = 0
-    for edge in read_prepared(d, batch_rows=1000):
+    for _edge in read_prepared(d, batch_rows=1000):
         count += 1
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()

@@ -23,22 +23,22 @@ from sgq.stream_io import read_edges
 CSV = (
     b"src,trg,label,ts,op\n"
     b"a,b,knows,10,+\n"
-    b"a,b,knows\n"                 # 3: wrong column count
-    b"b,c,likes,ten,+\n"           # 4: non-integer time
+    b"a,b,knows\n"  # 3: wrong column count
+    b"b,c,likes,ten,+\n"  # 4: non-integer time
     b"\n"
     b"# a comment\n"
-    b"c,d,knows,5,*\n"             # 7: unknown op
-    b",d,knows,5,+\n"              # 8: empty id
-    b"c,\xff\xfed,knows,6,+\n"     # 9: bad UTF-8
+    b"c,d,knows,5,*\n"  # 7: unknown op
+    b",d,knows,5,+\n"  # 8: empty id
+    b"c,\xff\xfed,knows,6,+\n"  # 9: bad UTF-8
     b"c,d,knows,5,-\n"
     b"x,y,likes,10,+\n"
 )
 JSONL = (
     b'{"src": "j1", "trg": "j2", "label": "knows", "ts": 10}\n'
-    b'{"src": "j1", "trg": "j2", "label": "knows"}\n'              # 2: missing ts
+    b'{"src": "j1", "trg": "j2", "label": "knows"}\n'  # 2: missing ts
     b'["j2", "j3", "likes", 5, "-"]\n'
-    b'{"src": 1, "trg": 2, "label": "likes", "ts": "1.5"}\n'      # 4: non-integer time
-    b'{"src": "j1", "trg": "j2", "label": "knows", "ts": 1\n'      # 5: invalid JSON
+    b'{"src": 1, "trg": 2, "label": "likes", "ts": "1.5"}\n'  # 4: non-integer time
+    b'{"src": "j1", "trg": "j2", "label": "knows", "ts": 1\n'  # 5: invalid JSON
 )
 TSV = b"ts\tsrc\tlabel\ttrg\n7\tt1\tknows\tt2\n7\tt3\tknows\tt4\t+\n"  # 3: five values
 
@@ -60,7 +60,9 @@ def _reference(paths):
     (file, line, reason)."""
     good, bad = [], []
     for path in paths:
-        good.extend(read_edges(path, on_error=lambda e, line, p=path: bad.append((p, e.line, e.reason))))
+        good.extend(
+            read_edges(path, on_error=lambda e, line, p=path: bad.append((p, e.line, e.reason)))
+        )
     return sorted(good, key=lambda e: e[3]), bad
 
 
@@ -69,16 +71,26 @@ def prepared(spark, tmp_path_factory):
     root = tmp_path_factory.mktemp("prepare")
     raw = root / "raw"
     raw.mkdir()
-    files = {"a.csv": CSV, "b.jsonl": JSONL, "c.tsv": TSV, "d.csv": _big_csv(1, 3000),
-             "e.csv": _big_csv(2, 1500)}
+    files = {
+        "a.csv": CSV,
+        "b.jsonl": JSONL,
+        "c.tsv": TSV,
+        "d.csv": _big_csv(1, 3000),
+        "e.csv": _big_csv(2, 1500),
+    }
     for name, data in files.items():
         (raw / name).write_bytes(data)
-    pq.write_table(pa.table({
-        "source": pa.array(["p1", "p2", "p3", None], pa.string()),
-        "target": pa.array(["q1", "q2", "q3", "q4"], pa.string()),
-        "type": pa.array(["knows", "likes", "knows", "knows"], pa.string()),
-        "time": pa.array(["3", "x", "10", "4"], pa.string()),
-    }), raw / "f.parquet")
+    pq.write_table(
+        pa.table(
+            {
+                "source": pa.array(["p1", "p2", "p3", None], pa.string()),
+                "target": pa.array(["q1", "q2", "q3", "q4"], pa.string()),
+                "type": pa.array(["knows", "likes", "knows", "knows"], pa.string()),
+                "time": pa.array(["3", "x", "10", "4"], pa.string()),
+            }
+        ),
+        raw / "f.parquet",
+    )
     order = [str(raw / n) for n in ("a.csv", "b.jsonl", "c.tsv", "d.csv", "e.csv", "f.parquet")]
     old = spark.conf.get("spark.sql.files.maxPartitionBytes")
     spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")  # split d.csv and e.csv
@@ -116,7 +128,11 @@ def test_rejects_are_exactly_the_bad_rows_with_reasons(prepared):
     bad.append((order[5], 4, "empty src"))
     got = [(r["file"], r["line"], r["reason"]) for r in _rejects(root / "out")]
     assert got == bad
-    planted = {(os.path.basename(f), line): reason for f, line, reason in got if "/d.csv" not in f and "/e.csv" not in f}
+    planted = {
+        (os.path.basename(f), line): reason
+        for f, line, reason in got
+        if "/d.csv" not in f and "/e.csv" not in f
+    }
     assert planted == {
         ("a.csv", 3): "expected 5 columns (src,trg,label,ts,op), found 3",
         ("a.csv", 4): "time 'ten' is not an integer",
@@ -132,7 +148,12 @@ def test_rejects_are_exactly_the_bad_rows_with_reasons(prepared):
     }
     raw = {(os.path.basename(r["file"]), r["line"]): r["raw"] for r in _rejects(root / "out")}
     assert raw[("a.csv", 4)] == "b,c,likes,ten,+"
-    assert json.loads(raw[("f.parquet", 2)]) == {"source": "p2", "target": "q2", "type": "likes", "time": "x"}
+    assert json.loads(raw[("f.parquet", 2)]) == {
+        "source": "p2",
+        "target": "q2",
+        "type": "likes",
+        "time": "x",
+    }
 
 
 def test_line_numbers_survive_file_splits(prepared):
@@ -153,7 +174,14 @@ def test_manifest_counts(prepared):
     times = [e[3] for e in read_prepared(root / "out")]
     assert (manifest["ts_min"], manifest["ts_max"]) == (min(times), max(times)) == (0, 2960)
     assert manifest["lines_read"] == 11 + 5 + 3 + 3000 + 1500 + 4
-    assert [i["format"] for i in manifest["inputs"]] == ["csv", "json", "tsv", "csv", "csv", "parquet"]
+    assert [i["format"] for i in manifest["inputs"]] == [
+        "csv",
+        "json",
+        "tsv",
+        "csv",
+        "csv",
+        "parquet",
+    ]
     parts = manifest["edges"]
     assert parts == sorted(parts) and len(parts) >= 1
 
@@ -163,15 +191,17 @@ def test_cli_iso8601_end_to_end(spark, tmp_path, capsys):
     raw.write_text(
         "src,trg,label,ts\n"
         "a,b,knows,2024-01-01T00:00:10Z\n"
-        "b,c,knows,2024-01-01T00:00:00+01:00\n"      # 2023-12-31T23:00:00Z
-        "c,d,knows,yesterday\n"                       # bad ISO time
-        "d,e,knows,2024-01-01T00:00:10.9Z\n"          # fraction floored, tie with line 2
+        "b,c,knows,2024-01-01T00:00:00+01:00\n"  # 2023-12-31T23:00:00Z
+        "c,d,knows,yesterday\n"  # bad ISO time
+        "d,e,knows,2024-01-01T00:00:10.9Z\n"  # fraction floored, tie with line 2
     )
     out = tmp_path / "out"
     code = main(["prepare", str(raw), "--output", str(out), "--time-format", "iso8601"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert captured.out.startswith(f"prepared {out}: 4 rows read from 1 file(s), 3 written, 1 rejected")
+    assert captured.out.startswith(
+        f"prepared {out}: 4 rows read from 1 file(s), 3 written, 1 rejected"
+    )
     assert captured.out.count("\n") == 1
     assert list(read_prepared(out)) == [
         ("b", "c", "knows", 1704063600, "+"),
@@ -184,7 +214,20 @@ def test_cli_iso8601_end_to_end(spark, tmp_path, capsys):
     # a second run into the same directory needs --overwrite
     assert main(["prepare", str(raw), "--output", str(out)]) == 2
     assert "--overwrite" in capsys.readouterr().err
-    assert main(["prepare", str(raw), "--output", str(out), "--overwrite", "--columns", "src,trg,label,ts"]) == 0
+    assert (
+        main(
+            [
+                "prepare",
+                str(raw),
+                "--output",
+                str(out),
+                "--overwrite",
+                "--columns",
+                "src,trg,label,ts",
+            ]
+        )
+        == 0
+    )
     assert len(list(read_prepared(out))) == 0  # epoch times now: all rows rejected
     capsys.readouterr()
 
@@ -196,7 +239,17 @@ def test_user_errors_before_spark(tmp_path, capsys):
         (["prepare", str(tmp_path / "missing.csv"), "-o", str(tmp_path / "o")], "does not exist"),
         (["prepare", str(tmp_path / "x.dat"), "-o", str(tmp_path / "o")], "cannot tell the format"),
         (["prepare", str(tmp_path / "ok.csv"), "-o", str(tmp_path)], "inside the output directory"),
-        (["prepare", str(tmp_path / "ok.csv"), "-o", str(tmp_path / "o"), "--columns", "src,trg"], "lacks label, ts"),
+        (
+            [
+                "prepare",
+                str(tmp_path / "ok.csv"),
+                "-o",
+                str(tmp_path / "o"),
+                "--columns",
+                "src,trg",
+            ],
+            "lacks label, ts",
+        ),
     ]
     for argv, message in cases:
         assert main(argv) == 2
@@ -212,8 +265,19 @@ def test_missing_java_is_a_message(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
     env["PATH"] = str(tmp_path)  # no java here
     proc = subprocess.run(
-        [sys.executable, "-m", "sgq.cli", "prepare", str(tmp_path / "ok.csv"), "-o", str(tmp_path / "o")],
-        env=env, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "sgq.cli",
+            "prepare",
+            str(tmp_path / "ok.csv"),
+            "-o",
+            str(tmp_path / "o"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 2
     assert "Java" in proc.stderr and "Traceback" not in proc.stderr

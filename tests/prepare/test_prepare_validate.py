@@ -7,11 +7,16 @@ import os
 import tempfile
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sgq.errors import UserError
 from sgq.prepare_validate import (
-    GOOD, iso_to_epoch, plan_file, raw_format, validate_lines,
+    GOOD,
+    iso_to_epoch,
+    plan_file,
+    raw_format,
+    validate_lines,
 )
 from sgq.stream_io import decoded_lines, parse_lines
 
@@ -57,9 +62,16 @@ def _json_line(draw) -> bytes:
         return ("[" + ",".join(f'"{v}"' for v in (vals * 2)[:n]) + "]").encode()
     if kind == 3:
         return b'"just a string"'
-    keys = draw(st.lists(st.sampled_from(["src", "trg", "label", "ts", "op", "from", "Time", "zz"]),
-                         unique=True, max_size=5))
-    values = [draw(st.one_of(_IDS, _TS, st.integers(-5, 5), st.none(), st.booleans())) for _ in keys]
+    keys = draw(
+        st.lists(
+            st.sampled_from(["src", "trg", "label", "ts", "op", "from", "Time", "zz"]),
+            unique=True,
+            max_size=5,
+        )
+    )
+    values = [
+        draw(st.one_of(_IDS, _TS, st.integers(-5, 5), st.none(), st.booleans())) for _ in keys
+    ]
     import json
 
     return json.dumps(dict(zip(keys, values))).encode()
@@ -94,13 +106,19 @@ def _via_prepare(data: bytes, fmt: str, cols, header="auto"):
 @given(data=st.data())
 def test_delimited_rows_are_judged_as_stream_io_judges_them(fmt, sep, data):
     lines = data.draw(st.lists(_delimited_line(sep), max_size=8))
-    cols = data.draw(st.sampled_from([None, ("src", "trg", "label", "ts"), ("ts", "src", "_", "trg", "label")]))
+    cols = data.draw(
+        st.sampled_from([None, ("src", "trg", "label", "ts"), ("ts", "src", "_", "trg", "label")])
+    )
     blob = b"\n".join(lines) + data.draw(st.sampled_from([b"", b"\n"]))
     assert _via_prepare(blob, fmt, cols) == _via_stream_io(blob, fmt, cols)
 
 
-@given(lines=st.lists(_json_line(), max_size=8),
-       cols=st.sampled_from([None, ("src", "trg", "label", "ts"), ("src", "trg", "label", "ts", "op")]))
+@given(
+    lines=st.lists(_json_line(), max_size=8),
+    cols=st.sampled_from(
+        [None, ("src", "trg", "label", "ts"), ("src", "trg", "label", "ts", "op")]
+    ),
+)
 def test_json_rows_are_judged_as_stream_io_judges_them(lines, cols):
     blob = b"\n".join(lines)
     assert _via_prepare(blob, "jsonl", cols) == _via_stream_io(blob, "jsonl", cols)
@@ -128,14 +146,17 @@ def test_forced_header_and_no_header():
         _via_prepare(b"a,b,x,1\n", "csv", None, "header")
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("1970-01-01T00:00:00Z", 0),
-    ("1970-01-01T00:00:00.999+00:00", 0),
-    ("1969-12-31T23:59:59.5Z", -1),
-    ("2024-01-01T01:00:00+01:00", 1704067200),
-    ("2024-01-01 00:00:00", 1704067200),
-    ("2024-01-01", 1704067200),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("1970-01-01T00:00:00Z", 0),
+        ("1970-01-01T00:00:00.999+00:00", 0),
+        ("1969-12-31T23:59:59.5Z", -1),
+        ("2024-01-01T01:00:00+01:00", 1704067200),
+        ("2024-01-01 00:00:00", 1704067200),
+        ("2024-01-01", 1704067200),
+    ],
+)
 def test_iso_to_epoch(text, expected):
     assert iso_to_epoch(text) == expected
 

@@ -32,10 +32,14 @@ def plan_unchecked(text: str, *, window: int | None = 10, outputs=("Answer",)) -
     body = {p for r in program.rules for lit in r.body for p in literal_preds(lit)}
     seen = first_appearance(program)
     checked = CheckedProgram(
-        program=program, window=window, slide=1,
+        program=program,
+        window=window,
+        slide=1,
         edb=tuple(p for p in seen if p not in heads and p in body),
         idb=tuple(p for p in seen if p in heads),
-        outputs=tuple(outputs), order=topological_order(program), filename="test.dl",
+        outputs=tuple(outputs),
+        order=topological_order(program),
+        filename="test.dl",
     )
     return translate(checked, canonical=True)
 

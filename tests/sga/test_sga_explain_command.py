@@ -95,8 +95,9 @@ def test_rewrites_are_listed_and_skipped_by_name(tmp_path, capsys):
     assert lines[:2] == ["rewrites: finite_paths, shared_chains", "path operator: auto"]
     assert main(["explain", path, "--no-rewrite", "finite_paths", "--path-operator", "spath"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("rewrites: finite_paths (skipped), shared_chains (no change)\n"
-                          "path operator: spath\n")
+    assert out.startswith(
+        "rewrites: finite_paths (skipped), shared_chains (no change)\npath operator: spath\n"
+    )
     assert "PATH[a/b/c]" in out and "PATTERN" not in out
     assert main(["explain", path, "--canonical", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["operators"]
@@ -107,5 +108,7 @@ def test_an_unknown_rewrite_is_a_one_line_usage_error(tmp_path, capsys):
     assert main(["explain", path, "--no-rewrite", "shared_chains", "--no-rewrite", "nope"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == ("sgq explain: error: --no-rewrite: unknown rewrite 'nope'; the "
-                            "rewrites are finite_paths, shared_chains\n")
+    assert captured.err == (
+        "sgq explain: error: --no-rewrite: unknown rewrite 'nope'; the "
+        "rewrites are finite_paths, shared_chains\n"
+    )

@@ -10,7 +10,6 @@ import subprocess
 
 import pytest
 from sga_support import plan_of
-
 from sgq.sga.explain import describe, explain_data, explain_dot, explain_json, explain_text
 
 NOTIFY = """.window 24h
@@ -48,8 +47,8 @@ def test_text_of_filters_unions_conditions_and_domains():
         "order: a, b, Answer, Loops\n"
         "output Answer:\n"
         "  #1 UNION[Answer]\n"
-        "    #2 PATTERN[src1, src2 -> Answer](src1 != \"d\", src2 != src1)\n"
-        "      #3 FILTER[trg = \"c0\"]\n"
+        '    #2 PATTERN[src1, src2 -> Answer](src1 != "d", src2 != src1)\n'
+        '      #3 FILTER[trg = "c0"]\n'
         "        #4 PATH[a/b*]\n"
         "          #5 WSCAN[a](ω=10, β=1)\n"
         "          #6 WSCAN[b](ω=10, β=1)\n"

@@ -11,7 +11,6 @@ import os
 
 import pytest
 from sga_support import GOLDEN, SPECS, golden_path, spec_programs
-
 from sgq.datalog.check import check_text
 from sgq.sga.explain import explain_text
 from sgq.sga.translate import translate

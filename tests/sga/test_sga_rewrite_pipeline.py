@@ -7,7 +7,6 @@ from __future__ import annotations
 import doctest
 
 import pytest
-
 from sgq.datalog.check import check_text
 from sgq.sga import translate as translate_module
 from sgq.sga.algebra import Path, Pattern, Plan, WScan, map_plan
@@ -26,18 +25,26 @@ def test_the_passes_in_order():
     assert list(REWRITES) == ["finite_paths", "shared_chains"]
 
 
-@pytest.mark.parametrize(("skip", "rewrites", "paths", "nested"), [
-    ((), ("finite_paths", "shared_chains"), 0, True),
-    (("shared_chains",), ("finite_paths",), 0, False),
-    (("finite_paths",), (), 1, False),
-    (tuple(REWRITES), (), 1, False),
-])
+@pytest.mark.parametrize(
+    ("skip", "rewrites", "paths", "nested"),
+    [
+        ((), ("finite_paths", "shared_chains"), 0, True),
+        (("shared_chains",), ("finite_paths",), 0, False),
+        (("finite_paths",), (), 1, False),
+        (tuple(REWRITES), (), 1, False),
+    ],
+)
 def test_each_pass_is_skipped_by_name(skip, rewrites, paths, nested):
     plan = translate(check_text(Q11), skip=skip)
     assert plan.rewrites == rewrites
     assert sum(isinstance(n, Path) for n in plan.nodes()) == paths
-    assert any(isinstance(n, Pattern) and any(isinstance(i, Pattern) for i in n.inputs)
-               for n in plan.nodes()) == nested
+    assert (
+        any(
+            isinstance(n, Pattern) and any(isinstance(i, Pattern) for i in n.inputs)
+            for n in plan.nodes()
+        )
+        == nested
+    )
 
 
 def test_canonical_skips_shared_chains_only():
@@ -54,8 +61,12 @@ def test_a_plan_with_nothing_to_rewrite_is_kept():
 
 def test_map_plan_keeps_shared_nodes_shared():
     a, b = WScan("a", 10, 1), WScan("b", 10, 1)
-    plan = Plan((Pattern((a, b), (("x", "y"), ("y", "z")), ("x", "z"), "P"),
-                 Pattern((a, a), (("x", "y"), ("y", "z")), ("x", "z"), "Q")))
+    plan = Plan(
+        (
+            Pattern((a, b), (("x", "y"), ("y", "z")), ("x", "z"), "P"),
+            Pattern((a, a), (("x", "y"), ("y", "z")), ("x", "z"), "Q"),
+        )
+    )
     c = WScan("c", 10, 1)
     got = map_plan(plan, lambda op: c if op == a else op)
     assert got.outputs[0].inputs == (c, b) and got.outputs[1].inputs == (c, c)

@@ -4,7 +4,6 @@ and which keep their flat join."""
 from __future__ import annotations
 
 import pytest
-
 from sgq.datalog.check import check_text
 from sgq.sga.algebra import Pattern, Rename, WScan
 from sgq.sga.translate import translate
@@ -51,17 +50,20 @@ def test_closing_link_becomes_a_join_on_both_endpoints():
     assert set(op.bindings) == {("x", "y")}
 
 
-@pytest.mark.parametrize("text", [
-    # a cycle without a closing atom (SGA Q5): merging would build a product
-    "Answer(m1, m2) :- knows(x, y), hasCreator(m1, x), hasCreator(m2, y), replyOf(m2, m1).",
-    # the linking variable is read by the head, or by a condition
-    "Answer(x, m) :- a(x, m), b(m, y), c(y, z).",
-    "Answer(x, y) :- a(x, m), b(m, n), c(n, y), m != n.",
-    # a star, not a chain
-    "Answer(x, y) :- a(x, y), b(x, p), c(x, q).",
-    # two atoms: nothing to share
-    "Answer(x, y) :- a(x, m), b(m, y).",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a cycle without a closing atom (SGA Q5): merging would build a product
+        "Answer(m1, m2) :- knows(x, y), hasCreator(m1, x), hasCreator(m2, y), replyOf(m2, m1).",
+        # the linking variable is read by the head, or by a condition
+        "Answer(x, m) :- a(x, m), b(m, y), c(y, z).",
+        "Answer(x, y) :- a(x, m), b(m, n), c(n, y), m != n.",
+        # a star, not a chain
+        "Answer(x, y) :- a(x, y), b(x, p), c(x, q).",
+        # two atoms: nothing to share
+        "Answer(x, y) :- a(x, m), b(m, y).",
+    ],
+)
 def test_other_joins_stay_flat(text):
     op = _root(text)
     assert isinstance(op, Pattern)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from sga_support import SPECS, spec_programs
-
 from sgq.datalog.check import check_text
 from sgq.sga.algebra import Path, Pattern, Rename, WScan
 from sgq.sga.translate import translate

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from sga_support import plan_of, plan_unchecked
-
 from sgq.datalog.check import check_text
 from sgq.datalog.errors import DlErrors
 from sgq.sga.algebra import (
@@ -62,9 +61,7 @@ def test_constants_become_filters_on_their_input():
     out = only_output('Answer(x, z) :- a(x, "v1"), b(42, z), c(x, z).')
     fa = Filter(A, (EdgeCondition("trg", "=", "v1", right_const=True),))
     fb = Filter(B, (EdgeCondition("src", "=", "42", right_const=True),))
-    assert out == Pattern(
-        (fa, fb, C), (("x", "_1"), ("_2", "z"), ("x", "z")), ("x", "z"), "Answer"
-    )
+    assert out == Pattern((fa, fb, C), (("x", "_1"), ("_2", "z"), ("x", "z")), ("x", "z"), "Answer")
     # the constant positions bind fresh variables that join nothing
     assert out.join_predicate() == ("src1 = src3", "trg2 = trg3")
 
@@ -88,9 +85,7 @@ def test_repeated_variable_single_atom_is_a_rename_of_the_filter():
 
 def test_anonymous_variables_are_fresh_and_distinct():
     out = only_output("Answer(x, y) :- a(x, _), b(_, y), c(x, y).")
-    assert out == Pattern(
-        (A, B, C), (("x", "_1"), ("_2", "y"), ("x", "y")), ("x", "y"), "Answer"
-    )
+    assert out == Pattern((A, B, C), (("x", "_1"), ("_2", "y"), ("x", "y")), ("x", "y"), "Answer")
     assert out.join_predicate() == ("src1 = src3", "trg2 = trg3")
 
 
@@ -147,10 +142,16 @@ def test_finite_language_becomes_a_chain_pattern():
 
 def test_finite_language_with_options_becomes_a_union_of_its_words():
     out = only_output("Answer(x, y) :- [a?/b](x, y).")
-    assert out == Rename(Union((
-        Rename(B, "[a?/b]"),
-        Pattern((A, B), (("_v0", "_v1"), ("_v1", "_v2")), ("_v0", "_v2"), "[a?/b]"),
-    ), "[a?/b]"), "Answer")
+    assert out == Rename(
+        Union(
+            (
+                Rename(B, "[a?/b]"),
+                Pattern((A, B), (("_v0", "_v1"), ("_v1", "_v2")), ("_v0", "_v2"), "[a?/b]"),
+            ),
+            "[a?/b]",
+        ),
+        "Answer",
+    )
 
 
 def test_finite_but_nullable_language_stays_a_path():
@@ -213,18 +214,14 @@ def test_input_label_scanned_once_for_every_reader():
 
 
 def test_per_label_windows_and_slide():
-    plan = plan_of(
-        ".window 24h\n.window 30d for p\n.slide 1h\nAnswer(x, y) :- f(x, z), p(z, y).\n"
-    )
+    plan = plan_of(".window 24h\n.window 30d for p\n.slide 1h\nAnswer(x, y) :- f(x, z), p(z, y).\n")
     scans = {op.label: op for op in plan.nodes() if isinstance(op, WScan)}
     assert scans == {"f": WScan("f", 86400, 3600), "p": WScan("p", 2592000, 3600)}
 
 
 def test_head_predicate_also_read_by_another_rule():
     plan = plan_of(".output Answer, B2\nAnswer(x, y) :- a(x, y).\nB2(x, y) :- Answer(y, x).\n")
-    assert plan.outputs == (
-        Rename(A, "Answer"), Rename(Rename(A, "Answer"), "B2", reverse=True)
-    )
+    assert plan.outputs == (Rename(A, "Answer"), Rename(Rename(A, "Answer"), "B2", reverse=True))
 
 
 def test_plan_order_is_the_checkers_order():
@@ -235,7 +232,7 @@ def test_plan_order_is_the_checkers_order():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('Answer(x, "c") :- a(x, y).', "1:11: error: constant \"c\" cannot appear in a rule head"),
+        ('Answer(x, "c") :- a(x, y).', '1:11: error: constant "c" cannot appear in a rule head'),
         ("Answer(x, _) :- a(x, y).", "1:11: error: '_' cannot appear in a rule head"),
         ("Answer(x, z) :- a(x, y).", "1:11: error: head variable 'z' does not appear"),
         ('Answer(x, y) :- a(x, y), "c" = "d".', "error: a comparison of two constants"),
@@ -254,19 +251,24 @@ def test_untranslatable_shapes_are_the_checkers_errors(text, message):
         plan_unchecked(text)
 
 
-@pytest.mark.parametrize("text, outputs, window", [
-    ("Answer(x, y) :- a(x, y).", ("Nope",), 10),
-    ("A(x, y) :- a(x, y).", (), 10),
-    ("Answer(x, y) :- a(x, y).", ("Answer",), None),
-])
+@pytest.mark.parametrize(
+    "text, outputs, window",
+    [
+        ("Answer(x, y) :- a(x, y).", ("Nope",), 10),
+        ("A(x, y) :- a(x, y).", (), 10),
+        ("Answer(x, y) :- a(x, y).", ("Answer",), None),
+    ],
+)
 def test_unchecked_outputs_and_windows_are_refused(text, outputs, window):
     with pytest.raises(ValueError, match="needs a program that passed datalog.check"):
         plan_unchecked(text, outputs=outputs, window=window)
 
 
 def test_per_label_windows_covering_every_label_need_no_default():
-    plan = plan_of(".window 5 for a\n.window 7 for b\nAnswer(x, y) :- a(x, z), b(z, y).",
-                   window=None)
+    plan = plan_of(
+        ".window 5 for a\n.window 7 for b\nAnswer(x, y) :- a(x, z), b(z, y).", window=None
+    )
     assert [op for op in plan.nodes() if isinstance(op, WScan)] == [
-        WScan("a", 5, 1), WScan("b", 7, 1)
+        WScan("a", 5, 1),
+        WScan("b", 7, 1),
     ]
