@@ -111,9 +111,8 @@ class Engine:
             raise UserError(
                 f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} (use '+' or '-')"
             )
-        why = out_of_order(t, self._seen)
-        if why is not None:
-            raise UserError(f"edge {src} -> {trg} ({label}): {why}")
+        if t < self._seen:  # the test inline (once per edge); the message from time_order
+            raise UserError(f"edge {src} -> {trg} ({label}): {out_of_order(t, self._seen)}")
         if self._buffer_time is not None and t > self._buffer_time:
             self._run_buffer()
             self._reach(t)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 from .errors import UserError
+from .incremental.deltas import rows_of
 
 Edge = tuple[str, str, str, int, str]
 
@@ -369,7 +370,7 @@ class ResultWriter:
         """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,
         one formatted line per key with the group's `τ,op,` in front, no row tuples."""
         if self.fmt != "csv":
-            self.write_many([(tau, op, *key) for tau, op, keys in groups for key in keys])
+            self.write_many(rows_of(groups))
             return
         for tau, op, keys in groups:
             self.rows += len(keys)
@@ -378,7 +379,7 @@ class ResultWriter:
                 chunk = keys[i : i + _CHUNK]
                 text = "".join([f"{prefix}{s},{t},{label}\n" for s, t, label in chunk])
                 if _needs_csv(text, len(chunk)):
-                    self._csv.writerows([(tau, op, *key) for key in chunk])
+                    self._csv.writerows(rows_of([(tau, op, chunk)]))
                 else:
                     self.out.write(text)
 

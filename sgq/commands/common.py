@@ -9,6 +9,7 @@ from ..api import read_program
 from ..errors import UserError
 from ..options import PATH_OPERATORS, PlanOptions
 from ..sga.rewrite.pipeline import REWRITES
+from ..stream_io import FORMATS
 
 
 def duration_arg(text: str) -> int:
@@ -19,6 +20,20 @@ def duration_arg(text: str) -> int:
         return parse_duration(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_input_arguments(parser: argparse.ArgumentParser, sources: str) -> None:
+    """`--input` (`sources`: what it may name), `--format` and `--columns`: how `sgq run` and
+    `sgq verify` read an edge stream."""
+    parser.add_argument("--input", "-i", required=True, metavar="EDGES", help=sources)
+    parser.add_argument(
+        "--format", choices=FORMATS, help="input format (default: by extension, csv)"
+    )
+    parser.add_argument(
+        "--columns",
+        metavar="COLS",
+        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)",
+    )
 
 
 def add_window_arguments(parser: argparse.ArgumentParser) -> None:

@@ -35,7 +35,6 @@ from ..progress import Progress, human
 from ..reorder import ordered
 from ..stream_io import (
     DELTA_FIELDS,
-    FORMATS,
     INTERVAL_FIELDS,
     ResultWriter,
     decoded_lines,
@@ -44,6 +43,7 @@ from ..stream_io import (
     parse_lines,
 )
 from .common import (
+    add_input_arguments,
     add_plan_arguments,
     add_window_arguments,
     compile_program,
@@ -70,21 +70,9 @@ def _positive(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", metavar="FILE.dl", help="the query")
-    parser.add_argument(
-        "--input",
-        "-i",
-        required=True,
-        metavar="EDGES",
-        help="edge file (csv, tsv, jsonl; .gz ok), a directory written by "
-        "sgq prepare, or - for stdin",
-    )
-    parser.add_argument(
-        "--format", choices=FORMATS, help="input format (default: by extension, csv)"
-    )
-    parser.add_argument(
-        "--columns",
-        metavar="COLS",
-        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)",
+    add_input_arguments(
+        parser,
+        "edge file (csv, tsv, jsonl; .gz ok), a directory written by sgq prepare, or - for stdin",
     )
     add_window_arguments(parser)
     parser.add_argument(

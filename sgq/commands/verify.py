@@ -18,8 +18,9 @@ import sys
 
 from ..errors import UserError
 from ..incremental.time_order import out_of_order
-from ..stream_io import DELTA_FIELDS, FORMATS, ResultWriter, read_edges
+from ..stream_io import DELTA_FIELDS, ResultWriter, read_edges
 from .common import (
+    add_input_arguments,
     add_plan_arguments,
     add_window_arguments,
     compile_program,
@@ -33,20 +34,9 @@ HELP = "check the engine against the Spark oracle on a stream, at every change p
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("program", metavar="FILE.dl", help="the query")
-    parser.add_argument(
-        "--input",
-        "-i",
-        required=True,
-        metavar="EDGES",
-        help="edge file (csv, tsv, jsonl; .gz ok) or - for stdin",
-    )
-    parser.add_argument(
-        "--format", choices=FORMATS, help="input format (default: by extension, csv)"
-    )
-    parser.add_argument(
-        "--columns",
-        metavar="COLS",
-        help="input column order, e.g. ts,src,label,trg[,op] (default src,trg,label,ts[,op] or the header)",
+    add_input_arguments(
+        parser,
+        "edge file (csv, tsv, jsonl; .gz ok) or - for stdin",
     )
     add_window_arguments(parser)
     add_plan_arguments(parser)
