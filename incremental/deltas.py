@@ -30,6 +30,7 @@ import heapq
 import math
 
 from .state.expiry import ExpiryBuckets
+from .stateful import restore_into, state_of
 
 
 class DeltaView:
@@ -38,6 +39,8 @@ class DeltaView:
 
     __slots__ = ("open", "ends", "plus", "minus", "instants", "dropped")
 
+    STATE_VERSION = 1
+
     def __init__(self) -> None:
         self.open: dict[tuple, list] = {}  # key -> [start, until]
         self.ends = ExpiryBuckets()  # until -> keys whose segment may end then
@@ -45,6 +48,25 @@ class DeltaView:
         self.minus: dict[int, list] = {}  # τ -> keys leaving at τ
         self.instants: list[int] = []  # heap of the instants with events
         self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): open segments, their ends,
+        the events not yet final, the withdrawn '+' events."""
+        return {
+            "open": self.open,
+            "ends": state_of(self.ends),
+            "plus": self.plus,
+            "minus": self.minus,
+            "withdrawn": self.dropped,
+        }
+
+    def restore(self, state: dict) -> None:
+        self.open = {key: [start, until] for key, (start, until) in state["open"].items()}
+        restore_into(self.ends, state["ends"])
+        self.plus = {int(tau): list(keys) for tau, keys in state["plus"].items()}
+        self.minus = {int(tau): list(keys) for tau, keys in state["minus"].items()}
+        self.instants = sorted(set(self.plus) | set(self.minus))  # a sorted list is a heap
+        self.dropped = dict(state["withdrawn"])
 
     def _event(self, events: dict, tau: int, key: tuple) -> None:
         bucket = events.get(tau)

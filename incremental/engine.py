@@ -38,6 +38,7 @@ from ..options import PlanOptions
 from ..sga.algebra import Plan
 from .deltas import DeltaView
 from .runtime import Dataflow
+from .stateful import StateError, restore_into, state_of
 from .time_order import out_of_order
 
 
@@ -56,6 +57,8 @@ class Result(NamedTuple):
 class Engine:
     """Incremental evaluation of one plan. `time` is the frontier: every input with a time
     `< time` has been consumed (math.inf after `close`)."""
+
+    STATE_VERSION = 1
 
     def __init__(
         self,
@@ -179,6 +182,58 @@ class Engine:
     def subscribe(self, callback: Callable[[Result], None]) -> None:
         """Call `callback(result)` for every result emitted from now on."""
         self._subscribers.append(callback)
+
+    # ---- checkpoints
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): time, the input buffer, the
+        results not yet drained, the history, the counters, the delta view and the dataflow.
+        Subscribers are callbacks of the caller, not state: a restored engine has none."""
+        return {
+            "time": self.time,
+            "seen": self._seen,
+            "buffer": self._buffer,
+            "buffer_time": self._buffer_time,
+            "buffered": self._buffered,
+            "deleting_labels": self._minus,
+            "undrained": [tuple(r) for r in self._drained],
+            "history": self.history,
+            "bucket": self._bucket,
+            "closed": self._closed,
+            "counters": {
+                "edges_in": self.edges_in,
+                "results_out": self.results_out,
+                "ignored": self.ignored,
+                "peak_state": self.peak_state,
+            },
+            "delta_view": None if self._view is None else state_of(self._view),
+            "dataflow": state_of(self.dataflow),
+        }
+
+    def restore(self, state: dict) -> None:
+        """Load `state` into this engine, fresh from the same plan and options."""
+        if (state["history"] is None) != (self.history is None):
+            raise StateError("saved with history on and loaded without, or the reverse")
+        if (state["delta_view"] is None) != (self._view is None):
+            raise StateError("saved in delta mode and loaded in interval mode, or the reverse")
+        self.time = state["time"]
+        self._seen = state["seen"]
+        self._buffer = {label: list(edges) for label, edges in state["buffer"].items()}
+        self._buffer_time = state["buffer_time"]
+        self._buffered = state["buffered"]
+        self._minus = set(state["deleting_labels"])
+        self._drained = [Result(*r) for r in state["undrained"]]
+        if self.history is not None:
+            self.history = {key: list(ivs) for key, ivs in state["history"].items()}
+        self._bucket = state["bucket"]
+        self._closed = state["closed"]
+        counters = state["counters"]
+        self.edges_in = counters["edges_in"]
+        self.results_out = counters["results_out"]
+        self.ignored = counters["ignored"]
+        self.peak_state = counters["peak_state"]
+        if self._view is not None:
+            restore_into(self._view, state["delta_view"])
+        restore_into(self.dataflow, state["dataflow"])
 
     def delta_view(self) -> DeltaView:
         """A delta view to feed `drain()` results and `engine.time`: a fresh one, or with

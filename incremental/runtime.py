@@ -45,6 +45,7 @@ from .operators.union import UnionOp
 from .operators.vertices import VerticesOp
 from .operators.wscan import WScanOp
 from .state.edge_index import EdgeIndex
+from .stateful import StateError, restore_into, state_of
 
 
 def choose_path_operator(node, ctx):
@@ -144,6 +145,8 @@ class _Context:
 
 class Dataflow:
     """The physical operators of one plan and the wiring between them."""
+
+    STATE_VERSION = 1
 
     def __init__(
         self, plan: Plan, paths: bool = False, sink=None, options: PlanOptions = PlanOptions()
@@ -270,6 +273,26 @@ class Dataflow:
             matched += op.deleted
             unmatched += op.unmatched
         return matched, unmatched
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): each operator's state and
+        each shared index's, by plan position (the wiring comes from the plan)."""
+        return {
+            "operators": [state_of(op) for op in self.ops],
+            "indexes": [None if index is None else state_of(index) for index in self.indexes],
+        }
+
+    def restore(self, state: dict) -> None:
+        ops, indexes = state["operators"], state["indexes"]
+        if len(ops) != len(self.ops) or len(indexes) != len(self.indexes):
+            raise StateError(f"{len(ops)} operators saved, {len(self.ops)} in this plan")
+        for op, saved in zip(self.ops, ops):
+            restore_into(op, saved)
+        for index, saved in zip(self.indexes, indexes):
+            if (index is None) != (saved is None):
+                raise StateError("an index saved where this plan has none, or the reverse")
+            if index is not None:
+                restore_into(index, saved)
 
     def _check(self) -> None:
         for op in self.ops:

@@ -11,7 +11,9 @@ A checkpoint is one file, `DIR/checkpoint.json.gz`: gzip'd JSON (no pickle, no e
 - `layout`: the dataflow's operator names, so a plan that compiles differently is refused;
 - `position`: how far the run got (`Position`): input edges handed to the engine, a CRC of
   them, output rows and bytes, rejects file bytes and counters;
-- `state`: the engine, its delta view included (sgq/state_codec.py).
+- `state`: the engine, its delta view included, as each part states it: plain data under
+  names the part keeps, with a version per class (incremental/stateful.py,
+  sgq/state_codec.py), so renaming an attribute does not change the file.
 
 Checkpoints are taken at batch boundaries only (every edge of a batch is in the engine and its
 results are written), so the state is consistent. Resuming re-reads the input from its start
@@ -42,9 +44,11 @@ from . import __version__
 from .errors import UserError
 from .state_codec import StateError, decode, encode
 
-FORMAT = 4  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
+FORMAT = 5  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
 #              keeps one window closure (state/window_closure.py), not one per level; 4: the
-#              plan options are settings (a closure PATH keeps whether it may hand over)
+#              plan options are settings (a closure PATH keeps whether it may hand over); 5:
+#              each part's own state() under names it keeps (incremental/stateful.py), not a
+#              dump of its attributes
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000  # input edges between checkpoints
 KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"  # tests only: see KillSwitch

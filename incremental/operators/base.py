@@ -11,13 +11,40 @@ state; `settle(frontier)` hears that no input before `frontier` will come; `size
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol
+
 from ..state.coalescer import Coalescer
+from ..stateful import restore_into, state_of
+
+if TYPE_CHECKING:
+    from ...options import PlanOptions
+    from ...sga.algebra import Op
+    from ..deltas import DeltaView
+    from ..state.edge_index import EdgeIndex
+
+
+class BuildContext(Protocol):
+    """What an operator may ask the runtime for while it is built (incremental/runtime.py):
+    whether witness paths are wanted, the user's physical choices, the shared index of a
+    node's output, and whether and how the node gives native deltas."""
+
+    paths: bool
+    options: PlanOptions
+
+    def index_of(self, node: Op) -> EdgeIndex: ...
+
+    def delta_sink(self, node: Op) -> DeltaView | None: ...
+
+    def output_key(self, node: Op) -> tuple[str, bool]: ...
 
 
 class PhysicalOperator:
     __slots__ = ("node",)
 
-    def __init__(self, node) -> None:
+    #: the version of what `state()` returns (the checkpoint contract, incremental/stateful.py)
+    STATE_VERSION = 1
+
+    def __init__(self, node: Op) -> None:
         self.node = node
 
     def process(self, batches: list, now: int) -> list:  # pragma: no cover - interface
@@ -26,7 +53,7 @@ class PhysicalOperator:
     def retract(self, batches: list, now: int) -> list:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def settle(self, frontier) -> None:
+    def settle(self, frontier: float) -> None:
         """No input before `frontier` will come (only operators that give native deltas,
         incremental/deltas.py, have anything to do then)."""
 
@@ -35,6 +62,14 @@ class PhysicalOperator:
 
     def size(self) -> int:
         return 0
+
+    def state(self) -> dict:
+        """What this operator must keep across a checkpoint (none by default: FILTER and
+        RENAME hold nothing between rounds)."""
+        return {}
+
+    def restore(self, state: dict) -> None:
+        """Load `state()`'s output into this operator, built for the same plan node."""
 
     def _check(self) -> None:
         pass
@@ -47,7 +82,7 @@ class CoalescedOperator(PhysicalOperator):
 
     __slots__ = ("out",)
 
-    def __init__(self, node) -> None:
+    def __init__(self, node: Op) -> None:
         super().__init__(node)
         self.out = Coalescer()
 
@@ -56,6 +91,12 @@ class CoalescedOperator(PhysicalOperator):
 
     def size(self) -> int:
         return len(self.out)
+
+    def state(self) -> dict:
+        return {"output": state_of(self.out)}
+
+    def restore(self, state: dict) -> None:
+        restore_into(self.out, state["output"])
 
     def _check(self) -> None:
         self.out._check()

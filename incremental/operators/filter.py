@@ -8,7 +8,12 @@ is coalesced too. Cost per tuple: O(#conditions).
 
 from __future__ import annotations
 
-from .base import PhysicalOperator
+from typing import TYPE_CHECKING
+
+from .base import BuildContext, PhysicalOperator
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
 
 
 def _compile(conditions):
@@ -31,15 +36,16 @@ def _compile(conditions):
 class FilterOp(PhysicalOperator):
     __slots__ = ("conditions",)
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.conditions = _compile(node.conditions)
 
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
         conditions = self.conditions
         result = []
-        for sgt in batches[0]:
-            s, t = sgt[0], sgt[1]
+        (batch,) = batches
+        for sgt in batch:
+            s, t, _ts, _exp, _wit = sgt
             for left_src, eq, kind, value in conditions:
                 left = s if left_src else t
                 right = value if kind == 2 else (s if kind == 0 else t)

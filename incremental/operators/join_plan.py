@@ -18,9 +18,20 @@ step of a worst-case-optimal join, Ngo et al.'s Generic Join).
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import NamedTuple
 
 # step modes: how input j is probed given what is bound
 _BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
+
+
+class Condition(NamedTuple):
+    """A VarCondition on variable slots: `slot[left] == (const if right is None else
+    slot[right])` must be `eq`."""
+
+    left: int
+    eq: bool
+    right: int | None
+    const: str | None
 
 
 def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:
@@ -36,7 +47,7 @@ def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tupl
         now_ready = tuple(
             c
             for c in conditions
-            if c not in done and c[0] in bound and (c[2] is None or c[2] in bound)
+            if c not in done and c.left in bound and (c.right is None or c.right in bound)
         )
         done.update(now_ready)
         return now_ready

@@ -49,13 +49,19 @@ Cost per batch: grouping by level, then per level and edge not yet implied O(|an
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.level_closure import LevelClosure
 from ..state.product_nodes import bits
 from ..state.window_closure import WindowClosure
-from .base import PhysicalOperator
+from ..stateful import StateError, restore_into, state_of
+from .base import BuildContext, PhysicalOperator
 from .path import PathOp, epsilon_pairs, path_automaton
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
 
 
 class _Inputs:
@@ -111,7 +117,7 @@ class PathClosureOp(PhysicalOperator):
     #: its 3rd, which took 21 s on closures and 3 on S-PATH)
     CLEARLY_SPARSE = 1.5
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.dfa, self.letters = path_automaton(node)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
@@ -141,7 +147,7 @@ class PathClosureOp(PhysicalOperator):
         )
 
     # ---- the closure path
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
         if self.spath is not None:
             return self.spath.process(batches, now)
         closure = self.closure
@@ -170,7 +176,10 @@ class PathClosureOp(PhysicalOperator):
                     edges.append((a + s, b + q, exp))
         result: list = []
         if edges:
-            if len(closure.levels) + closure.new_levels(e[2] for e in edges) > self.MAX_LEVELS:
+            if (
+                len(closure.levels) + closure.new_levels(exp for _a, _b, exp in edges)
+                > self.MAX_LEVELS
+            ):
                 result = self._hand_over(now)
             elif self.sink is not None:
                 entering: list = []
@@ -192,7 +201,8 @@ class PathClosureOp(PhysicalOperator):
                 yv = names[y // ns]
                 got = admit((xv, yv), now, level, now)
                 if got is not None:
-                    result.append((xv, yv, got[0], got[1], None))
+                    g_ts, g_exp = got
+                    result.append((xv, yv, g_ts, g_exp, None))
 
     # ---- native deltas
     def _keys(self, rows) -> list:
@@ -226,7 +236,7 @@ class PathClosureOp(PhysicalOperator):
             if rows:
                 self.sink.leave(level, self._keys(rows))
 
-    def settle(self, frontier) -> None:
+    def settle(self, frontier: float) -> None:
         """Time has reached `frontier` (no input before it will come): with native deltas,
         every level before it is over, so its results' '-' are final (timeliness)."""
         if self.sink is not None and self.spath is None:
@@ -241,9 +251,9 @@ class PathClosureOp(PhysicalOperator):
         gets a '+' and a '-' at `now`, which cancel."""
         sink, names, ns, label = self.sink, self.closure.names, self.closure.nstates, self.label
         for (x, y), until in self.closure.live_pairs(self.own_vertex).items():
-            key = (names[x // ns], names[y // ns])
-            self.out.adopt(key, NEVER, until)
-            sink.adopt((key[1], key[0], label) if self.reverse else (*key, label), NEVER, until)
+            xv, yv = names[x // ns], names[y // ns]
+            self.out.adopt((xv, yv), NEVER, until)
+            sink.adopt((yv, xv, label) if self.reverse else (xv, yv, label), NEVER, until)
         self.sink = None
 
     def _sparse(self) -> bool:
@@ -265,21 +275,26 @@ class PathClosureOp(PhysicalOperator):
             epsilon_pairs(self.out, batch, now, result, None)
 
     # ---- the hand-over to S-PATH
-    def _hand_over(self, now) -> list:
-        """Build S-PATH from the input indexes (valid entries) at `now`; returns what it
-        emits beyond the coverage already emitted."""
+    def _spath(self) -> PathOp:
+        """An empty S-PATH operator for this node over the same input indexes, emitting
+        through this operator's Coalescer."""
         node = self.node
         nodes = list(node.inputs)
         indexes = list(self.inputs)
         if self.domain is not None:
             nodes.append(node.domain)
             indexes.append(self.domain)
+        return PathOp(node, _Inputs(nodes, indexes), out=self.out)
+
+    def _hand_over(self, now) -> list:
+        """Build S-PATH from the input indexes (valid entries) at `now`; returns what it
+        emits beyond the coverage already emitted."""
+        node = self.node
         if self.sink is not None:
             self._stop_native(now)
-        op = PathOp(node, _Inputs(nodes, indexes))
-        op.out = self.out
+        op = self._spath()
         batches: list = [
-            [(s, t, e[0], e[1], e[2]) for s, t, e in index.entries() if e[1] > now]
+            [(s, t, e.ts, e.exp, e.wit) for s, t, e in index.entries() if e.exp > now]
             for index in self.inputs
         ]
         if node.domain is not None:
@@ -290,7 +305,7 @@ class PathClosureOp(PhysicalOperator):
         self.reread = True
         return out
 
-    def retract(self, batches, now):
+    def retract(self, batches: list, now: int) -> list:
         if self.spath is None:
             extra = self._hand_over(now)
             # the indexes hold the round's final state: nothing valid is beyond what was emitted
@@ -301,10 +316,10 @@ class PathClosureOp(PhysicalOperator):
         # records cut them, so it may never have seen the deleted tuples: every live key is
         # re-read as well (exact either way)
         self.reread = False
-        return self.spath.retract(batches, now) + self.spath._reread(list(self.out.live), now)
+        return self.spath.retract(batches, now) + self.spath.reread(self.out.keys(), now)
 
     # ---- housekeeping
-    def purge(self, now):
+    def purge(self, now: int) -> None:
         if self.spath is not None:
             self.spath.purge(now)
             return
@@ -313,12 +328,41 @@ class PathClosureOp(PhysicalOperator):
         self.out.purge(now)
         self.check_density = True  # once per slide, at the next batch
 
-    def size(self):
+    def size(self) -> int:
         if self.spath is not None:
             return self.spath.size()
         return len(self.closure) + len(self.out)
 
-    def _check(self):
+    def state(self) -> dict:
+        """The output's coverage; the closure, or the S-PATH trees after a hand-over; the
+        density bookkeeping; whether results still go out as native deltas."""
+        return {
+            "output": state_of(self.out),
+            "closure": None if self.closure is None else state_of(self.closure),
+            "spath": None if self.spath is None else state_of(self.spath),
+            "check_density": self.check_density,
+            "excess": self.excess,
+            "reread": self.reread,
+            "native": self.sink is not None,
+        }
+
+    def restore(self, state: dict) -> None:
+        restore_into(self.out, state["output"])
+        self.check_density = state["check_density"]
+        self.excess = state["excess"]
+        self.reread = state["reread"]
+        if state["native"] and self.sink is None:
+            raise StateError("native deltas saved for a PATH that gives rows in this engine")
+        if not state["native"]:
+            self.sink = None
+        if state["spath"] is None:
+            restore_into(self.closure, state["closure"])
+        else:
+            self.closure = None
+            self.spath = self._spath()
+            restore_into(self.spath, state["spath"])
+
+    def _check(self) -> None:
         if self.spath is not None:
             self.spath._check()
             return
@@ -330,7 +374,7 @@ class PathClosureOp(PhysicalOperator):
         def graph(level):
             for port, index in enumerate(inputs):
                 for s, t, entry in index.entries():
-                    if entry[1] >= level:
+                    if entry.exp >= level:
                         a, b = vid[s] * ns, vid[t] * ns
                         for p, q in moves[port]:
                             yield a + p, b + q
@@ -340,7 +384,7 @@ class PathClosureOp(PhysicalOperator):
         if self.sink is not None:
             return  # the results are in the sink, not in `out`
         # every result a level holds is covered by what was emitted
-        live = self.out.live
+        until = self.out.until
         finals = self.dfa.finals
         for level in closure.levels:
             for x, m in closure.reach[level].items():
@@ -349,5 +393,5 @@ class PathClosureOp(PhysicalOperator):
                 xv = closure.names[x // ns]
                 for y in bits(m):
                     if y % ns in finals and y != x:
-                        cur = live.get((xv, closure.names[y // ns]))
-                        assert cur is not None and cur[1] >= level, (xv, y, level, cur)
+                        end = until((xv, closure.names[y // ns]))
+                        assert end is not None and end >= level, (xv, y, level, end)

@@ -26,11 +26,29 @@ O(combinations through it + re-derivations of the keys it touched).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
-from .base import PhysicalOperator
-from .join_plan import _BOTH, _LOOP_BOUND, _LOOP_FREE, _NONE, _SRC, _TRG, frontier_steps, join_plan
+from ..stateful import restore_into, state_of
+from .base import BuildContext, PhysicalOperator
+from .join_plan import (
+    _BOTH,
+    _LOOP_BOUND,
+    _LOOP_FREE,
+    _NONE,
+    _SRC,
+    _TRG,
+    Condition,
+    frontier_steps,
+    join_plan,
+)
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
+
+#: what `dict.get` gives for a frontier key not reached yet: older than any real combination
+_ABSENT = (NEVER, NEVER)
 
 
 class PatternOp(PhysicalOperator):
@@ -55,7 +73,7 @@ class PatternOp(PhysicalOperator):
     #: re-derive from endpoints when the touched keys average this many per endpoint
     SHARED_KEYS = 2
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.indexes = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
@@ -66,13 +84,14 @@ class PatternOp(PhysicalOperator):
             slot.setdefault(s, len(slot))
             slot.setdefault(t, len(slot))
         self.nvars = len(slot)
-        self.head = (slot[node.head[0]], slot[node.head[1]])
+        head_src, head_trg = node.head
+        self.head = (slot[head_src], slot[head_trg])
         conditions = []
         for c in node.conditions:
             if c.right_const:
-                conditions.append((slot[c.left], c.op == "=", None, str(c.right)))
+                conditions.append(Condition(slot[c.left], c.op == "=", None, str(c.right)))
             else:
-                conditions.append((slot[c.left], c.op == "=", slot[c.right], None))
+                conditions.append(Condition(slot[c.left], c.op == "=", slot[c.right], None))
         self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
         self.conditions = conditions
         self.fanout = None
@@ -85,32 +104,32 @@ class PatternOp(PhysicalOperator):
         bindings, conditions = self.bindings, self.conditions
         n = len(bindings)
         self.plans = []
-        for i in range(n):
+        for i, (a, b) in enumerate(bindings):
             conds, steps = join_plan(
-                bindings, conditions, set(bindings[i]), [j for j in range(n) if j != i], fanout
+                bindings, conditions, {a, b}, [j for j in range(n) if j != i], fanout
             )
-            self.plans.append(((bindings[i][0], bindings[i][1], conds), steps))
+            self.plans.append(((a, b, conds), steps))
         self.head_plan = join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
         self.frontier_plans = (
-            [frontier_steps(steps, self.head, (start[0], start[1])) for start, steps in self.plans]
+            [frontier_steps(steps, self.head, (a, b)) for (a, b, _c), steps in self.plans]
             if n > 1
             else None
         )
-        self.head_frontier = frontier_steps(self.head_plan[1], self.head, self.head)
+        _conds, head_steps = self.head_plan
+        self.head_frontier = frontier_steps(head_steps, self.head, self.head)
         # re-derivation from one head endpoint (forward from src, backward from trg), shared
         # by every touched key with that endpoint
         self.end_frontiers = (
-            tuple(
-                frontier_steps(
-                    join_plan(bindings, conditions, {h}, list(range(n)), fanout)[1],
-                    self.head,
-                    (h, h),
-                )
-                for h in self.head
-            )
-            if n > 1 and self.head[0] != self.head[1]
+            tuple(self._from_endpoint(h, fanout) for h in self.head)
+            if n > 1 and len(set(self.head)) == 2
             else None
         )
+
+    def _from_endpoint(self, h: int, fanout) -> tuple:
+        """The frontier steps that re-derive head keys from the head variable `h` alone."""
+        n = len(self.bindings)
+        _conds, steps = join_plan(self.bindings, self.conditions, {h}, list(range(n)), fanout)
+        return frontier_steps(steps, self.head, (h, h))
 
     def _replan(self) -> None:
         """Once per slide: re-order the joins for the current fan-out of each input's index
@@ -120,11 +139,11 @@ class PatternOp(PhysicalOperator):
             return  # two inputs: one order
         fanout = []
         for index in self.indexes:
-            n = index.count
+            n = len(index)
             fanout.append(
                 tuple(
-                    round(2 * math.log2(n / len(side))) if n > len(side) > 0 else 0
-                    for side in (index.by_src, index.by_trg)
+                    round(2 * math.log2(n / keys)) if n > keys > 0 else 0
+                    for keys in (index.sources(), index.targets())
                 )
             )
         if fanout != self.fanout:
@@ -138,7 +157,7 @@ class PatternOp(PhysicalOperator):
                 return False
         return True
 
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
         result: list = []
         for i, batch in enumerate(batches):
             if not batch:
@@ -162,7 +181,9 @@ class PatternOp(PhysicalOperator):
         for key, (ts, exp) in frontier.items():
             got = admit(key, ts, exp, now)
             if got is not None:
-                result.append((key[0], key[1], got[0], got[1], None))
+                src, trg = key
+                g_ts, g_exp = got
+                result.append((src, trg, g_ts, g_exp, None))
 
     def _seed(self, i, batch, now, retracting: bool) -> dict:
         """The starting frontier `{(s, t): (ts, exp)}` of a batch of input i (an end record
@@ -182,8 +203,8 @@ class PatternOp(PhysicalOperator):
                 if not self._holds(conds, vals):
                     continue
             row = (s, t)
-            cur = frontier.get(row)
-            if cur is None or exp > cur[1]:
+            _cur_ts, cur_exp = frontier.get(row, _ABSENT)
+            if exp > cur_exp:
                 frontier[row] = (ts, exp)
         return frontier
 
@@ -198,9 +219,10 @@ class PatternOp(PhysicalOperator):
         for step in fsteps:
             if not frontier:
                 break
-            if step[6]:
+            _j, mode, _pa, _pb, _conds, _project, meets = step
+            if meets:
                 frontier = self._meet(step, frontier, now)
-            elif step[1] == _SRC or step[1] == _TRG:
+            elif mode == _SRC or mode == _TRG:
                 frontier = self._expand(step, frontier, now)
             else:
                 frontier = self._scan(step, frontier, now)
@@ -210,12 +232,12 @@ class PatternOp(PhysicalOperator):
         """A step with one endpoint bound: each row ranges over that endpoint's adjacency."""
         j, mode, pa, pb, sconds, project, _meets = step
         index = self.indexes[j]
-        adjacency = index.by_src if mode == _SRC else index.by_trg
+        adjacency = index.successors if mode == _SRC else index.predecessors
         fixed_at = pa if mode == _SRC else pb
         nxt: dict = {}
         for row, (ts, exp) in frontier.items():
             fixed = row[fixed_at]
-            got = adjacency.get(fixed)
+            got = adjacency(fixed)
             if got:
                 if mode == _SRC:
                     pairs = [(row + (fixed, other), e) for other, e in got.items()]
@@ -229,43 +251,43 @@ class PatternOp(PhysicalOperator):
         intersection, taken in C, of the probed input's adjacency with the folded inputs'."""
         j, mode, pa, pb, sconds, project, meets = step
         index = self.indexes[j]
-        adjacency = index.by_src if mode == _SRC else index.by_trg
+        adjacency = index.successors if mode == _SRC else index.predecessors
         fixed_at = pa if mode == _SRC else pb
         sides = [
-            (self.indexes[j2].by_trg if v_is_src else self.indexes[j2].by_src, at)
+            (self.indexes[j2].predecessors if v_is_src else self.indexes[j2].successors, at)
             for j2, v_is_src, at in meets
         ]
         nxt: dict = {}
         get = nxt.get
         for row, (ts, exp) in frontier.items():
             fixed = row[fixed_at]
-            got = adjacency.get(fixed)
+            got = adjacency(fixed)
             if not got:
                 continue
-            others = [side.get(row[at]) for side, at in sides]
+            others = [side(row[at]) for side, at in sides]
             if not all(others):
                 continue
-            common = got.keys() & others[0].keys()
-            for more in others[1:]:
+            common = got.keys()
+            for more in others:
                 common &= more.keys()
             for v in common:
                 e = got[v]
-                c_exp = exp if exp < e[1] else e[1]
-                c_ts = ts if ts > e[0] else e[0]
+                c_exp = exp if exp < e.exp else e.exp
+                c_ts = ts if ts > e.ts else e.ts
                 for more in others:
                     e = more[v]
-                    if e[1] < c_exp:
-                        c_exp = e[1]
-                    if e[0] > c_ts:
-                        c_ts = e[0]
+                    if e.exp < c_exp:
+                        c_exp = e.exp
+                    if e.ts > c_ts:
+                        c_ts = e.ts
                 if c_exp <= now:
                     continue
                 ext = row + (fixed, v) if mode == _SRC else row + (v, fixed)
                 if sconds and not _holds_on(sconds, ext):
                     continue
                 key = project(ext)
-                cur = get(key)
-                if cur is None or c_exp > cur[1]:
+                _cur_ts, cur_exp = get(key, _ABSENT)
+                if c_exp > cur_exp:
                     nxt[key] = (c_ts, c_exp)
         return nxt
 
@@ -276,14 +298,13 @@ class PatternOp(PhysicalOperator):
         everything = None
         if mode == _NONE or mode == _LOOP_FREE:
             everything = [(s, t, e) for s, t, e in index.entries() if mode == _NONE or s == t]
-        by_src = index.by_src
+        probe = index.get
         nxt: dict = {}
         for row, (ts, exp) in frontier.items():
             if everything is None:
                 a = row[pa]
                 b = a if mode == _LOOP_BOUND else row[pb]
-                got = by_src.get(a)
-                e = got.get(b) if got else None
+                e = probe(a, b)
                 if e is not None:
                     _merge(nxt, ((row + (a, b), e),), ts, exp, sconds, project, now)
             else:
@@ -325,30 +346,29 @@ class PatternOp(PhysicalOperator):
                 wit = None
                 if wits is not None:
                     wit = tuple(e for w in wits if w for e in w)
-                result.append((src, trg, got[0], got[1], wit))
+                g_ts, g_exp = got
+                result.append((src, trg, g_ts, g_exp, wit))
             return
         j, a, b, mode, conds = steps[k]
         index = self.indexes[j]
         if mode == _BOTH:
-            row = index.by_src.get(vals[a])
-            entry = row.get(vals[b]) if row is not None else None
+            entry = index.get(vals[a], vals[b])
             candidates = ((vals[a], vals[b], entry),) if entry is not None else ()
         elif mode == _SRC:
-            row = index.by_src.get(vals[a])
+            row = index.successors(vals[a])
             candidates = ((vals[a], t, e) for t, e in row.items()) if row else ()
         elif mode == _TRG:
-            col = index.by_trg.get(vals[b])
+            col = index.predecessors(vals[b])
             candidates = ((s, vals[b], e) for s, e in col.items()) if col else ()
         elif mode == _LOOP_BOUND:
-            row = index.by_src.get(vals[a])
-            entry = row.get(vals[a]) if row is not None else None
+            entry = index.get(vals[a], vals[a])
             candidates = ((vals[a], vals[a], entry),) if entry is not None else ()
         elif mode == _LOOP_FREE:
             candidates = ((s, t, e) for s, t, e in index.entries() if s == t)
         else:
             candidates = index.entries()
         for s, t, entry in list(candidates) if mode in (_NONE, _LOOP_FREE) else candidates:
-            e_ts, e_exp = entry[0], entry[1]
+            e_ts, e_exp = entry.ts, entry.exp
             if e_exp <= now:
                 continue
             vals[a] = s
@@ -356,7 +376,7 @@ class PatternOp(PhysicalOperator):
             if conds and not self._holds(conds, vals):
                 continue
             if wits is not None:
-                wits[j] = entry[2]
+                wits[j] = entry.wit
             self._extend(
                 steps,
                 k + 1,
@@ -368,7 +388,7 @@ class PatternOp(PhysicalOperator):
                 result,
             )
 
-    def retract(self, batches, now):
+    def retract(self, batches: list, now: int) -> list:
         if self.batched and self.frontier_plans is not None and not self.paths:
             return self._retract_batch(batches, now)
         touched: dict = {}
@@ -389,7 +409,9 @@ class PatternOp(PhysicalOperator):
                 exp, wit = self._rederive(key, now)
                 got = cut(key, exp, now, self.paths)
                 if got is not None:
-                    result.append((key[0], key[1], got[0], got[1], wit))
+                    src, trg = key
+                    g_ts, g_end = got
+                    result.append((src, trg, g_ts, g_end, wit))
             return result
         finally:
             self.probe = None
@@ -411,21 +433,22 @@ class PatternOp(PhysicalOperator):
             # key whose combinations through the deleted tuple all end before its coverage
             # does (`touched` holds their best exp, the deleted tuple counted as for ever)
             # keeps the derivation that gives its coverage, and needs no re-derivation.
-            live = self.out.live
+            until = self.out.until
             touched = {
-                key: v
-                for key, v in touched.items()
-                if (cur := live.get(key)) is None or v[1] >= cur[1]
+                key: (ts, exp)
+                for key, (ts, exp) in touched.items()
+                if (end := until(key)) is None or exp >= end
             }
         h0, h1 = self.head
         conds, _steps = self.head_plan
         seed = {}
         for key in touched:
-            if h0 == h1 and key[0] != key[1]:
+            src, trg = key
+            if h0 == h1 and src != trg:
                 continue
             if conds:
                 vals = [None] * self.nvars
-                vals[h0], vals[h1] = key
+                vals[h0], vals[h1] = src, trg
                 if not self._holds(conds, vals):
                     continue
             seed[key] = (NEVER, FOREVER)
@@ -433,10 +456,12 @@ class PatternOp(PhysicalOperator):
         cut = self.out.cut
         result = []
         for key in touched:
-            got = best.get(key)
-            got = cut(key, got[1] if got is not None else now, now)
+            _ts, exp = best.get(key, (now, now))
+            got = cut(key, exp, now)
             if got is not None:
-                result.append((key[0], key[1], got[0], got[1], None))
+                src, trg = key
+                g_ts, g_end = got
+                result.append((src, trg, g_ts, g_end, None))
         return result
 
     def _rederive_batch(self, seed: dict, now) -> dict:
@@ -446,8 +471,8 @@ class PatternOp(PhysicalOperator):
         off; else probe key by key with both head variables bound."""
         ends = self.end_frontiers
         if ends is not None and len(seed) > 1:
-            srcs = {k[0] for k in seed}
-            trgs = {k[1] for k in seed}
+            srcs = {src for src, _trg in seed}
+            trgs = {trg for _src, trg in seed}
             side = 0 if len(srcs) <= len(trgs) else 1
             distinct = srcs if side == 0 else trgs
             if self.SHARED_KEYS * len(distinct) <= len(seed):
@@ -459,35 +484,48 @@ class PatternOp(PhysicalOperator):
     def _rederive(self, key, now) -> tuple:
         """`(exp, witness)` of the longest-lived derivation of head `key` (exp `now`: none)."""
         h0, h1 = self.head
-        if h0 == h1 and key[0] != key[1]:
+        src, trg = key
+        if h0 == h1 and src != trg:
             return now, None
         vals = [None] * self.nvars
-        vals[h0], vals[h1] = key
+        vals[h0], vals[h1] = src, trg
         conds, steps = self.head_plan
         if conds and not self._holds(conds, vals):
             return now, None
-        best = [now, None]
+        best = {"exp": now, "wit": None}
         paths = self.paths
 
         def keep(_src, _trg, exp, wits):
-            if exp > best[0]:
-                best[0] = exp
-                best[1] = tuple(e for w in wits if w for e in w) if paths else None
+            if exp > best["exp"]:
+                best["exp"] = exp
+                best["wit"] = tuple(e for w in wits if w for e in w) if paths else None
 
         self.probe = keep
         self._extend(
             steps, 0, vals, NEVER, FOREVER, [None] * len(self.indexes) if paths else None, now, None
         )
-        return best[0], best[1]
+        return best["exp"], best["wit"]
 
-    def purge(self, now):
+    def purge(self, now: int) -> None:
         self.out.purge(now)
         self._replan()
 
-    def size(self):
+    def size(self) -> int:
         return len(self.out)
 
-    def _check(self):
+    def state(self) -> dict:
+        """The output's coverage and the index statistics the join plans were made for."""
+        return {"output": state_of(self.out), "fanout": self.fanout}
+
+    def restore(self, state: dict) -> None:
+        restore_into(self.out, state["output"])
+        fanout = state["fanout"]
+        fanout = None if fanout is None else [tuple(f) for f in fanout]
+        if fanout != self.fanout:
+            self.fanout = fanout
+            self._plan(fanout)
+
+    def _check(self) -> None:
         self.out._check()
 
 
@@ -497,14 +535,14 @@ def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
     combination with the largest exp (see `PatternOp._frontier`)."""
     get = nxt.get
     for ext, e in pairs:
-        e_exp = e[1]
+        e_exp = e.exp
         if e_exp <= now or (sconds and not _holds_on(sconds, ext)):
             continue
         c_exp = exp if exp < e_exp else e_exp
         key = project(ext)
-        cur = get(key)
-        if cur is None or c_exp > cur[1]:
-            e_ts = e[0]
+        _cur_ts, cur_exp = get(key, _ABSENT)
+        if c_exp > cur_exp:
+            e_ts = e.ts
             nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
 
 

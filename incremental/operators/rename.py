@@ -7,19 +7,25 @@ tuple.
 
 from __future__ import annotations
 
-from .base import PhysicalOperator
+from typing import TYPE_CHECKING
+
+from .base import BuildContext, PhysicalOperator
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
 
 
 class RenameOp(PhysicalOperator):
     __slots__ = ("reverse",)
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.reverse = node.reverse
 
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
+        (batch,) = batches
         if not self.reverse:
-            return batches[0]
-        return [(t, s, ts, exp, wit) for s, t, ts, exp, wit in batches[0]]
+            return batch
+        return [(t, s, ts, exp, wit) for s, t, ts, exp, wit in batch]
 
     retract = process

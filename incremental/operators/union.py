@@ -9,18 +9,23 @@ O(log n) when emitted; per end record O(#inputs).
 
 from __future__ import annotations
 
-from .base import CoalescedOperator
+from typing import TYPE_CHECKING
+
+from .base import BuildContext, CoalescedOperator
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
 
 
 class UnionOp(CoalescedOperator):
     __slots__ = ("inputs", "paths")
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
 
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
         admit = self.out.admit
         result = []
         for batch in batches:
@@ -29,10 +34,11 @@ class UnionOp(CoalescedOperator):
             for s, t, ts, exp, wit in batch:
                 got = admit((s, t), ts, exp, now)
                 if got is not None:
-                    result.append((s, t, got[0], got[1], wit))
+                    g_ts, g_exp = got
+                    result.append((s, t, g_ts, g_exp, wit))
         return result
 
-    def retract(self, batches, now):
+    def retract(self, batches: list, now: int) -> list:
         cut = self.out.cut
         result = []
         for batch in batches:
@@ -42,9 +48,10 @@ class UnionOp(CoalescedOperator):
                 best, wit = now, None
                 for index in self.inputs:
                     entry = index.get(s, t)
-                    if entry is not None and entry[1] > best:
-                        best, wit = entry[1], entry[2]
+                    if entry is not None and entry.exp > best:
+                        best, wit = entry.exp, entry.wit
                 got = cut((s, t), best, now, self.paths)
                 if got is not None:
-                    result.append((s, t, got[0], got[1], wit))
+                    g_ts, g_end = got
+                    result.append((s, t, g_ts, g_end, wit))
         return result

@@ -10,34 +10,42 @@ O(1), O(log n) when emitted; per end record O(degree of s and t).
 
 from __future__ import annotations
 
-from .base import CoalescedOperator
+from typing import TYPE_CHECKING
+
+from .base import BuildContext, CoalescedOperator
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
 
 
 class VerticesOp(CoalescedOperator):
     __slots__ = ("inputs", "paths")
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
 
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
         admit = self.out.admit
         result = []
         for batch in batches:
             if not batch:
                 continue
             for s, t, ts, exp, wit in batch:
+                own = () if wit is not None else None
                 got = admit(s, ts, exp, now)
                 if got is not None:
-                    result.append((s, s, got[0], got[1], () if wit is not None else None))
+                    g_ts, g_exp = got
+                    result.append((s, s, g_ts, g_exp, own))
                 if t != s:
                     got = admit(t, ts, exp, now)
                     if got is not None:
-                        result.append((t, t, got[0], got[1], () if wit is not None else None))
+                        g_ts, g_exp = got
+                        result.append((t, t, g_ts, g_exp, own))
         return result
 
-    def retract(self, batches, now):
+    def retract(self, batches: list, now: int) -> list:
         cut = self.out.cut
         wit = () if self.paths else None
         result = []
@@ -48,17 +56,17 @@ class VerticesOp(CoalescedOperator):
                 for v in (s,) if s == t else (s, t):
                     got = cut(v, self._coverage(v, now), now)
                     if got is not None:
-                        result.append((v, v, got[0], got[1], wit))
+                        g_ts, g_end = got
+                        result.append((v, v, g_ts, g_end, wit))
         return result
 
     def _coverage(self, v, now) -> int:
         """The largest exp of an input edge at `v` (`now` if none is valid)."""
         best = now
         for index in self.inputs:
-            for rows in (index.by_src, index.by_trg):
-                row = rows.get(v)
+            for row in (index.successors(v), index.predecessors(v)):
                 if row:
                     for entry in row.values():
-                        if entry[1] > best:
-                            best = entry[1]
+                        if entry.exp > best:
+                            best = entry.exp
         return best

@@ -16,14 +16,19 @@ only a widening, if any, is emitted. Cost per edge: O(1), plus O(log n) when emi
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..sgt import wscan_expiry
-from .base import CoalescedOperator
+from .base import BuildContext, CoalescedOperator
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
 
 
 class WScanOp(CoalescedOperator):
     __slots__ = ("label", "window", "slide", "paths", "deleted", "unmatched")
 
-    def __init__(self, node, ctx) -> None:
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.label = node.label
         self.window = node.window
@@ -32,35 +37,48 @@ class WScanOp(CoalescedOperator):
         self.deleted = 0  # '-' edges that matched a valid edge
         self.unmatched = 0  # '-' edges that matched nothing
 
-    def process(self, batches, now):
+    def process(self, batches: list, now: int) -> list:
         """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
         (a batch with `-` edges goes to `scan`)."""
         admit, label, paths = self.out.admit, self.label, self.paths
         exp = wscan_expiry(now, self.window, self.slide)  # every edge here has `time == now`
         result = []
-        for s, t, time, op in batches[0]:
+        (batch,) = batches
+        for s, t, time, op in batch:
             if op != "+":
                 raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
             got = admit((s, t), time, exp, now)
             if got is not None:
-                result.append((s, t, got[0], got[1], ((s, t, label),) if paths else None))
+                g_ts, g_exp = got
+                result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
         return result
 
-    def scan(self, edges, now):
+    def state(self) -> dict:
+        return {**super().state(), "deleted": self.deleted, "unmatched": self.unmatched}
+
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        self.deleted = state["deleted"]
+        self.unmatched = state["unmatched"]
+
+    def scan(self, edges: list, now: int) -> tuple[list, list]:
         """Raw edges of this label at `now`, some of them `-`: `(new sgts, end records)`."""
-        live = self.out.live
-        net: dict = {}  # key -> [valid before the batch, valid now, inserted]
+        until = self.out.until
+        before: dict = {}  # key -> valid before the batch
+        valid: set = set()  # keys valid after the edges read so far
+        inserted: set = set()  # keys with a '+' in the batch
         for s, t, _time, op in edges:
             key = (s, t)
-            state = net.get(key)
-            if state is None:
-                cur = live.get(key)
-                valid = cur is not None and cur[1] > now
-                state = net[key] = [valid, valid, False]
+            if key not in before:
+                end = until(key)
+                before[key] = was = end is not None and end > now
+                if was:
+                    valid.add(key)
             if op == "+":
-                state[1] = state[2] = True
-            elif state[1]:
-                state[1] = False
+                valid.add(key)
+                inserted.add(key)
+            elif key in valid:
+                valid.discard(key)
                 self.deleted += 1
             else:
                 self.unmatched += 1
@@ -68,21 +86,15 @@ class WScanOp(CoalescedOperator):
         admit, cut, label, paths = self.out.admit, self.out.cut, self.label, self.paths
         result: list = []
         ended: list = []
-        for key, (before, valid, inserted) in net.items():
-            if valid:
-                if inserted:
+        for key, was in before.items():
+            s, t = key
+            if key in valid:
+                if key in inserted:
                     got = admit(key, now, exp, now)
                     if got is not None:
-                        result.append(
-                            (
-                                key[0],
-                                key[1],
-                                got[0],
-                                got[1],
-                                ((key[0], key[1], label),) if paths else None,
-                            )
-                        )
-            elif before:
-                got = cut(key, now, now)
-                ended.append((key[0], key[1], got[0], got[1], None))
+                        g_ts, g_exp = got
+                        result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
+            elif was:
+                g_ts, g_end = cut(key, now, now)
+                ended.append((s, t, g_ts, g_end, None))
         return result, ended

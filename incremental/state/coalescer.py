@@ -13,6 +13,7 @@ With explicit deletions an operator may find that a key's coverage ends earlier 
 
 from __future__ import annotations
 
+from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
 
@@ -20,6 +21,8 @@ class Coalescer:
     """`admit(key, ts, exp, now)` -> the interval to emit, or None when already covered."""
 
     __slots__ = ("live", "heap")
+
+    STATE_VERSION = 1
 
     def __init__(self) -> None:
         self.live: dict = {}  # key -> [start, until]
@@ -67,6 +70,15 @@ class Coalescer:
         del self.live[key]
         return (cur[0], now)
 
+    def until(self, key):
+        """The end of the coverage emitted for `key` (possibly `<= now`: over), or None."""
+        cur = self.live.get(key)
+        return None if cur is None else cur[1]
+
+    def keys(self) -> list:
+        """Every key with emitted coverage (expired ones until `purge`)."""
+        return list(self.live)
+
     def purge(self, now: int) -> None:
         """Forget keys whose coverage ended at or before `now`."""
         live = self.live
@@ -77,6 +89,15 @@ class Coalescer:
 
     def __len__(self) -> int:
         return len(self.live)
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): coverage per key, the expiry
+        index."""
+        return {"coverage": self.live, "expiry": state_of(self.heap)}
+
+    def restore(self, state: dict) -> None:
+        self.live = {key: [start, until] for key, (start, until) in state["coverage"].items()}
+        restore_into(self.heap, state["expiry"])
 
     def _check(self) -> None:
         """Invariants: intervals non-empty; every live key has a heap entry at its `until`."""

@@ -1,34 +1,70 @@
-"""The Δ-PATH index of S-PATH (thesis Appendix A, Defs 36-37).
+"""The Δ-PATH index of S-PATH and the algorithms that change it (thesis Appendix A, Defs
+36-37; deletions: thesis 4.3.2 Algorithm Delete).
 
 A spanning tree `T_x` per root vertex `x`: its nodes are `(vertex, DFA state)` pairs reachable
-from `(x, s0)`, each holding the interval of the path that expires last (`[ts, exp)`, coalescing
-with max) and a parent pointer for the witness path. An inverted index maps `(vertex, state)`
-to the roots of the trees holding it (ExpandableTrees, thesis line 18), and an exp-bucketed expiry index (state/expiry.py)
-finds expired nodes directly (no ExpiryRAPQ re-derivation: a child never outlives its parent,
-so expired nodes form whole subtrees).
+from `(x, s0)`, each holding the interval of the path that expires last (`[ts, exp)`,
+coalescing with max) and a parent pointer for the witness path. An inverted index maps
+`(vertex, state)` to the roots of the trees holding it (ExpandableTrees, thesis line 18), and
+an exp-bucketed expiry index (state/expiry.py) finds expired nodes directly (no ExpiryRAPQ
+re-derivation: a child never outlives its parent, so expired nodes form whole subtrees).
 
-A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, None]`.
-Nodes with `exp <= now` are treated as absent by the algorithm and dropped by `purge`.
-An explicit deletion breaks the "child never outlives its parent through a still valid edge"
-reasoning for the nodes below a deleted tree edge: PATH (operators/path.py) re-derives those
-and ends the ones left without a derivation at `now` (they stay, invisible, until `purge`).
+A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, None]`. Nodes
+with `exp <= now` are treated as absent by the algorithm and dropped by `purge`. The window
+graph is read from the input edge indexes (state/edge_index.py), one per letter of the DFA.
+
+Insertion (`insert`, Expand / Propagate): a new sgt `(u, v)` with letter l, for each DFA move
+`s -l-> q`, opens `T_u` when `s = s0`, then for every tree holding a valid `(u, s)` offers
+`(v, q)` the interval `[max ts, min exp)` of the node and the sgt; a node that is new (or
+expired) is Expanded, one whose exp grows is Propagated; both continue over the out-edges of
+the letters leaving q (worklist, no recursion) until nothing improves. Each final-state node
+that improved is reported to the caller (PATH coalesces it into its output).
+
+Deletion (`below_tree_edges`, `reconnect`): an end record of `(u, v)` with letter l matters
+only where it is a *tree edge* (Def 24): a valid node `(v, q)` whose parent is `(u, s)` with
+`δ(s, l) = q` and whose exp the edge no longer covers. The subtrees below such edges are
+invalidated (found by following out-edges whose child points back to its parent) and every
+invalidated node is reconnected through the valid derivation with the largest exp: a
+Dijkstra-style search with a max-heap, seeded by the valid in-edges from nodes outside the
+invalidated set and growing through settled nodes. A node keeps its ts (it stays valid without
+a break); one left without a valid derivation ends at `now` (it stays, invisible, until
+`purge`). An explicit deletion breaks the "child never outlives its parent through a still
+valid edge" reasoning only for the nodes below a deleted tree edge; those are exactly the
+ones re-derived.
 """
 
 from __future__ import annotations
 
+import heapq
+
 from ..sgt import FOREVER, NEVER
+from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
 
 class DeltaPath:
-    __slots__ = ("trees", "inv", "heap", "count", "start")
+    """The spanning trees of one PATH: `trees[root][(v, q)]` -> node, `inv[(v, q)]` -> roots.
 
-    def __init__(self, start: int) -> None:
+    `delta[q]` maps a letter to the next state, `back[q]` lists `(letter, s)` with
+    `δ(s, letter) = q`, and `window[letter]` is the EdgeIndex of that letter's input."""
+
+    __slots__ = ("trees", "inv", "heap", "count", "start", "delta", "back", "finals", "window")
+
+    STATE_VERSION = 1
+
+    def __init__(self, dfa, window: dict) -> None:
         self.trees: dict[str, dict[tuple, list]] = {}
         self.inv: dict[tuple, set] = {}
         self.heap = ExpiryBuckets()  # exp -> (root, v, q)
         self.count = 0  # non-root nodes
-        self.start = start
+        self.start: int = dfa.start
+        self.delta: list[dict] = dfa.delta
+        self.finals: frozenset = frozenset(dfa.finals)
+        back: list[list] = [[] for _ in dfa.delta]
+        for s, moves in enumerate(dfa.delta):
+            for letter, q in moves.items():
+                back[q].append((letter, s))
+        self.back = back
+        self.window = window
 
     def tree(self, root: str) -> dict:
         """`T_root`, created with its root node if missing."""
@@ -38,6 +74,222 @@ class DeltaPath:
             tree = self.trees[root] = {key: [NEVER, FOREVER, None, None]}
             self.inv.setdefault(key, set()).add(root)
         return tree
+
+    # ---- insertion: Expand / Propagate
+    def insert(self, u, v, moves, ts: int, exp: int, wit, now: int, reached: list) -> None:
+        """Offer the sgt `(u, v)` valid on `[ts, exp)`, whose letter moves the DFA by `moves`
+        (`[(s, q)]`), to every tree holding a valid `(u, s)`; append `(root, v, key, ts, exp)`
+        to `reached` for each final-state node whose interval grew."""
+        start, trees, inv = self.start, self.trees, self.inv
+        for s, q in moves:
+            if s == start:
+                self.tree(u)
+            roots = inv.get((u, s))
+            if not roots:
+                continue
+            for x in list(roots):
+                tree = trees[x]
+                n_ts, n_exp, _parent, _wit = tree[(u, s)]
+                if n_exp <= now:
+                    continue
+                self._relax(
+                    x,
+                    tree,
+                    (u, s),
+                    v,
+                    q,
+                    ts if ts > n_ts else n_ts,
+                    exp if exp < n_exp else n_exp,
+                    wit,
+                    now,
+                    reached,
+                )
+
+    def _relax(self, x, tree, parent, v, q, ts, exp, wit, now, reached) -> None:
+        """Expand / Propagate from one offer, until nothing improves."""
+        heap_add, inv = self.heap.add, self.inv
+        delta, finals, window = self.delta, self.finals, self.window
+        work = [(parent, v, q, ts, exp, wit)]
+        while work:
+            parent, v, q, ts, exp, wit = work.pop()
+            key = (v, q)
+            node = tree.get(key)
+            if node is None:
+                node = tree[key] = [ts, exp, parent, wit]
+                roots = inv.get(key)
+                if roots is None:
+                    inv[key] = {x}
+                else:
+                    roots.add(x)
+                self.count += 1
+            elif node[1] <= now:  # expired: a fresh derivation
+                node[0], node[1], node[2], node[3] = ts, exp, parent, wit
+            elif exp > node[1]:  # Propagate: a later-expiring path
+                if ts < node[0]:
+                    node[0] = ts
+                node[1], node[2], node[3] = exp, parent, wit
+            else:
+                continue
+            heap_add(exp, (x, v, q))
+            n_ts, n_exp = node[0], node[1]
+            if q in finals:
+                reached.append((x, v, key, n_ts, n_exp))
+            for letter, q2 in delta[q].items():
+                row = window[letter].successors(v)
+                if not row:
+                    continue
+                for w, e in row.items():
+                    e_exp = e.exp
+                    if e_exp <= now:
+                        continue
+                    c_exp = n_exp if n_exp < e_exp else e_exp
+                    child = tree.get((w, q2))
+                    if child is not None and child[1] > now and child[1] >= c_exp:
+                        continue
+                    e_ts = e.ts
+                    work.append((key, w, q2, n_ts if n_ts > e_ts else e_ts, c_exp, e.wit))
+
+    # ---- deletion: invalidate and reconnect
+    def below_tree_edges(self, u, v, moves, exp: int, now: int, renew: bool, below: dict) -> None:
+        """For the end record of `(u, v)` (now ending at `exp`) with DFA moves `moves`: add to
+        `below[root]` every valid node `(v, q)` whose tree edge it is and whose exp it no
+        longer covers (`renew`: every such tree edge, to renew witnesses)."""
+        trees, inv = self.trees, self.inv
+        for s, q in moves:
+            roots = inv.get((v, q))
+            if not roots:
+                continue
+            parent = (u, s)
+            for x in roots:
+                _ts, n_exp, n_parent, _wit = trees[x][(v, q)]
+                if n_parent == parent and n_exp > now and (n_exp > exp or renew):
+                    below.setdefault(x, []).append((v, q))
+
+    def reconnect(self, x, starts, now: int) -> list:
+        """Invalidate the subtrees of `starts` in `T_x` and re-derive each of their nodes with
+        its best valid derivation; return the invalidated node keys."""
+        tree = self.trees[x]
+        invalid = self._subtrees(tree, starts, now)
+        best, heap = self._seeds(tree, invalid, now)
+        self._settle(best, heap, invalid, now)
+        heap_add = self.heap.add
+        for key in invalid:
+            node = tree[key]
+            b = best.get(key)
+            if b is None:
+                node[1] = now  # no valid derivation left: ends now
+                heap_add(now, (x, key[0], key[1]))
+            else:
+                node[1], node[2], node[3] = b
+                heap_add(b[0], (x, key[0], key[1]))
+        return list(invalid)
+
+    def _subtrees(self, tree, starts, now: int) -> dict:
+        """The valid nodes below `starts` (themselves included), following parent pointers
+        backwards over the window's out-edges."""
+        delta, window = self.delta, self.window
+        invalid: dict = {}
+        todo = list(starts)
+        while todo:
+            key = todo.pop()
+            if key in invalid:
+                continue
+            invalid[key] = None
+            v, q = key
+            for letter, q2 in delta[q].items():
+                row = window[letter].successors(v)
+                if row:
+                    for w in row:
+                        child = tree.get((w, q2))
+                        if child is not None and child[2] == key and child[1] > now:
+                            todo.append((w, q2))
+        return invalid
+
+    def _seeds(self, tree, invalid: dict, now: int) -> tuple[dict, list]:
+        """Per invalidated node, its best valid in-edge from a node outside `invalid`:
+        `best[key] = [exp, parent, wit]`, and the max-heap of them."""
+        back, window = self.back, self.window
+        best: dict = {}
+        heap: list = []
+        for key in invalid:
+            v, q = key
+            top = None
+            for letter, s in back[q]:
+                col = window[letter].predecessors(v)
+                if not col:
+                    continue
+                for u, e in col.items():
+                    parent = (u, s)
+                    if parent in invalid:
+                        continue
+                    p = tree.get(parent)
+                    if p is None:
+                        continue
+                    c = p[1] if p[1] < e.exp else e.exp
+                    if c > now and (top is None or c > top[0]):
+                        top = [c, parent, e.wit]
+            if top is not None:
+                best[key] = top
+                heapq.heappush(heap, (-top[0], key))
+        return best, heap
+
+    def _settle(self, best: dict, heap: list, invalid: dict, now: int) -> None:
+        """Dijkstra with a max-heap on the bottleneck exp: grow the best derivations of the
+        invalidated nodes through the nodes settled so far."""
+        delta, window = self.delta, self.window
+        settled: set = set()
+        while heap:
+            c, key = heapq.heappop(heap)
+            c = -c
+            if key in settled or best[key][0] != c:
+                continue
+            settled.add(key)
+            v, q = key
+            for letter, q2 in delta[q].items():
+                row = window[letter].successors(v)
+                if not row:
+                    continue
+                for w, e in row.items():
+                    child = (w, q2)
+                    if child not in invalid or child in settled:
+                        continue
+                    c2 = c if c < e.exp else e.exp
+                    if c2 <= now:
+                        continue
+                    b = best.get(child)
+                    if b is None or c2 > b[0]:
+                        best[child] = [c2, key, e.wit]
+                        heapq.heappush(heap, (-c2, child))
+
+    # ---- reading
+    def best_final(self, x, v, now: int, paths: bool) -> tuple[int, tuple | None] | None:
+        """`(exp, witness)` of the final-state node of `v` in `T_x` that expires last (the
+        witness only with `paths`), or None when none is valid after `now`."""
+        tree = self.trees.get(x)
+        if tree is None:
+            return None
+        best, key = now, None
+        for q in self.finals:
+            node = tree.get((v, q))
+            if node is not None and node[1] > best and node[2] is not None:
+                best, key = node[1], (v, q)
+        if key is None:
+            return None
+        return best, (self.path_to(x, key) if paths else None)
+
+    def path_to(self, root: str, key: tuple) -> tuple:
+        """The witness edges from the root to `key`, following parent pointers."""
+        tree = self.trees[root]
+        parts = []
+        steps = 0
+        while key is not None and steps <= len(tree):
+            node = tree.get(key)
+            if node is None or node[2] is None:
+                break
+            parts.append(node[3] or ())
+            key = node[2]
+            steps += 1
+        return tuple(e for part in reversed(parts) for e in part)
 
     def purge(self, now: int) -> None:
         """Remove every node with `exp <= now`, and trees left with their root only."""
@@ -64,22 +316,28 @@ class DeltaPath:
                 if not roots:
                     del inv[rkey]
 
-    def path_to(self, root: str, key: tuple) -> tuple:
-        """The witness edges from the root to `key`, following parent pointers."""
-        tree = self.trees[root]
-        parts = []
-        steps = 0
-        while key is not None and steps <= len(tree):
-            node = tree.get(key)
-            if node is None or node[2] is None:
-                break
-            parts.append(node[3] or ())
-            key = node[2]
-            steps += 1
-        return tuple(e for part in reversed(parts) for e in part)
-
     def __len__(self) -> int:
         return self.count
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): the trees (node: `[ts, exp,
+        parent key, witness]`) and the expiry index; the inverted index is rebuilt."""
+        return {"trees": self.trees, "expiry": state_of(self.heap)}
+
+    def restore(self, state: dict) -> None:
+        self.trees = {
+            root: {key: list(node) for key, node in tree.items()}
+            for root, tree in state["trees"].items()
+        }
+        inv: dict = {}
+        count = 0
+        for root, tree in self.trees.items():
+            for key in tree:
+                inv.setdefault(key, set()).add(root)
+            count += len(tree) - 1
+        self.inv = inv
+        self.count = count
+        restore_into(self.heap, state["expiry"])
 
     def _check(self, now: int | None = None) -> None:
         """Invariants: inverted index == tree membership; counts; non-empty intervals; a

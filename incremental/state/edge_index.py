@@ -14,13 +14,34 @@ Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per r
 
 from __future__ import annotations
 
+from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
 
+class Entry:
+    """The coalesced tuple of one edge `(s, t)`: valid on `[ts, exp)`, derived by `wit` (the
+    witness path of a derived input, or None). Readers take its fields by name and never
+    write them; only the EdgeIndex holding it does."""
+
+    __slots__ = ("ts", "exp", "wit")
+
+    def __init__(self, ts: int, exp: int, wit) -> None:
+        self.ts = ts
+        self.exp = exp
+        self.wit = wit
+
+    def __repr__(self) -> str:
+        return f"Entry({self.ts}, {self.exp}, {self.wit!r})"
+
+
 class EdgeIndex:
-    """`by_src[s][t]` and `by_trg[t][s]` hold the same entry `[ts, exp, wit]`."""
+    """`by_src[s][t]` and `by_trg[t][s]` hold the same `Entry`. Readers probe the two maps
+    (`successors`/`predecessors` or the maps themselves, read-only); only `insert`, `cut`
+    and `purge` change them."""
 
     __slots__ = ("by_src", "by_trg", "heap", "count")
+
+    STATE_VERSION = 1
 
     def __init__(self) -> None:
         self.by_src: dict[str, dict[str, list]] = {}
@@ -36,18 +57,18 @@ class EdgeIndex:
             row = self.by_src[s] = {}
         entry = row.get(t)
         if entry is None:
-            entry = [ts, exp, wit]
+            entry = Entry(ts, exp, wit)
             row[t] = entry
             col = self.by_trg.get(t)
             if col is None:
                 col = self.by_trg[t] = {}
             col[s] = entry
             self.count += 1
-        elif exp > entry[1]:
-            if entry[1] <= now or ts < entry[0]:
-                entry[0] = ts
-            entry[1] = exp
-            entry[2] = wit
+        elif exp > entry.exp:
+            if entry.exp <= now or ts < entry.ts:
+                entry.ts = ts
+            entry.exp = exp
+            entry.wit = wit
         else:
             return
         self.heap.add(exp, (s, t))
@@ -57,16 +78,33 @@ class EdgeIndex:
         witness of what still derives it (an unchanged `exp` only renews the witness). O(1)."""
         row = self.by_src.get(s)
         entry = None if row is None else row.get(t)
-        if entry is None or exp > entry[1]:
+        if entry is None or exp > entry.exp:
             return
-        entry[2] = wit
-        if exp < entry[1]:
-            entry[1] = exp
+        entry.wit = wit
+        if exp < entry.exp:
+            entry.exp = exp
             self.heap.add(exp, (s, t))
 
-    def get(self, s: str, t: str):
+    def get(self, s: str, t: str) -> Entry | None:
+        """The entry of `(s, t)` (possibly expired), or None."""
         row = self.by_src.get(s)
         return None if row is None else row.get(t)
+
+    def successors(self, s: str) -> dict[str, Entry] | None:
+        """`{t: entry}` of the edges leaving `s` (read-only), or None."""
+        return self.by_src.get(s)
+
+    def predecessors(self, t: str) -> dict[str, Entry] | None:
+        """`{s: entry}` of the edges entering `t` (read-only), or None."""
+        return self.by_trg.get(t)
+
+    def sources(self) -> int:
+        """How many distinct sources have entries (expired ones until `purge`)."""
+        return len(self.by_src)
+
+    def targets(self) -> int:
+        """How many distinct targets have entries (expired ones until `purge`)."""
+        return len(self.by_trg)
 
     def purge(self, now: int) -> None:
         """Drop every entry with `exp <= now`."""
@@ -76,7 +114,7 @@ class EdgeIndex:
             if row is None:
                 continue
             entry = row.get(t)
-            if entry is None or entry[1] > now:
+            if entry is None or entry.exp > now:
                 continue
             del row[t]
             if not row:
@@ -88,13 +126,34 @@ class EdgeIndex:
             self.count -= 1
 
     def entries(self):
-        """Every `(s, t, entry)`, expired ones included."""
+        """Every `(s, t, Entry)`, expired ones included."""
         for s, row in self.by_src.items():
             for t, entry in row.items():
                 yield s, t, entry
 
     def __len__(self) -> int:
         return self.count
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): every entry as a row in the
+        order of `by_src`, the order of `by_trg` as sources per target, the expiry index."""
+        return {
+            "edges": [(s, t, e.ts, e.exp, e.wit) for s, t, e in self.entries()],
+            "sources_by_target": {t: list(col) for t, col in self.by_trg.items()},
+            "expiry": state_of(self.heap),
+        }
+
+    def restore(self, state: dict) -> None:
+        by_src: dict = {}
+        for s, t, ts, exp, wit in state["edges"]:
+            by_src.setdefault(s, {})[t] = Entry(ts, exp, wit)
+        self.by_src = by_src
+        self.by_trg = {
+            t: {s: by_src[s][t] for s in sources}
+            for t, sources in state["sources_by_target"].items()
+        }
+        self.count = len(state["edges"])
+        restore_into(self.heap, state["expiry"])
 
     def _check(self) -> None:
         """Invariants: both directions agree, counts match, every entry has a heap entry at
@@ -108,8 +167,8 @@ class EdgeIndex:
             for t, entry in row.items():
                 n += 1
                 assert self.by_trg[t][s] is entry
-                assert entry[0] <= entry[1], (s, t, entry)
-                assert (s, t, entry[1]) in heap_keys, (s, t, entry)
+                assert entry.ts <= entry.exp, (s, t, entry)
+                assert (s, t, entry.exp) in heap_keys, (s, t, entry)
         m = sum(len(col) for col in self.by_trg.values())
         assert all(self.by_trg.values())
         assert n == m == self.count, (n, m, self.count)

@@ -14,6 +14,8 @@ import heapq
 class ExpiryBuckets:
     __slots__ = ("buckets", "instants")
 
+    STATE_VERSION = 1
+
     def __init__(self) -> None:
         self.buckets: dict[int, list] = {}
         self.instants: list[int] = []
@@ -51,6 +53,14 @@ class ExpiryBuckets:
 
     def __len__(self) -> int:
         return sum(len(b) for b in self.buckets.values())
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): the items by instant."""
+        return {"items_by_exp": self.buckets}
+
+    def restore(self, state: dict) -> None:
+        self.buckets = {int(exp): list(items) for exp, items in state["items_by_exp"].items()}
+        self.instants = sorted(self.buckets)  # a sorted list is a heap
 
     def _check(self) -> None:
         assert sorted(self.instants) == sorted(self.buckets), "instants out of sync"

@@ -50,6 +50,14 @@ class LevelClosure(ProductNodes):
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
 
+    def closure_state(self) -> dict:
+        return {"levels": self.levels, "reach_by_level": self.reach, "ancestors_by_level": self.anc}
+
+    def restore_closure(self, state: dict) -> None:
+        self.levels = [int(level) for level in state["levels"]]
+        self.reach = {int(level): dict(m) for level, m in state["reach_by_level"].items()}
+        self.anc = {int(level): dict(m) for level, m in state["ancestors_by_level"].items()}
+
     # ---- levels
     def drop(self, now: int) -> None:
         """Forget the levels `<= now` (whole)."""

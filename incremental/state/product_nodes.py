@@ -14,6 +14,7 @@ import heapq
 
 import numpy as np
 
+from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
 
@@ -84,6 +85,37 @@ class ProductNodes:
         self.fmask = 0  # final-state bits of vertex indexes < cap
         self.vbase = 0  # state-0 bits (one per vertex index < cap)
         self.cap = 0
+
+    STATE_VERSION = 1
+
+    def state(self) -> dict:
+        """The checkpoint contract (incremental/stateful.py): the interned vertices; a
+        subclass adds its closure (`closure_state`)."""
+        return {
+            "vertices": self.names,
+            "free": self.free,
+            "vertex_exp": self.vexp,
+            "vertex_expiry": state_of(self.vheap),
+            "capacity": self.cap,
+            **self.closure_state(),
+        }
+
+    def restore(self, state: dict) -> None:
+        self.names = list(state["vertices"])
+        self.vid = {v: i for i, v in enumerate(self.names) if v is not None}
+        self.free = list(state["free"])
+        self.vexp = list(state["vertex_exp"])
+        restore_into(self.vheap, state["vertex_expiry"])
+        self.cap = self.fmask = self.vbase = 0
+        if state["capacity"]:
+            self._grow(state["capacity"])
+        self.restore_closure(state)
+
+    def closure_state(self) -> dict:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def restore_closure(self, state: dict) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
 
     def intern(self, v, exp: int) -> int:
         """The index of vertex `v`, kept until `exp` at least."""

@@ -41,6 +41,15 @@ class WindowClosure(ProductNodes):
         self.reach: dict = {}  # node -> bitset of nodes reachable in G
         self.anc: dict = {}  # node -> bitset of nodes reaching it in G
 
+    def closure_state(self) -> dict:
+        return {"edges_by_exp": self.by_exp, "reach": self.reach, "ancestors": self.anc}
+
+    def restore_closure(self, state: dict) -> None:
+        self.by_exp = {int(level): set(edges) for level, edges in state["edges_by_exp"].items()}
+        self.levels = sorted(self.by_exp)
+        self.reach = dict(state["reach"])
+        self.anc = dict(state["ancestors"])
+
     def new_levels(self, exps) -> int:
         """How many of `exps` are not levels yet."""
         by_exp = self.by_exp

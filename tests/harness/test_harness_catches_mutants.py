@@ -11,9 +11,9 @@ from harness_support import batch_cases, judge_with_reference
 
 pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")
 
-from sgq.incremental.operators.path import PathOp  # noqa: E402
 from sgq.incremental.operators.pattern import PatternOp  # noqa: E402
 from sgq.incremental.operators.wscan import WScanOp  # noqa: E402
+from sgq.incremental.state.delta_path import DeltaPath  # noqa: E402
 from sgq.incremental.state.level_closure import LevelClosure  # noqa: E402
 from sgq.incremental.state.window_closure import WindowClosure  # noqa: E402
 
@@ -42,15 +42,15 @@ def test_catches_off_by_one_expiry(monkeypatch):
 
 
 def test_catches_dropped_propagate(monkeypatch):
-    original = PathOp._relax
+    original = DeltaPath._relax
 
-    def broken(self, x, tree, parent, v, q, ts, exp, wit, now, result):
+    def broken(self, x, tree, parent, v, q, ts, exp, wit, now, reached):
         node = tree.get((v, q))
         if node is not None and node[1] > now:
             return  # never propagate a later-expiring derivation to a live node
-        return original(self, x, tree, parent, v, q, ts, exp, wit, now, result)
+        return original(self, x, tree, parent, v, q, ts, exp, wit, now, reached)
 
-    monkeypatch.setattr(PathOp, "_relax", broken)
+    monkeypatch.setattr(DeltaPath, "_relax", broken)
     # S-PATH, not the default closure operator
     assert _failures(PlanOptions(path_operator="spath")) > 0
 

@@ -47,7 +47,7 @@ def test_tree_edge_without_alternative_ends_its_subtree():
     assert eng.snapshot(4) == {("2", "3", "Answer")}
     eng = compile_text(PLUS, options=SPATH).engine()
     eng.push_batch(edges)
-    tree = eng.dataflow.ops[1].state.trees["1"]
+    tree = eng.dataflow.ops[1].delta_path.trees["1"]
     assert [key for key, node in tree.items() if node[1] > 4] == [("1", 0)]  # the root only
 
 
@@ -59,7 +59,7 @@ def test_tree_edge_with_alternative_path_reconnects_with_largest_expiry():
     assert sorted(rows(out)[-2:]) == [("1", "3", "Answer", 0, 10), ("2", "3", "Answer", 3, 5)]
     eng = compile_text(PLUS, options=SPATH).engine()
     eng.push_batch(edges)
-    node = eng.dataflow.ops[1].state.trees["1"][("3", 1)]
+    node = eng.dataflow.ops[1].delta_path.trees["1"][("3", 1)]
     assert node[1] == 10 and node[2] == ("1", 0)  # reattached to the root by the direct edge
     assert delta_rows(out)[-2:] == [(10, "-", "1", "3", "Answer"), (12, "-", "1", "2", "Answer")]
 
@@ -87,7 +87,7 @@ def test_non_tree_edge_only_changes_the_window_graph():
     q = compile_text(PLUS, options=SPATH)
     eng = q.engine()
     eng.push_batch(edges)
-    tree = eng.dataflow.ops[1].state.trees["1"]
+    tree = eng.dataflow.ops[1].delta_path.trees["1"]
     before = {k: list(v) for k, v in tree.items()}
     eng.push_batch([(1, 3, "a", 5, "-")])  # (1, 3) in T_1 hangs off 2, not off this edge
     assert {k: list(v) for k, v in tree.items()} == before

@@ -226,7 +226,9 @@ def test_path_on_derived_input_with_arbitrary_intervals():
     assert out == {("y", "z"): (8, 20), ("x", "z"): (8, 9), ("y", "w"): (8, 20), ("x", "w"): (8, 9)}
     op.purge(9)
     op._check()
-    assert "x" not in op.state.trees and "y" in op.state.trees and "z" in op.state.trees
+    assert (
+        "x" not in op.delta_path.trees and "y" in op.delta_path.trees and "z" in op.delta_path.trees
+    )
 
 
 def test_shared_node_feeds_every_consumer_once():

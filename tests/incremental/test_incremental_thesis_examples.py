@@ -50,9 +50,9 @@ def test_example_12_path_over_derived_recent_liker_edges():
     ]
     op.purge(31)
     op._check()
-    assert set(op.state.trees) == {"y"}  # only (y, u) is left, until 37
+    assert set(op.delta_path.trees) == {"y"}  # only (y, u) is left, until 37
     op.purge(37)
-    assert op.state.trees == {} and len(op.state) == 0
+    assert op.delta_path.trees == {} and len(op.delta_path) == 0
 
 
 def test_example_1_notification_on_the_specs_stream():
