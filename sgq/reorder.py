@@ -7,6 +7,10 @@ them: after seeing time `m`, an edge with time `< m - D` is too late (reported, 
 every buffered edge with time `< m - D` is safe to release. Ties keep arrival order. The
 buffer holds at most the edges of the last D time units; results stay exact because the
 engine only sees time advance when the buffer releases.
+
+`ordered` does this for a finished iterable; `Reorder` is the same buffer fed one edge at a
+time, for `sgq run --follow`, which also needs to release everything when the stream goes
+quiet (`release_all`, its `--idle-flush`) and to save and restore what it holds (checkpoints).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .incremental.time_order import out_of_order
 from .stream_io import Edge, StreamError
+
+LATENESS_HINT = "use --max-lateness D to reorder edges up to D late"
 
 
 def ordered(
@@ -32,42 +38,110 @@ def ordered(
     With `max_lateness`, late edges within the bound are reordered; later ones go to
     `on_late` (or raise, when it is None).
     """
-    if max_lateness is None:
+    if max_lateness is None:  # the fast path of a finished file: one comparison per edge
         last = -math.inf
         for edge in edges:
             t = edge[3]
             why = out_of_order(t, last)
             if why is not None:
-                raise StreamError(
-                    filename,
-                    position[0],
-                    f"{why} (use --max-lateness D to reorder edges up to D late)",
-                )
+                raise StreamError(filename, position[0], f"{why} ({LATENESS_HINT})")
             last = t
             yield edge
         return
-    heap: list[tuple[int, int, Edge]] = []
-    seq = 0
-    high = None
+    buffer = Reorder(filename, position, max_lateness, on_late)
     for edge in edges:
+        yield from buffer.add(edge)
+    yield from buffer.release_all()
+
+
+class Reorder:
+    """The lateness buffer of `ordered`, fed one edge at a time: `add` returns the edges it
+    makes safe to release. Without `max_lateness` it holds nothing and only checks order.
+
+    `floor`: edges before it are late whatever the bound (`release_all` raises it past the
+    last time seen: everything up to that time has been handed on)."""
+
+    __slots__ = ("filename", "position", "max_lateness", "on_late", "heap", "seq", "high", "floor")
+
+    def __init__(
+        self,
+        filename: str,
+        position: list[int],
+        max_lateness: int | None = None,
+        on_late: Callable[[StreamError, Edge], None] | None = None,
+    ) -> None:
+        self.filename, self.position = filename, position
+        self.max_lateness, self.on_late = max_lateness, on_late
+        self.heap: list[tuple[int, int, Edge]] = []
+        self.seq = 0
+        self.high: int | None = None  # the latest time seen
+        self.floor: float = -math.inf
+
+    def add(self, edge: Edge) -> list[Edge]:
+        """Take one edge; the edges now safe to hand on, in time order (ties: arrival)."""
         t = edge[3]
-        if high is None or t > high:
-            high = t
-        elif t < high - max_lateness:
-            err = StreamError(
-                filename,
-                position[0],
-                f"time {t} is more than {max_lateness} before time {high} seen before "
-                f"(late by {high - t}); dropped",
+        if t < self.floor:
+            return self._late(
+                edge, f"time {t} is at or before time {self.floor - 1}, already flushed as complete"
             )
-            if on_late is None:
-                raise err
-            on_late(err, edge)
-            continue
-        heapq.heappush(heap, (t, seq, edge))
-        seq += 1
-        bound = high - max_lateness
+        high, lateness = self.high, self.max_lateness
+        if lateness is None:
+            if high is not None and t < high:
+                why = out_of_order(t, high)
+                raise StreamError(self.filename, self.position[0], f"{why} ({LATENESS_HINT})")
+            self.high = t
+            return [edge]
+        if high is None or t > high:
+            self.high = high = t
+        elif t < high - lateness:
+            return self._late(
+                edge,
+                f"time {t} is more than {lateness} before time {high} seen before "
+                f"(late by {high - t})",
+            )
+        heap = self.heap
+        heapq.heappush(heap, (t, self.seq, edge))
+        self.seq += 1
+        bound = high - lateness
+        out = []
         while heap and heap[0][0] < bound:
-            yield heapq.heappop(heap)[2]
-    while heap:
-        yield heapq.heappop(heap)[2]
+            out.append(heapq.heappop(heap)[2])
+        return out
+
+    def _late(self, edge: Edge, why: str) -> list[Edge]:
+        err = StreamError(self.filename, self.position[0], f"{why}; dropped")
+        if self.on_late is None:
+            raise err
+        self.on_late(err, edge)
+        return []
+
+    def release_all(self) -> list[Edge]:
+        """Every held edge, in order; from now on an edge at or before the latest time seen
+        is late (the stream was declared complete up to it)."""
+        out = [heapq.heappop(self.heap)[2] for _ in range(len(self.heap))]
+        if self.high is not None:
+            self.floor = self.high + 1
+        return out
+
+    @property
+    def safe(self) -> float:
+        """No edge handed on later can have a time below this."""
+        if self.high is None:
+            return self.floor
+        bound = self.high if self.max_lateness is None else self.high - self.max_lateness
+        return max(bound, self.floor)
+
+    def state(self) -> dict:
+        """What a checkpoint keeps: the held edges, in their order, and the times seen."""
+        return {
+            "held": [list(edge) for _, _, edge in sorted(self.heap)],
+            "high": self.high,
+            "floor": None if self.floor == -math.inf else self.floor,
+        }
+
+    def restore(self, state: dict) -> None:
+        """Take back what `state` saved (into a fresh buffer)."""
+        self.heap = [(e[3], i, tuple(e)) for i, e in enumerate(state["held"])]
+        self.seq = len(self.heap)
+        self.high = state["high"]
+        self.floor = -math.inf if state["floor"] is None else state["floor"]

@@ -115,16 +115,24 @@ def _delimited(
     filename: str,
     on_error: Callable[[StreamError, str], None] | None,
     position: list[int] | None = None,
+    start: int = 0,
 ) -> Iterator[Edge]:
     order = columns
     at = None  # positions of src, trg, label, ts, op (None: no op column) in a line
     first = True
     split = csv.reader
-    for lineno, raw in enumerate(lines, start=1):
+    lineno = start
+    for raw in lines:
+        lineno += 1
         line = raw.rstrip("\r\n")
         if position is not None:
             position[0] = lineno
         if not line.strip() or line.lstrip().startswith("#"):
+            if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
+                lineno -= 1
+                if position is not None:
+                    position[0] = lineno
+                yield TICK
             continue
         try:
             if isinstance(raw, BadEncoding):
@@ -188,13 +196,21 @@ def _jsonl(
     filename: str,
     on_error: Callable[[StreamError, str], None] | None,
     position: list[int] | None = None,
+    start: int = 0,
 ) -> Iterator[Edge]:
     order = columns or COLUMNS
-    for lineno, raw in enumerate(lines, start=1):
+    lineno = start
+    for raw in lines:
+        lineno += 1
         line = raw.strip()
         if position is not None:
             position[0] = lineno
         if not line:
+            if raw is TICK:  # see _delimited
+                lineno -= 1
+                if position is not None:
+                    position[0] = lineno
+                yield TICK
             continue
         try:
             if isinstance(raw, BadEncoding):
@@ -225,6 +241,14 @@ class BadEncoding(str):
     """A line that is not valid UTF-8 (its text decoded with replacement characters)."""
 
 
+class _Tick(str):
+    """The type of TICK."""
+
+
+TICK = _Tick("")  # a source that waits for more input yields this among its lines; every
+# reader here passes it on (sgq run --follow acts on it: flushes, idle timers, stop requests)
+
+
 def decoded_lines(stream: Iterable[bytes], filename: str = "") -> Iterator[str]:
     """Lines of a binary stream as UTF-8; an undecodable line comes as a BadEncoding, which
     the parsers report as a bad line (so `--on-error skip` can skip it). A stream that cannot
@@ -233,6 +257,9 @@ def decoded_lines(stream: Iterable[bytes], filename: str = "") -> Iterator[str]:
     lineno = 0
     try:
         for raw in stream:
+            if raw is TICK:
+                yield TICK
+                continue
             lineno += 1
             try:
                 yield raw.decode("utf-8")
@@ -291,18 +318,37 @@ def parse_lines(
     name: str,
     on_error: Callable[[StreamError, str], None] | None = None,
     position: list[int] | None = None,
+    start: int = 0,
 ) -> Iterator[Edge]:
     """Edges of text lines already read (see read_edges for the format); `position[0]` is
-    kept at the current line number, for errors found later (out-of-order times)."""
+    kept at the current line number, for errors found later (out-of-order times). `start`:
+    the number of lines before the first one given (a reader resuming inside a file). A
+    `TICK` among the lines is passed through as it is (a source saying it waits for more)."""
     if fmt == "jsonl":
-        return _jsonl(lines, cols, name, on_error, position)
-    return _delimited(lines, "\t" if fmt == "tsv" else ",", cols, name, on_error, position)
+        return _jsonl(lines, cols, name, on_error, position, start)
+    delimiter = "\t" if fmt == "tsv" else ","
+    return _delimited(lines, delimiter, cols, name, on_error, position, start)
 
 
 # ---- output ------------------------------------------------------------------------------
 
+
+def open_output(path: str, mode: str, what: str) -> TextIO:
+    """A result file opened for writing (`mode` "w" or "a"), or a UserError naming it as
+    `what` (a missing folder, a directory, no permission)."""
+    try:
+        return open(path, mode, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UserError(f"cannot write the {what} '{path}': {exc.strerror or exc}") from None
+
+
 INTERVAL_FIELDS = ("src", "trg", "label", "ts", "exp")
 DELTA_FIELDS = ("time", "op", "src", "trg", "label")
+
+
+def path_text(path) -> str:
+    """A witness path `((src, trg, label), ...)` as the `path` column shows it: `a-l->b ...`."""
+    return " ".join(f"{s}-{l}->{t}" for s, t, l in (path or ()))
 
 
 _CHUNK = 1 << 15

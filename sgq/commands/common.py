@@ -22,6 +22,29 @@ def duration_arg(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def seconds_arg(text: str) -> float:
+    """argparse type for a wall-clock duration: `5s`, `500ms`, `2m`, `1h` or seconds (`0.5`)."""
+    raw = text.strip().lower()
+    for unit in ("ms", "s", "m", "h"):
+        if raw.endswith(unit):
+            number, scale = raw[: -len(unit)], _SECONDS[unit]
+            break
+    else:
+        number, scale = raw, 1.0
+    try:
+        value = float(number) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a duration (e.g. 5s, 500ms, 2m, 0.5)"
+        ) from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' must be a positive duration")
+    return value
+
+
 def add_input_arguments(parser: argparse.ArgumentParser, sources: str) -> None:
     """`--input` (`sources`: what it may name), `--format` and `--columns`: how `sgq run` and
     `sgq verify` read an edge stream."""

@@ -2,13 +2,16 @@
 
 Edges are read in bounded memory, pushed to the engine one timestamp at a time, and the
 results written as they are produced: interval tuples `src,trg,label,ts,exp[,path]` or the
-delta view `time,op,src,trg,label` (specs/semantics.md §5). Because every result is written as soon
-as the inputs up to its time have been consumed, a crash loses nothing already written.
+delta view `time,op,src,trg,label` (specs/semantics.md §5). Because every result is written as
+soon as the inputs up to its time have been consumed, a crash loses nothing already written.
 
 The input is an edge file (or stdin) or a directory written by `sgq prepare` (Parquet, read a
-record batch at a time). With `--checkpoint DIR` the run saves its state every
-`--checkpoint-every` edges and at the end of the input (sgq/checkpoint.py); running the same
-command again after a crash resumes there and the output ends up as if nothing had happened.
+record batch at a time); with `--follow`, a file that grows or a directory prepared outputs
+land in, read until SIGINT/SIGTERM (sgq/live.py). With `--checkpoint DIR` the run saves its
+state every `--checkpoint-every` edges and at the end of the input (sgq/checkpoint.py);
+running the same command again after a crash resumes there and the output ends up as if
+nothing had happened. `--metrics-port` / `--metrics-file` publish its counters
+(sgq/metrics.py, docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -20,28 +23,15 @@ import sys
 from collections.abc import Iterator
 
 from ..api import Query
-from ..checkpoint import (
-    DEFAULT_EVERY,
-    Checkpoints,
-    Position,
-    cut_back,
-    durable_size,
-    edge_digest,
-    program_digest,
-)
+from ..checkpoint import DEFAULT_EVERY, Checkpoints, edge_digest, program_digest
 from ..errors import UserError
+from ..evaluation import batches
+from ..live import check_arguments as check_follow_arguments
+from ..live import follow_input
 from ..parquet_input import manifest, read_prepared
-from ..progress import Progress, human
 from ..reorder import ordered
-from ..stream_io import (
-    DELTA_FIELDS,
-    INTERVAL_FIELDS,
-    ResultWriter,
-    decoded_lines,
-    guess_format,
-    parse_columns,
-    parse_lines,
-)
+from ..run_job import RunJob, output_format
+from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
 from .common import (
     add_input_arguments,
     add_plan_arguments,
@@ -49,13 +39,14 @@ from .common import (
     compile_program,
     duration_arg,
     plan_options,
+    seconds_arg,
     window_overrides,
 )
 
 NAME = "run"
 HELP = "run a .dl program incrementally over an edge stream"
 
-BATCH_EDGES = 4096  # at most this many edges of one timestamp per engine batch
+_batches = batches  # benchmarks/measure.py groups edges as sgq run does
 
 
 def _positive(text: str) -> int:
@@ -131,6 +122,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         default=DEFAULT_EVERY,
         help=f"input edges between checkpoints (default {DEFAULT_EVERY:,})",
+    )
+    _add_live_arguments(parser)
+
+
+def _add_live_arguments(parser: argparse.ArgumentParser) -> None:
+    """--follow, --idle-flush and the metrics flags."""
+    parser.add_argument(
+        "--follow",
+        "-F",
+        action="store_true",
+        help="keep reading the input as it grows, like tail -F (a file, across rotation, or "
+        "a directory sgq prepare outputs land in), writing results as time advances, until "
+        "SIGINT/SIGTERM (with --checkpoint: a final checkpoint to resume from)",
+    )
+    parser.add_argument(
+        "--idle-flush",
+        type=seconds_arg,
+        metavar="S",
+        default=None,
+        help="with --follow: after S of wall clock without a new edge (e.g. 5s, 500ms, 2m), "
+        "take the stream as complete up to the last time read and write every result and "
+        "expiry up to it; a later edge at or before that time is late",
+    )
+    parser.add_argument(
+        "--metrics-port",
+        metavar="[HOST:]PORT",
+        default=None,
+        help="serve Prometheus metrics on http://HOST:PORT/metrics (every interface unless "
+        "HOST; port 0 picks a free one, printed on stderr); names in docs/metrics.md",
+    )
+    parser.add_argument(
+        "--metrics-file",
+        metavar="FILE",
+        default=None,
+        help="append the same metrics to FILE as JSON lines, one per --metrics-interval and "
+        "one at the end",
+    )
+    parser.add_argument(
+        "--metrics-interval",
+        type=seconds_arg,
+        metavar="S",
+        default=10.0,
+        help="seconds between two lines of --metrics-file (default 10s)",
     )
 
 
@@ -214,33 +248,6 @@ class _Source:
             self.handle.close()
 
 
-def _batches(edges, per_instant: bool) -> Iterator[list]:
-    """Edges grouped by timestamp (a long run of one timestamp is cut every BATCH_EDGES);
-    unless `per_instant`, consecutive timestamps are grouped too, up to BATCH_EDGES edges (the
-    engine still runs one round per timestamp, so the results are the same, but they are
-    drained and written once per group). A bad line stops the input: the edges before it
-    are still handed over first, so their results are written before the error."""
-    batch: list = []
-    current = None
-    try:
-        for edge in edges:
-            t = edge[3]
-            if (t != current and (per_instant or len(batch) >= BATCH_EDGES)) or len(
-                batch
-            ) >= 2 * BATCH_EDGES:
-                if batch:
-                    yield batch
-                batch = []
-            current = t
-            batch.append(edge)
-    except UserError:
-        if batch:
-            yield batch
-        raise
-    if batch:
-        yield batch
-
-
 def _settings(args: argparse.Namespace, query: Query, columns, out_fmt: str) -> dict:
     """What a checkpoint must agree on with the command resuming it."""
     return {
@@ -277,234 +284,76 @@ def _skip(edges: Iterator, count: int, digest: int) -> None:
         )
 
 
-def _open_text(path: str, mode: str, what: str):
-    """A result file opened for writing, or a UserError naming it (a missing folder, a
-    directory, no permission)."""
-    try:
-        return open(path, mode, encoding="utf-8", newline="")
-    except OSError as exc:
-        raise UserError(f"cannot write the {what} '{path}': {exc.strerror or exc}") from None
-
-
-def _row_key(r) -> tuple:
-    return (r.src, r.trg, r.label)
-
-
 def run(args: argparse.Namespace) -> int:
+    check_follow_arguments(args)
     query = compile_program(args.program, options=plan_options(args), **window_overrides(args))
     columns = parse_columns(args.columns) if args.columns else None
-    out_fmt = "jsonl" if args.output.lower().endswith((".jsonl", ".ndjson")) else "csv"
-    deltas = args.emit == "deltas"
-
-    ckpt = None
-    if args.checkpoint:
-        if args.input == "-":
-            raise UserError("--checkpoint needs --input FILE: stdin cannot be read again to resume")
-        if args.output == "-":
-            raise UserError(
-                "--checkpoint needs --output FILE: stdout cannot be cut back to "
-                "the last checkpoint to resume"
-            )
-        if args.paths and not deltas:
-            # the engine picks a key's witness among its derivations in an order that depends
-            # on string hashing and on set history, which a resumed run does not rebuild:
-            # its paths (and path-renewal rows) could differ from an uninterrupted run's
-            raise UserError(
-                "--checkpoint does not go with --paths: the witness paths of a "
-                "resumed run could differ from an uninterrupted run's; drop one "
-                "of the two"
-            )
-        if not os.path.exists(args.input):
-            raise UserError(f"input file '{args.input}' does not exist")
-        ckpt = Checkpoints(args.checkpoint, _settings(args, query, columns, out_fmt))
-
-    engine = query.engine(paths=args.paths and not deltas, history=False, deltas=deltas)
-    # the delta view is the engine's own (its native producers write to it): one root
-    roots = {"engine": engine}
-    resume = ckpt.load(roots) if ckpt is not None else None
-    view = engine.delta_view() if deltas else None
-
-    rejects = _Rejects(args, resume)
-    position = [0]
-    source = _Source(args, columns, position, rejects.bad_line if args.on_error == "skip" else None)
-    edges = ordered(
-        source.edges, source.name, position, args.max_lateness, on_late=rejects.late_edge
-    )
-
-    if args.output == "-":
-        out = sys.stdout
-    elif resume is not None:
-        cut_back(args.output, resume.output_bytes, "output file")
-        out = _open_text(args.output, "a", "output file")
-    else:
-        out = _open_text(args.output, "w", "output file")
-    if deltas:
-        fields = DELTA_FIELDS
-    else:
-        fields = INTERVAL_FIELDS + (("path",) if args.paths else ())
-    writer = ResultWriter(out, fields, out_fmt, header=resume is None)
-    progress = Progress(
-        source.total, enabled=False if args.no_progress or not source.measured else None
-    )
-    sort_rows = ckpt is not None and not deltas
-
-    def write_results() -> None:
-        results = engine.drain()
-        if deltas:
-            writer.write_groups(view.feed_grouped(results, engine.time))
-            return
-        if sort_rows:
-            # one round (one instant) at a time: rows of different keys come in an order that
-            # depends on string hashing; sorted, a resumed run writes the same bytes
-            results.sort(key=_row_key)
-        if args.paths:
-            writer.write_many(
-                [
-                    (
-                        r.src,
-                        r.trg,
-                        r.label,
-                        r.ts,
-                        r.exp,
-                        " ".join(f"{s}-{l}->{t}" for s, t, l in (r.path or ())),
-                    )
-                    for r in results
-                ]
-            )
-        else:
-            writer.write_many([r[:5] for r in results])
-
-    state = resume if resume is not None else Position()
-    n = state.edges
-    digest = state.digest
-    last_saved = n
-
-    def checkpoint() -> None:
-        writer.flush()
-        state.edges, state.digest, state.rows = n, digest, writer.rows
-        state.output_bytes = durable_size(out)
-        state.rejects_bytes, state.skipped, state.dropped = rejects.durable()
-        ckpt.save(roots, state)
-
+    job = RunJob(args, query, _checkpoints(args, query, columns), live=args.follow)
     try:
-        if resume is not None:
-            writer.rows = resume.rows
-            print(
-                f"sgq run: resuming from checkpoint {args.checkpoint} "
-                f"({resume.edges:,} edges done)",
-                file=sys.stderr,
-            )
-            _skip(edges, resume.edges, resume.digest)
-        # with checkpoints, one batch per instant: a checkpoint's rows are those of whole
-        # instants, sorted per instant in interval mode (see sort_rows)
-        for batch in _batches(edges, per_instant=ckpt is not None):
-            engine.push_batch(batch)
-            n += len(batch)
-            write_results()
-            if ckpt is not None:
-                digest = edge_digest(batch, digest)
-                ckpt.kill.point("batch", before=writer.flush)
-                if n - last_saved >= args.checkpoint_every:
-                    checkpoint()
-                    last_saved = n
-            if progress.enabled:
-                stats = engine.stats()
-                progress.update(
-                    source.done(), edges=n, results=writer.rows, state=stats.get("state", 0)
-                )
-        if ckpt is not None and (n != last_saved or state.checkpoints == 0):
-            checkpoint()  # the end of the input, before close: a rerun only redoes the end
-        engine.close()
-        write_results()
-        if deltas:
-            writer.write_groups(view.close_grouped())
+        job.start_metrics(args.program)
+        if args.follow:
+            follow_input(job, args, columns)
+        else:
+            _read_finished_input(job, args, columns)
     finally:
-        progress.done()
-        rejects.close()
-        writer.flush()
-        if out is not sys.stdout:
-            out.close()
-        source.close()
-    stats = engine.stats()
-    rate = n / progress.elapsed if progress.elapsed > 0 else 0.0
-    extra = ""
-    if rejects.skipped or rejects.dropped:
-        extra = (
-            f", {rejects.skipped:,} bad lines skipped, {rejects.dropped:,} late edges "
-            f"dropped (see {rejects.path})"
-        )
-    unmatched = stats.get("unmatched_deletions", 0)
-    if unmatched:
-        extra += f", {unmatched:,} deletions matched nothing"
-    if ckpt is not None and ckpt.bytes:
-        extra += (
-            f", checkpoint {ckpt.bytes / 1e6:.1f} MB ({state.checkpoints:,} written, "
-            f"{ckpt.seconds:.2f}s)"
-        )
-    print(
-        f"sgq run: {n:,} edges, {writer.rows:,} {'deltas' if deltas else 'results'} "
-        f"in {progress.elapsed:.2f}s ({human(rate)} edges/s), peak state "
-        f"{stats.get('peak_state', stats.get('state', 0)):,}{extra}",
-        file=sys.stderr,
-    )
+        job.close()
+    print(job.summary(), file=sys.stderr)
     return 0
 
 
-class _Rejects:
-    """The rejects file (CSV `line,reason,text`), opened on the first rejected line.
+def _checkpoints(args: argparse.Namespace, query, columns) -> Checkpoints | None:
+    """The run's checkpoint directory, if `--checkpoint`; refused where a run cannot resume."""
+    if not args.checkpoint:
+        return None
+    if args.input == "-":
+        raise UserError("--checkpoint needs --input FILE: stdin cannot be read again to resume")
+    if args.output == "-":
+        raise UserError(
+            "--checkpoint needs --output FILE: stdout cannot be cut back to "
+            "the last checkpoint to resume"
+        )
+    if args.paths and args.emit != "deltas":
+        # the engine picks a key's witness among its derivations in an order that depends
+        # on string hashing and on set history, which a resumed run does not rebuild:
+        # its paths (and path-renewal rows) could differ from an uninterrupted run's
+        raise UserError(
+            "--checkpoint does not go with --paths: the witness paths of a "
+            "resumed run could differ from an uninterrupted run's; drop one "
+            "of the two"
+        )
+    if not os.path.exists(args.input):
+        raise UserError(f"input file '{args.input}' does not exist")
+    return Checkpoints(args.checkpoint, _settings(args, query, columns, output_format(args)))
 
-    Resuming from a checkpoint, the file is cut back to the checkpoint's length and the
-    input's prefix is read again: its first `skipped + dropped` reports are already in the
-    file, so they are counted but not written again.
-    """
 
-    def __init__(self, args: argparse.Namespace, resume: Position | None = None):
-        if args.rejects:
-            self.path = args.rejects
-        elif args.output != "-":
-            self.path = args.output + ".rejects.csv"
-        else:
-            self.path = "sgq-rejects.csv"
-        self.skipped = 0
-        self.dropped = 0
-        self._out = None
-        self._csv = None
-        self._base = 0  # bytes already in the file (a resumed run)
-        self._replay = 0  # reports still to count without writing (a resumed run)
-        if resume is not None and resume.rejects_bytes:
-            cut_back(self.path, resume.rejects_bytes, "rejects file")
-            self._base = resume.rejects_bytes
-        if resume is not None:
-            self._replay = resume.skipped + resume.dropped
+def _read_finished_input(job: RunJob, args: argparse.Namespace, columns) -> None:
+    """Read the input to its end, a batch at a time, then close: every expiry is written."""
+    rejects = job.open_rejects(replay=True)
+    position = [0]
+    source = _Source(args, columns, position, rejects.bad_line if args.on_error == "skip" else None)
+    try:
+        edges = ordered(
+            source.edges, source.name, position, args.max_lateness, on_late=rejects.late_edge
+        )
+        job.open_output()
+        job.progress.total = source.total
+        if not source.measured:
+            job.progress.enabled = False
+        if job.resume is not None:
+            job.announce_resume("")
+            _skip(edges, job.resume.edges, job.resume.digest)
+        _push_all(job, edges, source)
+        job.final_checkpoint()
+        job.close_input()
+    finally:
+        source.close()
 
-    def _write(self, line: int, reason: str, text: str) -> None:
-        if self._replay:
-            self._replay -= 1
-            return
-        if self._out is None:
-            import csv
 
-            self._out = _open_text(self.path, "a" if self._base else "w", "rejects file")
-            self._csv = csv.writer(self._out, lineterminator="\n")
-            if not self._base:
-                self._csv.writerow(("line", "reason", "text"))
-        self._csv.writerow((line, reason, text))
-
-    def bad_line(self, err, text: str) -> None:
-        self.skipped += 1
-        self._write(err.line, err.reason, text)
-
-    def late_edge(self, err, edge) -> None:
-        self.dropped += 1
-        if self.dropped <= 3 and not self._replay:
-            print(f"sgq run: warning: {err}", file=sys.stderr)
-        self._write(err.line, err.reason, ",".join(map(str, edge)))
-
-    def durable(self) -> tuple[int, int, int]:
-        """`(bytes, skipped, dropped)` with the file flushed and fsync'd (for a checkpoint)."""
-        size = durable_size(self._out) if self._out is not None else self._base
-        return size, self.skipped, self.dropped
-
-    def close(self) -> None:
-        if self._out is not None:
-            self._out.close()
+def _push_all(job: RunJob, edges: Iterator, source: _Source) -> None:
+    """Every edge to the engine, in batches: with checkpoints, one batch per instant (a
+    checkpoint's rows are those of whole instants, sorted per instant in interval mode)."""
+    drawing = job.progress.enabled
+    for batch in batches(edges, per_instant=job.ckpt is not None):
+        job.push(batch)
+        if drawing:
+            job.draw_progress(source.done())
