@@ -232,7 +232,7 @@ class PatternOp(PhysicalOperator):
         """A step with one endpoint bound: each row ranges over that endpoint's adjacency."""
         j, mode, pa, pb, sconds, project, _meets = step
         index = self.indexes[j]
-        adjacency = index.successors if mode == _SRC else index.predecessors
+        adjacency = index.by_src.get if mode == _SRC else index.by_trg.get
         fixed_at = pa if mode == _SRC else pb
         nxt: dict = {}
         for row, (ts, exp) in frontier.items():
@@ -251,10 +251,10 @@ class PatternOp(PhysicalOperator):
         intersection, taken in C, of the probed input's adjacency with the folded inputs'."""
         j, mode, pa, pb, sconds, project, meets = step
         index = self.indexes[j]
-        adjacency = index.successors if mode == _SRC else index.predecessors
+        adjacency = index.by_src.get if mode == _SRC else index.by_trg.get
         fixed_at = pa if mode == _SRC else pb
         sides = [
-            (self.indexes[j2].predecessors if v_is_src else self.indexes[j2].successors, at)
+            (self.indexes[j2].by_trg.get if v_is_src else self.indexes[j2].by_src.get, at)
             for j2, v_is_src, at in meets
         ]
         nxt: dict = {}

@@ -135,7 +135,7 @@ class DeltaPath:
             if q in finals:
                 reached.append((x, v, key, n_ts, n_exp))
             for letter, q2 in delta[q].items():
-                row = window[letter].successors(v)
+                row = window[letter].by_src.get(v)
                 if not row:
                     continue
                 for w, e in row.items():
@@ -197,7 +197,7 @@ class DeltaPath:
             invalid[key] = None
             v, q = key
             for letter, q2 in delta[q].items():
-                row = window[letter].successors(v)
+                row = window[letter].by_src.get(v)
                 if row:
                     for w in row:
                         child = tree.get((w, q2))
@@ -215,7 +215,7 @@ class DeltaPath:
             v, q = key
             top = None
             for letter, s in back[q]:
-                col = window[letter].predecessors(v)
+                col = window[letter].by_trg.get(v)
                 if not col:
                     continue
                 for u, e in col.items():
@@ -246,7 +246,7 @@ class DeltaPath:
             settled.add(key)
             v, q = key
             for letter, q2 in delta[q].items():
-                row = window[letter].successors(v)
+                row = window[letter].by_src.get(v)
                 if not row:
                     continue
                 for w, e in row.items():
