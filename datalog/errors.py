@@ -29,6 +29,16 @@ class DlError(Exception):
     def __str__(self) -> str:
         return self.render()
 
+    @property
+    def line(self) -> int | None:
+        """The 1-based line of the error (None for an error of the whole program)."""
+        return self.loc.line if self.loc is not None else None
+
+    @property
+    def column(self) -> int | None:
+        """The 1-based column of the error (None for an error of the whole program)."""
+        return self.loc.column if self.loc is not None else None
+
     def render(self) -> str:
         """`FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under the column."""
         if self.loc is None:

@@ -1,10 +1,12 @@
 """The Python API: `.dl` text -> checked program -> SGA plan -> incremental engine.
 
 This is the bridge between the front end (`sgq.datalog`), the algebra (`sgq.sga`) and the
-engine (`sgq.incremental`, which never imports the front end).
+engine (`sgq.incremental`, which never imports the front end). `Query.run`, `to_pandas` and
+`to_arrow` evaluate a query over a whole input in one call (sgq/library.py); `Query.engine`
+gives the engine itself, to push edges by hand.
 
     >>> import sgq
-    >>> q = sgq.compile(".window 10\\nAnswer(x, y) :- a+(x, y).")
+    >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
     >>> eng = q.engine()
     >>> eng.push_batch([(1, 2, "a", 0), (2, 3, "a", 1)])
     >>> eng.close()
@@ -15,6 +17,8 @@ engine (`sgq.incremental`, which never imports the front end).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from .datalog.check import check_text
 from .datalog.checked import CheckedProgram
@@ -23,6 +27,12 @@ from .incremental.engine import Engine, Result
 from .options import PlanOptions
 from .sga.algebra import Plan
 from .sga.translate import translate
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
+
+    from .library import Delta, EdgeInput
 
 __all__ = ["Query", "compile", "Engine", "PlanOptions", "Result"]
 
@@ -49,6 +59,56 @@ class Query:
         `self.options.path_operator` chooses."""
         return Engine(self.plan, paths=paths, history=history, deltas=deltas, options=self.options)
 
+    def run(
+        self,
+        edges: EdgeInput,
+        emit: str = "deltas",
+        *,
+        paths: bool = False,
+        max_lateness: int | None = None,
+    ) -> Iterator[Delta | Result]:
+        """The query's result changes over `edges`, each yielded as soon as it is final.
+
+        `edges`: an iterable of tuples `(src, trg, label, ts[, op])` in time order, a pandas
+        DataFrame or pyarrow Table with those columns, or the path of an edge file or of a
+        directory written by `sgq prepare`. `emit="deltas"` yields `Delta(time, op, src, trg,
+        label)` events (op `+` or `-`); `emit="intervals"` yields `Result` rows valid on
+        `[ts, exp)` (specs/semantics.md §5); `paths` adds witness paths to them.
+        `max_lateness` reorders edges up to that many time units late. The input's end is the
+        stream's end: every result's expiry comes last. A generator: an endless iterable is
+        followed for as long as it yields.
+
+            >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
+            >>> list(q.run([("1", "2", "a", 0), ("2", "3", "a", 1)]))[:3]
+            [Delta(time=0, op='+', src='1', trg='2', label='Answer'), Delta(time=1, op='+', src='1', trg='3', label='Answer'), Delta(time=1, op='+', src='2', trg='3', label='Answer')]
+        """
+        from .library import run_query
+
+        return run_query(self, edges, emit, paths=paths, max_lateness=max_lateness)
+
+    def to_pandas(self, edges: EdgeInput, emit: str = "deltas", **options: Any) -> pandas.DataFrame:
+        """`run` over a finished input, as a pandas DataFrame (columns time, op, src, trg,
+        label; or src, trg, label, ts, exp for intervals). Needs pandas installed.
+
+            >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
+            >>> q.to_pandas([("1", "2", "a", 0)]).values.tolist()
+            [[0, '+', '1', '2', 'Answer'], [10, '-', '1', '2', 'Answer']]
+        """
+        from .library import to_pandas
+
+        return to_pandas(self, edges, emit, **options)
+
+    def to_arrow(self, edges: EdgeInput, emit: str = "deltas", **options: Any) -> pyarrow.Table:
+        """`run` over a finished input, as a pyarrow Table (the columns of `to_pandas`).
+
+        >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
+        >>> q.to_arrow([("1", "2", "a", 0)], emit="intervals").to_pylist()
+        [{'src': '1', 'trg': '2', 'label': 'Answer', 'ts': 0, 'exp': 10}]
+        """
+        from .library import to_arrow
+
+        return to_arrow(self, edges, emit, **options)
+
     def explain(self) -> str:
         """The plan in `sgq explain` text form."""
         from .sga.explain import explain_text
@@ -74,26 +134,48 @@ def read_program(path: str) -> str:
 
 
 def compile(
-    source: str,
+    source: str | None = None,
     window: int | None = None,
     slide: int | None = None,
     *,
+    path: str | os.PathLike | None = None,
+    text: str | None = None,
     filename: str | None = None,
     options: PlanOptions = PlanOptions(),
 ) -> Query:
-    """Parse, check and plan a program.
+    """Parse, check and plan a program: the `.dl` file at `path`, or the program `text`.
 
-    `source` is program text if it contains a newline or `:-`, else the path of a `.dl` file.
     `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
-    rewrite passes to skip and the PATH operator of the query's engines. Raises `DlErrors`
-    for a bad program and `UserError` for a file that cannot be read.
+    rewrite passes to skip and the PATH operator of the query's engines; `filename` names
+    the program in messages. Raises `sgq.DlErrors` for a bad program (each error with its
+    `line`, `column` and `message`) and `UserError` for a file that cannot be read.
+
+        >>> q = sgq.compile(text=".window 24h\\nAnswer(x, y) :- follows+(x, y).")
+        >>> q.checked.outputs
+        ('Answer',)
+        >>> try:
+        ...     sgq.compile(text=".window 24h\\nAnswer(x, y) :- follows(x, z).")
+        ... except sgq.DlErrors as err:
+        ...     [(e.line, e.column, e.message) for e in err.errors]
+        [(2, 11, "head variable 'y' does not appear in any body atom")]
+
+    The older positional form `compile(source)` still works: `source` is read as program
+    text if it holds a newline or `:-`, else as a path.
     """
-    if "\n" in source or ":-" in source:
-        text = source
-        name = filename or "<string>"
+    given = [x for x in (source, path, text) if x is not None]
+    if len(given) != 1:
+        raise UserError("sgq.compile takes one program: path=FILE or text=PROGRAM")
+    if source is not None:  # the positional form
+        if "\n" in source or ":-" in source:
+            text = source
+        else:
+            path = source
+    if path is not None:
+        path = os.fspath(path)
+        text = read_program(path)
+        name = filename or path
     else:
-        text = read_program(source)
-        name = filename or source
+        name = filename or "<string>"
     checked = check_text(text, name, window=window, slide=slide)
     plan = translate(checked, skip=options.skip_rewrites)
     return Query(checked, plan, text, options)

@@ -8,8 +8,8 @@ edges of the last instant wait in `pending` for more of their time.
 `--idle-flush S`: when no edge has arrived for S seconds of wall clock, the stream is taken as
 complete up to the last time read: the held edges are handed over and the frontier moves past
 that time, so every result and expiry up to it is written. An edge that arrives later with a
-time at or before it is late (dropped and reported with `--on-error skip` or
-`--max-lateness`, an error otherwise).
+time at or before it is late: dropped and reported in the rejects file, as edges beyond
+`--max-lateness` are (so a writer should end its bursts at the end of an instant).
 
 SIGINT and SIGTERM stop the loop at the next edge or tick (a second SIGINT stops at once).
 With `--checkpoint` a final checkpoint is written; the reader's place and the edges read but
@@ -81,7 +81,9 @@ def follow_input(job: RunJob, args: argparse.Namespace, columns) -> None:
     position = [saved["line"] if saved else 0]
     rejects = job.open_rejects(replay=False)
     on_error = rejects.bad_line if args.on_error == "skip" else None
-    on_late = rejects.late_edge if args.on_error == "skip" or args.max_lateness else None
+    # --max-lateness and --idle-flush accept that some edges come too late: dropped, reported
+    late_ok = args.on_error == "skip" or args.max_lateness is not None or args.idle_flush
+    on_late = rejects.late_edge if late_ok else None
     if os.path.isdir(args.input):
         source = LandingDir(args.input, resume=saved["source"] if saved else None)
         items = source.edges(position)

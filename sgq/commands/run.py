@@ -143,7 +143,8 @@ def _add_live_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="with --follow: after S of wall clock without a new edge (e.g. 5s, 500ms, 2m), "
         "take the stream as complete up to the last time read and write every result and "
-        "expiry up to it; a later edge at or before that time is late",
+        "expiry up to it; an edge that comes later with a time at or before it is dropped "
+        "as late (to the rejects file)",
     )
     parser.add_argument(
         "--metrics-port",

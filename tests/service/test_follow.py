@@ -142,8 +142,8 @@ def test_follow_without_checkpoint_hands_everything_over_at_sigterm(tmp_path):
 
 def test_idle_flush_writes_the_last_instant_and_later_edges_before_it_are_late(tmp_path):
     """After S seconds without an edge, every change up to the last time read is written;
-    an edge that then comes at or before that time is dropped as late (with --on-error skip),
-    a later one is read as usual."""
+    an edge that then comes at or before that time is dropped as late and reported, a later
+    one is read as usual."""
     program = tmp_path / "reach.dl"
     program.write_text(".window 50000\nAnswer(x, y) :- follows+(x, y).\n")
     edges = social_edges(seed=9, n=300)
@@ -152,7 +152,7 @@ def test_idle_flush_writes_the_last_instant_and_later_edges_before_it_are_late(t
     live, out = tmp_path / "live.csv", tmp_path / "out.csv"
     live.write_text("".join(_lines(edges)))
     args = ["run", program, "-i", live, "-o", out, "--emit", "deltas", "--follow"]
-    run = Background([*args, "--idle-flush", "150ms", "--on-error", "skip"], tmp_path)
+    run = Background([*args, "--idle-flush", "150ms"], tmp_path)
     closed = api_rows(program, edges, "deltas")  # the whole stream, closed
     header = ("time", "op", "src", "trg", "label")
     up_to_last = _csv([r for r in closed if int(r[0]) <= last], header)

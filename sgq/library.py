@@ -1,0 +1,192 @@
+"""A query over a whole input in one call: `Query.run`, `to_pandas`, `to_arrow` (sgq/api.py).
+
+The input may be an iterable of tuples, a pandas DataFrame, a pyarrow Table or RecordBatch,
+or a path (an edge file or a `sgq prepare` directory); every kind becomes the same stream of
+`(src, trg, label, ts, op)` tuples here. Edges go to the engine one instant at a time (the
+evaluation of sgq/evaluation.py, as `sgq run` uses), handed over as soon as a later time is
+read, so each change is yielded as soon as it is final and an endless iterable works as a
+live stream.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
+
+from .errors import UserError
+from .evaluation import BATCH_EDGES, Evaluation
+from .incremental.engine import Result
+from .parquet_input import is_prepared, read_prepared
+from .reorder import ordered
+from .stream_io import _ALIASES, DELTA_FIELDS, INTERVAL_FIELDS, REQUIRED, path_text, read_edges
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
+
+EdgeInput = Union[Iterable[tuple], str, os.PathLike, "pandas.DataFrame", "pyarrow.Table"]
+
+
+class Delta(NamedTuple):
+    """One change of the output: `(src, trg, label)` enters (`+`) or leaves (`-`) the
+    output snapshot at `time` (specs/semantics.md §5)."""
+
+    time: int
+    op: str
+    src: str
+    trg: str
+    label: str
+
+
+def run_query(
+    query,
+    edges: EdgeInput,
+    emit: str = "deltas",
+    *,
+    paths: bool = False,
+    max_lateness: int | None = None,
+) -> Iterator[Delta | Result]:
+    """`Query.run` (see its docstring)."""
+    evaluation = Evaluation(query, emit, paths=paths)
+    name, stream = edge_stream(edges)
+    position = [0]
+    timed = ordered(_counted(stream, position), name, position, max_lateness)
+    instant: list = []
+    for edge in timed:
+        if instant and (edge[3] != instant[0][3] or len(instant) >= BATCH_EDGES):
+            # the instant is complete once a later time is read: hand it over and move the
+            # frontier to that time, so what it made final comes out now
+            yield from _changes(evaluation, evaluation.push(instant))
+            yield from _changes(evaluation, evaluation.advance(edge[3]))
+            instant = []
+        instant.append(edge)
+    if instant:
+        yield from _changes(evaluation, evaluation.push(instant))
+    yield from _changes(evaluation, evaluation.close())
+
+
+def _changes(evaluation: Evaluation, out: list) -> list:
+    if evaluation.deltas:
+        return [Delta(tau, op, s, t, label) for tau, op, keys in out for s, t, label in keys]
+    return out
+
+
+def _counted(edges: Iterable[tuple], position: list[int]) -> Iterator[tuple]:
+    """Edges as `(src, trg, label, ts, op)` with an integer time, `position[0]` their number
+    (for messages); a malformed tuple is a one-line UserError naming it."""
+    for i, edge in enumerate(edges, start=1):
+        position[0] = i
+        try:
+            n = len(edge)
+            ts = edge[3]
+            t = ts if type(ts) is int else int(ts)
+        except (TypeError, ValueError, IndexError):
+            raise UserError(
+                f"edge #{i} {edge!r}: expected (src, trg, label, ts[, op]) with an integer ts"
+            ) from None
+        if n == 4:
+            yield (edge[0], edge[1], edge[2], t, "+")
+        elif n == 5:
+            yield (edge[0], edge[1], edge[2], t, edge[4])
+        else:
+            raise UserError(f"edge #{i} {edge!r}: expected 4 or 5 values, found {n}")
+
+
+def edge_stream(edges: EdgeInput) -> tuple[str, Iterable[tuple]]:
+    """(a name for messages, the edges as tuples) of any input `Query.run` takes."""
+    if isinstance(edges, str | os.PathLike):
+        path = os.fspath(edges)
+        if is_prepared(path):
+            return path, read_prepared(path)
+        return path, read_edges(path)
+    module = type(edges).__module__.partition(".")[0]
+    if module == "pandas":
+        return "<DataFrame>", _table_rows(edges, list(edges.columns), _pandas_column)
+    if module == "pyarrow":
+        return "<arrow table>", _arrow_rows(edges)
+    if isinstance(edges, bytes) or not hasattr(edges, "__iter__"):
+        raise UserError(
+            f"cannot read edges from {type(edges).__name__}: give an iterable of tuples, "
+            "a pandas DataFrame, a pyarrow Table or a path"
+        )
+    return "<edges>", edges
+
+
+def _columns(names: list[str]) -> dict[str, str]:
+    """Our column -> the table's, by name (aliases as in edge files: source, target, time...)."""
+    found: dict[str, str] = {}
+    for name in names:
+        ours = _ALIASES.get(str(name).lower(), str(name).lower())
+        found.setdefault(ours, name)
+    missing = [c for c in REQUIRED if c not in found]
+    if missing:
+        raise UserError(
+            f"the table lacks column(s) {', '.join(missing)} (needs src, trg, label, ts[, op])"
+        )
+    return found
+
+
+def _pandas_column(frame, name) -> list:
+    return frame[name].tolist()
+
+
+def _table_rows(table, names: list[str], column) -> Iterator[tuple]:
+    found = _columns(names)
+    cols = [column(table, found[c]) for c in REQUIRED]
+    if "op" in found:
+        yield from zip(*cols, column(table, found["op"]))
+    else:
+        yield from zip(*cols)
+
+
+def _arrow_rows(table) -> Iterator[tuple]:
+    """The rows of a pyarrow Table or RecordBatch, a record batch at a time."""
+    parts = table.to_batches() if hasattr(table, "to_batches") else [table]
+    for part in parts:
+        yield from _table_rows(part, part.schema.names, _arrow_column)
+
+
+def _arrow_column(batch, name) -> list:
+    return batch.column(batch.schema.get_field_index(name)).to_pylist()
+
+
+def _fields(emit: str, paths: bool) -> tuple[str, ...]:
+    if emit == "deltas":
+        return DELTA_FIELDS
+    return INTERVAL_FIELDS + (("path",) if paths else ())
+
+
+def _rows(query, edges: EdgeInput, emit: str, options: dict[str, Any]) -> list[tuple]:
+    """The changes as plain tuples of the columns `_fields` names (a witness path as text)."""
+    changes = run_query(query, edges, emit, **options)
+    if emit == "deltas":
+        return [tuple(d) for d in changes]
+    if options.get("paths"):
+        return [(r.src, r.trg, r.label, r.ts, r.exp, path_text(r.path)) for r in changes]
+    return [tuple(r[:5]) for r in changes]
+
+
+def to_pandas(query, edges: EdgeInput, emit: str = "deltas", **options: Any) -> pandas.DataFrame:
+    """`Query.to_pandas` (see its docstring)."""
+    try:
+        import pandas
+    except ImportError:
+        raise UserError(
+            "Query.to_pandas needs pandas (pip install pandas); Query.to_arrow needs only "
+            "pyarrow, which sgq has"
+        ) from None
+    fields = _fields(emit, options.get("paths", False))
+    return pandas.DataFrame(_rows(query, edges, emit, options), columns=list(fields))
+
+
+def to_arrow(query, edges: EdgeInput, emit: str = "deltas", **options: Any) -> pyarrow.Table:
+    """`Query.to_arrow` (see its docstring)."""
+    import pyarrow
+
+    fields = _fields(emit, options.get("paths", False))
+    rows = _rows(query, edges, emit, options)
+    columns = list(zip(*rows)) if rows else [()] * len(fields)
+    types = {"time": pyarrow.int64(), "ts": pyarrow.int64(), "exp": pyarrow.int64()}
+    schema = pyarrow.schema([(name, types.get(name, pyarrow.string())) for name in fields])
+    return pyarrow.table([list(col) for col in columns], schema=schema)
