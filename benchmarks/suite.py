@@ -129,21 +129,13 @@ def machine_info() -> dict:
 def _git_commit() -> str | None:
     """The checkout's commit (with `+changes` when the tree differs), when in a git checkout."""
     root = Path(__file__).resolve().parent.parent
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=root, text=True, capture_output=True, timeout=10)
+
     try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=root,
-            text=True,
-            capture_output=True,
-            timeout=10,
-        )
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            text=True,
-            capture_output=True,
-            timeout=10,
-        )
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return None
     if head.returncode != 0:

@@ -90,9 +90,8 @@ def regex_text(regex: Regex, outer: int = 0) -> str:
 
 
 @attrs.frozen
-class EdgeCondition:
-    """A FILTER condition on one tuple: `left op right`, each side `"src"`, `"trg"`, or a
-    constant vertex id (when `right_const`)."""
+class _Condition:
+    """`left op right` (op "=" or "!="); `right` is a constant vertex id when `right_const`."""
 
     left: str
     op: str  # "=" or "!="
@@ -105,18 +104,15 @@ class EdgeCondition:
 
 
 @attrs.frozen
-class VarCondition:
+class EdgeCondition(_Condition):
+    """A FILTER condition on one tuple: `left op right`, each side `"src"`, `"trg"`, or a
+    constant vertex id (when `right_const`)."""
+
+
+@attrs.frozen
+class VarCondition(_Condition):
     """A PATTERN condition over the rule's variables: `left op right`; `right` is a variable
     or, when `right_const`, a constant vertex id."""
-
-    left: str
-    op: str
-    right: str
-    right_const: bool = False
-
-    def text(self) -> str:
-        right = f'"{self.right}"' if self.right_const else self.right
-        return f"{self.left} {self.op} {right}"
 
 
 # ---- operators ---------------------------------------------------------------------------

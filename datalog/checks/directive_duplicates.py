@@ -14,10 +14,9 @@ def _line(loc: Loc | None) -> int:
 
 def check_duplicates(ctx: CheckContext) -> list[DlError]:
     errors = []
-    window: Duration | None = None
-    window_line = 0
-    slide: Duration | None = None
-    slide_line = 0
+    # directive -> (its first value, the line it is on), and the message of a second one
+    first_of: dict[str, tuple[Duration, int]] = {}
+    messages = {"window": DUPLICATE_WINDOW, "slide": DUPLICATE_SLIDE}
     labels: dict[str, tuple[Duration, int]] = {}
     for d in ctx.program.directives:
         first = d.values[0] if d.values else None
@@ -36,18 +35,10 @@ def check_duplicates(ctx: CheckContext) -> list[DlError]:
                     )
                 else:
                     labels[label] = (first, _line(d.loc))
-        elif d.name == "window":
-            if window is not None:
-                errors.append(
-                    ctx.error(DUPLICATE_WINDOW.format(value=window.text, line=window_line), d.loc)
-                )
+        elif d.name in messages:
+            if d.name in first_of:
+                seen, line = first_of[d.name]
+                errors.append(ctx.error(messages[d.name].format(value=seen.text, line=line), d.loc))
             else:
-                window, window_line = first, _line(d.loc)
-        elif d.name == "slide":
-            if slide is not None:
-                errors.append(
-                    ctx.error(DUPLICATE_SLIDE.format(value=slide.text, line=slide_line), d.loc)
-                )
-            else:
-                slide, slide_line = first, _line(d.loc)
+                first_of[d.name] = (first, _line(d.loc))
     return errors

@@ -8,6 +8,7 @@ predicate written first in the file, and the caret sits on the body atom that cl
 
 from __future__ import annotations
 
+from ...components import strongly_connected as components
 from ..ast import Loc, Program
 from ..dependency_graph import dependency_graph, find_cycle, first_appearance
 from ..errors import RECURSION, DlError
@@ -16,44 +17,10 @@ from .facts import literal_pred_locs
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Tarjan's components of `graph`, iteratively (no recursion limit on long chains)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    out: list[list[str]] = []
-    for root in sorted(graph):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(graph.get(child, ())))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                out.append(component)
-    return out
+    """Tarjan's components of `graph`, roots and successors in sorted order (stable error
+    messages)."""
+    nodes = sorted(set(graph).union(*graph.values()))
+    return components({p: sorted(graph.get(p, ())) for p in nodes})
 
 
 def _closing_loc(program: Program, reader: str, read: str) -> Loc | None:

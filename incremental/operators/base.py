@@ -100,3 +100,15 @@ class CoalescedOperator(PhysicalOperator):
 
     def _check(self) -> None:
         self.out._check()
+
+
+class IndexedInputsOperator(CoalescedOperator):
+    """A coalesced operator whose `retract` re-reads what its inputs still hold in their
+    shared indexes (`inputs`), and which passes witnesses on when `paths` (UNION, VERTICES)."""
+
+    __slots__ = ("inputs", "paths")
+
+    def __init__(self, node: Op, ctx: BuildContext) -> None:
+        super().__init__(node)
+        self.inputs = [ctx.index_of(inp) for inp in node.inputs]
+        self.paths = ctx.paths

@@ -9,21 +9,11 @@ O(log n) when emitted; per end record O(#inputs).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .base import BuildContext, CoalescedOperator
-
-if TYPE_CHECKING:
-    from ...sga.algebra import Op
+from .base import IndexedInputsOperator
 
 
-class UnionOp(CoalescedOperator):
-    __slots__ = ("inputs", "paths")
-
-    def __init__(self, node: Op, ctx: BuildContext) -> None:
-        super().__init__(node)
-        self.inputs = [ctx.index_of(inp) for inp in node.inputs]
-        self.paths = ctx.paths
+class UnionOp(IndexedInputsOperator):
+    __slots__ = ()
 
     def process(self, batches: list, now: int) -> list:
         admit = self.out.admit

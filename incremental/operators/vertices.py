@@ -10,21 +10,11 @@ O(1), O(log n) when emitted; per end record O(degree of s and t).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .base import BuildContext, CoalescedOperator
-
-if TYPE_CHECKING:
-    from ...sga.algebra import Op
+from .base import IndexedInputsOperator
 
 
-class VerticesOp(CoalescedOperator):
-    __slots__ = ("inputs", "paths")
-
-    def __init__(self, node: Op, ctx: BuildContext) -> None:
-        super().__init__(node)
-        self.inputs = [ctx.index_of(inp) for inp in node.inputs]
-        self.paths = ctx.paths
+class VerticesOp(IndexedInputsOperator):
+    __slots__ = ()
 
     def process(self, batches: list, now: int) -> list:
         admit = self.out.admit

@@ -17,6 +17,7 @@ self-loop): `reach[n]` is "reachable by one edge or more", as the incremental cl
 
 from __future__ import annotations
 
+from ...components import strongly_connected
 from .product_nodes import bits
 
 
@@ -45,55 +46,6 @@ def extend(
     return True
 
 
-def components(succ: dict) -> list[list]:
-    """The strongly connected components of `succ` (node -> successors; every successor a
-    key too), sinks first: a component comes after every component it reaches. (The front
-    end's recursion check has its own Tarjan over predicate names, in sorted order for its
-    error messages; incremental/ does not import the front end.)"""
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    out: list = []
-    counter = 0
-    for root in succ:
-        if root in index:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        work = [(root, iter(succ[root]))]
-        while work:
-            v, it = work[-1]
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(succ[w])))
-                    break
-                if w in on_stack and index[w] < low[v]:
-                    low[v] = index[w]
-            else:
-                work.pop()
-                if work:
-                    u = work[-1][0]
-                    if low[v] < low[u]:
-                        low[u] = low[v]
-                if low[v] == index[v]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on_stack.discard(w)
-                        comp.append(w)
-                        if w == v:
-                            break
-                    out.append(comp)
-    return out
-
-
 def closure(edges) -> tuple[dict, dict]:
     """`(reach, anc)` of the graph of `edges` (pairs of int nodes): node -> bitset of the nodes
     it reaches by one edge or more, and node -> bitset of the nodes reaching it; nodes with an
@@ -118,7 +70,7 @@ def closure(edges) -> tuple[dict, dict]:
             pred[b] = p = set()
             succ.setdefault(b, set())
         p.add(a)
-    comps = components(succ)
+    comps = strongly_connected(succ)
     comp_of: dict = {}
     members: list = []
     for i, comp in enumerate(comps):
