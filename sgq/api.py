@@ -78,6 +78,7 @@ class Query:
         stream's end: every result's expiry comes last. A generator: an endless iterable is
         followed for as long as it yields.
 
+            >>> import sgq
             >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
             >>> list(q.run([("1", "2", "a", 0), ("2", "3", "a", 1)]))[:3]
             [Delta(time=0, op='+', src='1', trg='2', label='Answer'), Delta(time=1, op='+', src='1', trg='3', label='Answer'), Delta(time=1, op='+', src='2', trg='3', label='Answer')]
@@ -90,6 +91,7 @@ class Query:
         """`run` over a finished input, as a pandas DataFrame (columns time, op, src, trg,
         label; or src, trg, label, ts, exp for intervals). Needs pandas installed.
 
+            >>> import sgq
             >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
             >>> q.to_pandas([("1", "2", "a", 0)]).values.tolist()
             [[0, '+', '1', '2', 'Answer'], [10, '-', '1', '2', 'Answer']]
@@ -101,6 +103,7 @@ class Query:
     def to_arrow(self, edges: EdgeInput, emit: str = "deltas", **options: Any) -> pyarrow.Table:
         """`run` over a finished input, as a pyarrow Table (the columns of `to_pandas`).
 
+        >>> import sgq
         >>> q = sgq.compile(text=".window 10\\nAnswer(x, y) :- a+(x, y).")
         >>> q.to_arrow([("1", "2", "a", 0)], emit="intervals").to_pylist()
         [{'src': '1', 'trg': '2', 'label': 'Answer', 'ts': 0, 'exp': 10}]
@@ -150,6 +153,7 @@ def compile(
     the program in messages. Raises `sgq.DlErrors` for a bad program (each error with its
     `line`, `column` and `message`) and `UserError` for a file that cannot be read.
 
+        >>> import sgq
         >>> q = sgq.compile(text=".window 24h\\nAnswer(x, y) :- follows+(x, y).")
         >>> q.checked.outputs
         ('Answer',)
