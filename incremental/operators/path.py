@@ -24,6 +24,17 @@ the best final node, or the ε-pair from the domain index; an end record follows
 ends earlier than emitted.
 Cost per end record: O(trees holding (v, q)) plus O(invalidated nodes × their in- and
 out-degree × log) in the trees where it is a tree edge.
+
+Native deltas (a delta-mode engine whose output is this PATH, or a RENAME of it read by
+nothing else; also after a hand-over from the closure PATH): no Coalescer and no rows. A
+result `(x, v)` enters when a round gives `T_x` a final-state node of `v` where none held it
+before (a node whose exp only grows says nothing: the result goes on); it leaves at the exp of
+its last final-state node, when that node is purged (at a slide's purge, or when the frontier
+passes it: `settle`, so every '-' is timely). Since the trees keep each node's largest exp
+(max-min over its paths), that is exactly when the last derivation expires. The first
+explicit deletion turns the live results into ordinary keys (`_stop_native`) and rows take
+over, as for the closure PATH. ε-pairs of a nullable regex, and with them `(v, v)`, stay
+rows.
 """
 
 from __future__ import annotations
@@ -32,9 +43,10 @@ from typing import TYPE_CHECKING
 
 from ...sga.algebra import regex_labels
 from ..dfa import compile_regex
+from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from ..state.delta_path import DeltaPath
-from ..stateful import restore_into, state_of
+from ..stateful import StateError, restore_into, state_of
 from .base import BuildContext, PhysicalOperator
 
 if TYPE_CHECKING:
@@ -45,7 +57,19 @@ class PathOp(PhysicalOperator):
     """PATH by S-PATH. `out` may be given: the Coalescer of what was emitted so far (a
     hand-over from operators/path_closure.py)."""
 
-    __slots__ = ("dfa", "letters", "delta_path", "out", "owns_out", "paths", "domain")
+    __slots__ = (
+        "dfa",
+        "letters",
+        "delta_path",
+        "out",
+        "owns_out",
+        "paths",
+        "domain",
+        "sink",
+        "label",
+        "reverse",
+        "own_vertex",
+    )
 
     def __init__(self, node: Op, ctx: BuildContext, out: Coalescer | None = None) -> None:
         super().__init__(node)
@@ -57,12 +81,27 @@ class PathOp(PhysicalOperator):
         self.paths = ctx.paths
         nullable_domain = node.domain is not None and self.dfa.nullable
         self.domain = ctx.index_of(node.domain) if nullable_domain else None
+        # native deltas (see the module docstring): results enter and leave the engine's
+        # DeltaView directly; ε-pairs, and (v, v) with them, still come as rows
+        self.sink = ctx.delta_sink(node)
+        self.label, self.reverse = ctx.output_key(node)
+        self.own_vertex = self.dfa.nullable
+        if self.own_vertex and self.domain is None:
+            self.sink = None
 
     def process(self, batches: list, now: int) -> list:
+        return self._insert(batches, now)
+
+    def _insert(self, batches: list, now: int, announced=None) -> list:
+        """Insert the sgts of every port; what each one makes reachable becomes rows, or with
+        native deltas (`sink`) the results that enter now. `announced(x, y)`, when given,
+        tells the results that entered already (a hand-over from the closure PATH replays a
+        window whose results it entered)."""
         result: list = []
+        entering: list = []
         state = self.delta_path
         nletters = len(self.letters)
-        admit, paths = self.out.admit, self.paths
+        native = self.sink is not None
         reached: list = []
         for port, batch in enumerate(batches):
             if not batch:
@@ -80,20 +119,116 @@ class PathOp(PhysicalOperator):
                 insert(u, v, moves, ts, exp, wit, now, reached)
                 if not reached:
                     continue
-                for x, y, key, n_ts, n_exp in reached:
-                    got = admit((x, y), n_ts, n_exp, now)
-                    if got is not None:
-                        g_ts, g_exp = got
-                        wit_out = state.path_to(x, key) if paths else None
-                        result.append((x, y, g_ts, g_exp, wit_out))
+                if native:
+                    self._enter(reached, now, announced, entering)
+                else:
+                    self._rows(reached, now, result)
                 reached.clear()
+        if entering:
+            self.sink.enter(now, entering)
         return result
+
+    def _rows(self, reached: list, now: int, result: list) -> None:
+        """Rows for the final-state nodes `reached`, where they widen the output's coverage."""
+        admit, paths, state = self.out.admit, self.paths, self.delta_path
+        for x, y, key, n_ts, n_exp, _before in reached:
+            got = admit((x, y), n_ts, n_exp, now)
+            if got is not None:
+                g_ts, g_exp = got
+                result.append((x, y, g_ts, g_exp, state.path_to(x, key) if paths else None))
+
+    def _enter(self, reached: list, now: int, announced, entering: list) -> None:
+        """Native deltas: the output keys of the results `reached` makes enter (not an
+        ε-pair's key, not one `announced`)."""
+        own, label, reverse = self.own_vertex, self.label, self.reverse
+        for x, y in self._entered(reached, now):
+            if (own and x == y) or (announced is not None and announced(x, y)):
+                continue
+            entering.append((y, x, label) if reverse else (x, y, label))
+
+    def _entered(self, reached: list, now: int) -> list:
+        """The results `(x, y)` that the final-state nodes of `reached` (one sgt's inserts)
+        make valid where they were not: none of the key's final nodes held it before
+        (a reached node: its exp before, if any, was below `now`; a node re-derived at the
+        instant it expired holds it without a break; another node: its exp)."""
+        changed: dict = {}  # (x, y) -> [held before, reached states, latest end before now]
+        for x, y, key, _ts, _exp, before in reached:
+            _v, q = key
+            held = before is not None and before >= now
+            got = changed.get((x, y))
+            if got is None:
+                changed[(x, y)] = [held, {q}, before]
+            else:
+                held_before, states, ended = got
+                states.add(q)
+                changed[(x, y)] = [
+                    held_before or held,
+                    states,
+                    max(ended or NEVER, before or NEVER),
+                ]
+        out = []
+        other_finals_until = self.delta_path.other_finals_until
+        for (x, y), (held, states, ended) in changed.items():
+            if held or other_finals_until(x, y, states) >= now:
+                continue
+            if ended is not None and ended > NEVER:  # expired before now, not yet purged
+                self._leave({(x, y): ended})
+            out.append((x, y))
+        return out
+
+    def _leave(self, ended: dict) -> None:
+        """Results `{(root, v): exp}` leave the output at their exp."""
+        by_exp: dict = {}
+        label, reverse, own = self.label, self.reverse, self.own_vertex
+        for (x, y), exp in ended.items():
+            if own and x == y:
+                continue
+            by_exp.setdefault(exp, []).append((y, x, label) if reverse else (x, y, label))
+        for exp, keys in by_exp.items():
+            self.sink.leave(exp, keys)
+
+    def replay(self, batches: list, now: int, announced) -> list:
+        """Take a window's valid contents at `now` (a hand-over): rows come out only where
+        they widen what was emitted, and native deltas only for results that `announced(x,
+        y)` says did not enter yet."""
+        return self._insert(batches, now, announced if self.sink is not None else None)
+
+    def results(self, now: int) -> set:
+        """Every result `(x, y)` valid after `now` (without ε-pairs' `(x, x)` when the
+        regex is nullable)."""
+        own = self.own_vertex
+        return {(x, y) for x, y in self.delta_path.results_until(now) if not (own and x == y)}
+
+    def settle(self, frontier: float) -> None:
+        """With native deltas: every result ending before `frontier` leaves now (its '-' is
+        final: nothing before `frontier` can come)."""
+        if self.sink is not None:
+            ended: dict = {}
+            self.delta_path.purge(frontier - 1 if frontier < FOREVER else FOREVER, ended)
+            self._leave(ended)
+
+    def _stop_native(self, now: int) -> None:
+        """Before an explicit deletion: every live result becomes an ordinary output key (in
+        `out` and in the sink's open segments) so that rows cut it from now on; as the closure
+        PATH does, its true start is not kept (NEVER in both)."""
+        ended: dict = {}
+        self.delta_path.purge(now, ended)
+        self._leave(ended)
+        label, reverse, own = self.label, self.reverse, self.own_vertex
+        for (x, y), until in self.delta_path.results_until(now).items():
+            if own and x == y:
+                continue
+            self.out.adopt((x, y), NEVER, until)
+            self.sink.adopt((y, x, label) if reverse else (x, y, label), NEVER, until)
+        self.sink = None
 
     def _epsilon(self, batch, now, result) -> None:
         if self.dfa.nullable:
             epsilon_pairs(self.out, batch, now, result, () if self.paths else None)
 
     def retract(self, batches: list, now: int) -> list:
+        if self.sink is not None:
+            self._stop_native(now)
         state = self.delta_path
         nletters = len(self.letters)
         below: dict = {}  # root -> [child nodes of deleted tree edges]
@@ -138,7 +273,12 @@ class PathOp(PhysicalOperator):
         return result
 
     def purge(self, now: int) -> None:
-        self.delta_path.purge(now)
+        if self.sink is not None:
+            ended: dict = {}
+            self.delta_path.purge(now, ended)
+            self._leave(ended)
+        else:
+            self.delta_path.purge(now)
         self.out.purge(now)
 
     def size(self) -> int:
@@ -146,7 +286,7 @@ class PathOp(PhysicalOperator):
 
     def state(self) -> dict:
         """The Δ-PATH trees, and the output's coverage when this operator owns it."""
-        saved = {"trees": state_of(self.delta_path)}
+        saved = {"trees": state_of(self.delta_path), "native": self.sink is not None}
         if self.owns_out:
             saved["output"] = state_of(self.out)
         return saved
@@ -155,6 +295,10 @@ class PathOp(PhysicalOperator):
         restore_into(self.delta_path, state["trees"])
         if self.owns_out:
             restore_into(self.out, state["output"])
+        if state["native"] and self.sink is None:
+            raise StateError("native deltas saved for a PATH that gives rows in this engine")
+        if not state["native"]:
+            self.sink = None
 
     def _check(self) -> None:
         self.delta_path._check()

@@ -40,8 +40,11 @@ entering)`), and it leaves at the level L it is last in: dropping L (`drop_repor
 next batch, at a purge, or when the frontier passes L: `settle`) rebuilds the closure without
 L's tuples and reports exactly the pairs it lost, those whose bottleneck is L. Pairs are per vertex (`vertices_of` folds the final states of a vertex); with a nullable
 regex the (v, v) pairs are the ε-pairs' (a cycle through v never outlives v's own validity),
-which still come as rows. A hand-over first turns the live pairs into ordinary keys
-(`_stop_native`).
+which still come as rows. A hand-over keeps them native: S-PATH replays the window, announces
+only what the closure did not hold, and from then on gives the deltas itself (operators/
+path.py), until an explicit deletion turns its live results into ordinary keys. A hand-over
+at an explicit deletion first turns the closure's live pairs into ordinary keys
+(`_stop_native`): the indexes are cut already, so S-PATH re-reads them as rows.
 
 Cost per batch: grouping by level, then per level and edge not yet implied O(|anc(u,s)| +
 |reach(v,q)|) bitset operations (state/level_closure.py), plus O(1) per emitted pair.
@@ -65,20 +68,29 @@ if TYPE_CHECKING:
 
 
 class _Inputs:
-    """A build context for the S-PATH hand-over: the shared indexes of PATH's inputs."""
+    """A build context for the S-PATH hand-over: the shared indexes of PATH's inputs, and
+    the sink and output key of the closure PATH handing over (native deltas go on)."""
 
-    __slots__ = ("nodes", "indexes", "paths")
+    __slots__ = ("nodes", "indexes", "paths", "sink", "key")
 
-    def __init__(self, nodes: list, indexes: list) -> None:
+    def __init__(self, nodes: list, indexes: list, sink, key: tuple[str, bool]) -> None:
         self.nodes = nodes
         self.indexes = indexes
         self.paths = False
+        self.sink = sink
+        self.key = key
 
     def index_of(self, node):
         for n, index in zip(self.nodes, self.indexes):
             if n is node:
                 return index
         raise KeyError(node)
+
+    def delta_sink(self, node):
+        return self.sink
+
+    def output_key(self, node) -> tuple[str, bool]:
+        return self.key
 
 
 class PathClosureOp(PhysicalOperator):
@@ -239,7 +251,9 @@ class PathClosureOp(PhysicalOperator):
     def settle(self, frontier: float) -> None:
         """Time has reached `frontier` (no input before it will come): with native deltas,
         every level before it is over, so its results' '-' are final (timeliness)."""
-        if self.sink is not None and self.spath is None:
+        if self.spath is not None:
+            self.spath.settle(frontier)
+        elif self.sink is not None:
             self._drop(frontier, strict=True)
 
     def _stop_native(self, now) -> None:
@@ -284,13 +298,16 @@ class PathClosureOp(PhysicalOperator):
         if self.domain is not None:
             nodes.append(node.domain)
             indexes.append(self.domain)
-        return PathOp(node, _Inputs(nodes, indexes), out=self.out)
+        inputs = _Inputs(nodes, indexes, self.sink, (self.label, self.reverse))
+        return PathOp(node, inputs, out=self.out)
 
-    def _hand_over(self, now) -> list:
+    def _hand_over(self, now, native: bool = True) -> list:
         """Build S-PATH from the input indexes (valid entries) at `now`; returns what it
-        emits beyond the coverage already emitted."""
+        emits beyond the coverage already emitted. With native deltas S-PATH goes on giving
+        them (`native`), except for a hand-over at an explicit deletion: the indexes are cut
+        already, so the closure's results become rows first and S-PATH re-reads them."""
         node = self.node
-        if self.sink is not None:
+        if self.sink is not None and not native:
             self._stop_native(now)
         op = self._spath()
         batches: list = [
@@ -299,7 +316,19 @@ class PathClosureOp(PhysicalOperator):
         ]
         if node.domain is not None:
             batches.append(None)  # the ε-pairs are in the Coalescer already
-        out = op.process(batches, now)
+        closure = self.closure
+        if self.sink is None:
+            out = op.replay(batches, now, None)
+        else:
+            # results the closure held whose derivations this round's end records cut before
+            # the replay read the indexes: they leave now
+            held = closure.results(self.own_vertex)
+            out = op.replay(batches, now, closure.holds)
+            gone = held - op.results(now)
+            if gone:
+                label = self.label
+                keys = [(y, x, label) if self.reverse else (x, y, label) for x, y in gone]
+                self.sink.leave(now, sorted(keys))
         self.spath = op
         self.closure = None
         self.reread = True
@@ -307,7 +336,7 @@ class PathClosureOp(PhysicalOperator):
 
     def retract(self, batches: list, now: int) -> list:
         if self.spath is None:
-            extra = self._hand_over(now)
+            extra = self._hand_over(now, native=False)
             # the indexes hold the round's final state: nothing valid is beyond what was emitted
             assert not extra, extra
         if not self.reread:

@@ -78,8 +78,9 @@ class DeltaPath:
     # ---- insertion: Expand / Propagate
     def insert(self, u, v, moves, ts: int, exp: int, wit, now: int, reached: list) -> None:
         """Offer the sgt `(u, v)` valid on `[ts, exp)`, whose letter moves the DFA by `moves`
-        (`[(s, q)]`), to every tree holding a valid `(u, s)`; append `(root, v, key, ts, exp)`
-        to `reached` for each final-state node whose interval grew."""
+        (`[(s, q)]`), to every tree holding a valid `(u, s)`; append `(root, v, key, ts, exp,
+        before)` to `reached` for each final-state node whose interval grew, `before` its exp
+        until then (None for a node new to the tree)."""
         start, trees, inv = self.start, self.trees, self.inv
         for s, q in moves:
             if s == start:
@@ -115,6 +116,7 @@ class DeltaPath:
             key = (v, q)
             node = tree.get(key)
             if node is None:
+                before = None
                 node = tree[key] = [ts, exp, parent, wit]
                 roots = inv.get(key)
                 if roots is None:
@@ -123,8 +125,10 @@ class DeltaPath:
                     roots.add(x)
                 self.count += 1
             elif node[1] <= now:  # expired: a fresh derivation
+                before = node[1]
                 node[0], node[1], node[2], node[3] = ts, exp, parent, wit
             elif exp > node[1]:  # Propagate: a later-expiring path
+                before = node[1]
                 if ts < node[0]:
                     node[0] = ts
                 node[1], node[2], node[3] = exp, parent, wit
@@ -133,7 +137,7 @@ class DeltaPath:
             heap_add(exp, (x, v, q))
             n_ts, n_exp = node[0], node[1]
             if q in finals:
-                reached.append((x, v, key, n_ts, n_exp))
+                reached.append((x, v, key, n_ts, n_exp, before))
             for letter, q2 in delta[q].items():
                 row = window[letter].by_src.get(v)
                 if not row:
@@ -262,6 +266,33 @@ class DeltaPath:
                         heapq.heappush(heap, (-c2, child))
 
     # ---- reading
+    def other_finals_until(self, x, v, skip=()) -> int:
+        """The largest exp of a final-state node of `v` in `T_x` whose state is not in
+        `skip` (NEVER when there is none): until when the result `(x, v)` holds without
+        those nodes."""
+        best = NEVER
+        tree = self.trees.get(x)
+        if tree is not None:
+            for f in self.finals:
+                if f not in skip:
+                    node = tree.get((v, f))
+                    if node is not None and node[1] > best:
+                        best = node[1]
+        return best
+
+    def results_until(self, now: int) -> dict:
+        """`{(root, v): exp}` of every result the trees hold after `now`: per root and vertex
+        the largest exp of its final-state nodes."""
+        out: dict = {}
+        finals = self.finals
+        for root, tree in self.trees.items():
+            for (v, q), node in tree.items():
+                if q in finals and node[2] is not None and node[1] > now:
+                    key = (root, v)
+                    if node[1] > out.get(key, now):
+                        out[key] = node[1]
+        return out
+
     def best_final(self, x, v, now: int, paths: bool) -> tuple[int, tuple | None] | None:
         """`(exp, witness)` of the final-state node of `v` in `T_x` that expires last (the
         witness only with `paths`), or None when none is valid after `now`."""
@@ -291,9 +322,12 @@ class DeltaPath:
             steps += 1
         return tuple(e for part in reversed(parts) for e in part)
 
-    def purge(self, now: int) -> None:
-        """Remove every node with `exp <= now`, and trees left with their root only."""
+    def purge(self, now: int, ended: dict | None = None) -> None:
+        """Remove every node with `exp <= now`, and trees left with their root only. With
+        `ended`, also report the results that end: `ended[(root, v)] = exp` for each root and
+        vertex whose last final-state node is removed, at the largest exp removed."""
         trees, inv = self.trees, self.inv
+        finals = self.finals
         for root, v, q in self.heap.expired(now):
             tree = trees.get(root)
             if tree is None:
@@ -304,6 +338,10 @@ class DeltaPath:
                 continue
             del tree[key]
             self.count -= 1
+            if ended is not None and q in finals:
+                rkey = (root, v)
+                if node[1] > ended.get(rkey, NEVER):
+                    ended[rkey] = node[1]
             roots = inv[key]
             roots.discard(root)
             if not roots:
@@ -315,6 +353,10 @@ class DeltaPath:
                 roots.discard(root)
                 if not roots:
                     del inv[rkey]
+        if ended:
+            for root, v in list(ended):
+                if self.other_finals_until(root, v) > now:
+                    del ended[(root, v)]  # another final node still holds it
 
     def __len__(self) -> int:
         return self.count

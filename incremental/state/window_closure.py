@@ -26,7 +26,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 
 from .graph_closure import closure, extend
-from .product_nodes import ProductNodes
+from .product_nodes import ProductNodes, bits
 
 
 class WindowClosure(ProductNodes):
@@ -49,6 +49,31 @@ class WindowClosure(ProductNodes):
         self.levels = sorted(self.by_exp)
         self.reach = dict(state["reach"])
         self.anc = dict(state["ancestors"])
+
+    def results(self, own_vertex: bool) -> set:
+        """Every result `(x, y)` (vertex names) the closure holds; `own_vertex`: without
+        `(x, x)` (an ε-pair's)."""
+        ns, start, names = self.nstates, self.start, self.names
+        out = set()
+        for a, m in self.reach.items():
+            if a % ns != start:
+                continue
+            got = self.vertices_of(m)
+            if own_vertex:
+                got &= ~(1 << (a - start))
+            xv = names[a // ns]
+            out.update((xv, names[y // ns]) for y in bits(got))
+        return out
+
+    def holds(self, x, y) -> bool:
+        """Whether the closure holds the result `(x, y)`: the start node of vertex `x`
+        reaches a final-state node of vertex `y`."""
+        i, j = self.vid.get(x), self.vid.get(y)
+        if i is None or j is None:
+            return False
+        ns = self.nstates
+        row = self.reach.get(i * ns + self.start, 0)
+        return any(row >> (j * ns + f) & 1 for f in self.finals)
 
     def new_levels(self, exps) -> int:
         """How many of `exps` are not levels yet."""

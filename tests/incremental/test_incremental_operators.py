@@ -198,6 +198,12 @@ class _Ctx:
     def index_of(self, node):
         return self.indexes.setdefault(node, EdgeIndex())
 
+    def delta_sink(self, node):
+        return None  # rows, not native deltas
+
+    def output_key(self, node):
+        return node.label, False
+
 
 def test_path_on_derived_input_with_arbitrary_intervals():
     """PATH over a derived stream: intervals that started in the past and end anywhere."""

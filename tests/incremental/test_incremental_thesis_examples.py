@@ -17,6 +17,12 @@ class _Ctx:
     def index_of(self, node):
         return self.indexes.setdefault(node, EdgeIndex())
 
+    def delta_sink(self, node):
+        return None  # rows, not native deltas
+
+    def output_key(self, node):
+        return node.label, False
+
 
 def test_example_11_value_equivalent_pattern_results_coalesce():
     # (u, RL, v, [29, 31)) via b and (u, RL, v, [30, 31)) via c: one sgt

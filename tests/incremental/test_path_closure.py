@@ -104,6 +104,23 @@ def test_closure_matches_spath_and_reference(name, data, window, slide):
     assert delta_rows(batched.drain()) == ref.delta_view(query.checked, edges)
 
 
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@settings(max_examples=25)
+@given(data=st.data(), window=st.integers(1, 7), slide=st.integers(1, 3))
+def test_spath_gives_native_deltas_exactly(name, data, window, slide):
+    """S-PATH from the start (`path_operator="spath"`): in a delta-mode engine it gives its
+    results as native deltas (a result enters with its first final-state node, leaves when
+    its last one is purged; several final states, nullable regexes, reversed outputs), and
+    rows again after the first deletion; every snapshot and the delta view stay exact."""
+    edges = norm(data.draw(streams(labels_of(name))))
+    slide = min(slide, window, 2 if "per_label" in name else 3)
+    text = ".window 1\n" + PROGRAMS[name]
+    query = compile_text(
+        text, window=window, slide=slide, options=PlanOptions(path_operator="spath")
+    )
+    assert_matches_reference(query, edges, check_state=True)
+
+
 @pytest.mark.parametrize("name", ["star", "astar_bstar", "q7_like", "per_label", "alt_plus"])
 @settings(max_examples=40)
 @given(data=st.data(), window=st.integers(2, 9), slide=st.integers(1, 3))
