@@ -69,6 +69,7 @@ class PathOp(PhysicalOperator):
         "label",
         "reverse",
         "own_vertex",
+        "several_finals",
     )
 
     def __init__(self, node: Op, ctx: BuildContext, out: Coalescer | None = None) -> None:
@@ -88,6 +89,7 @@ class PathOp(PhysicalOperator):
         self.own_vertex = self.dfa.nullable
         if self.own_vertex and self.domain is None:
             self.sink = None
+        self.several_finals = len(self.dfa.finals) > 1
 
     def process(self, batches: list, now: int) -> list:
         return self._insert(batches, now)
@@ -151,6 +153,15 @@ class PathOp(PhysicalOperator):
         make valid where they were not: none of the key's final nodes held it before
         (a reached node: its exp before, if any, was below `now`; a node re-derived at the
         instant it expired holds it without a break; another node: its exp)."""
+        if len(reached) == 1:  # most often: one node, one key
+            ((x, y, (_v, q), _ts, _exp, before),) = reached
+            if before is not None and before >= now:
+                return ()
+            if self.several_finals and self.delta_path.other_finals_until(x, y, (q,)) >= now:
+                return ()
+            if before is not None:  # expired before now, not yet purged
+                self._leave({(x, y): before})
+            return ((x, y),)
         changed: dict = {}  # (x, y) -> [held before, reached states, latest end before now]
         for x, y, key, _ts, _exp, before in reached:
             _v, q = key
@@ -203,9 +214,11 @@ class PathOp(PhysicalOperator):
         """With native deltas: every result ending before `frontier` leaves now (its '-' is
         final: nothing before `frontier` can come)."""
         if self.sink is not None:
-            ended: dict = {}
-            self.delta_path.purge(frontier - 1 if frontier < FOREVER else FOREVER, ended)
-            self._leave(ended)
+            upto = frontier - 1 if frontier < FOREVER else FOREVER
+            if self.delta_path.expires_by(upto):
+                ended: dict = {}
+                self.delta_path.purge(upto, ended)
+                self._leave(ended)
 
     def _stop_native(self, now: int) -> None:
         """Before an explicit deletion: every live result becomes an ordinary output key (in

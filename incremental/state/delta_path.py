@@ -326,6 +326,8 @@ class DeltaPath:
         """Remove every node with `exp <= now`, and trees left with their root only. With
         `ended`, also report the results that end: `ended[(root, v)] = exp` for each root and
         vertex whose last final-state node is removed, at the largest exp removed."""
+        if not self.heap.any_by(now):
+            return
         trees, inv = self.trees, self.inv
         finals = self.finals
         for root, v, q in self.heap.expired(now):
@@ -357,6 +359,10 @@ class DeltaPath:
             for root, v in list(ended):
                 if self.other_finals_until(root, v) > now:
                     del ended[(root, v)]  # another final node still holds it
+
+    def expires_by(self, now: int) -> bool:
+        """Whether some node's exp is at or before `now` (`purge(now)` has work)."""
+        return self.heap.any_by(now)
 
     def __len__(self) -> int:
         return self.count

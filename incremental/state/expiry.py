@@ -29,6 +29,10 @@ class ExpiryBuckets:
         else:
             bucket.append(item)
 
+    def any_by(self, now: int) -> bool:
+        """Whether some item expires at or before `now` (O(1))."""
+        return bool(self.instants) and self.instants[0] <= now
+
     def expired(self, now: int) -> list:
         """Remove and return every item with `exp <= now`."""
         instants, buckets = self.instants, self.buckets
