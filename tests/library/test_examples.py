@@ -12,7 +12,7 @@ from cli_support import REPO
 EXAMPLES = REPO / "examples"
 SMALL = {
     "recommendation.py": ["--edges", "800"],
-    "live_monitor.py": ["--edges", "1500", "--chunks", "3"],
+    "live_monitor.py": ["--edges", "1000", "--chunks", "2"],
 }
 
 
