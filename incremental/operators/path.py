@@ -163,7 +163,11 @@ class PathOp(PhysicalOperator):
                 self._leave({(x, y): before})
             return ((x, y),)
         changed: dict = {}  # (x, y) -> [held before, reached states, latest end before now]
+        seen: set = set()
         for x, y, key, _ts, _exp, before in reached:
+            if (x, key) in seen:
+                continue  # reached again within this insert: its first `before` is the old exp
+            seen.add((x, key))
             _v, q = key
             held = before is not None and before >= now
             got = changed.get((x, y))
@@ -172,11 +176,10 @@ class PathOp(PhysicalOperator):
             else:
                 held_before, states, ended = got
                 states.add(q)
-                changed[(x, y)] = [
-                    held_before or held,
-                    states,
-                    max(ended or NEVER, before or NEVER),
-                ]
+                latest = NEVER if ended is None else ended
+                if before is not None and before > latest:
+                    latest = before
+                changed[(x, y)] = [held_before or held, states, latest]
         out = []
         other_finals_until = self.delta_path.other_finals_until
         for (x, y), (held, states, ended) in changed.items():

@@ -104,6 +104,23 @@ def test_closure_matches_spath_and_reference(name, data, window, slide):
     assert delta_rows(batched.drain()) == ref.delta_view(query.checked, edges)
 
 
+def test_a_node_reached_twice_by_one_sgt_enters_once():
+    """One new sgt reaches node w first over a path ending at 10, then over one ending at 15
+    (the adjacency of v lists z, the later path, first): w is new for this sgt, so (x, w)
+    enters, though its second reach only widens it."""
+    edges = [
+        ("v", "z", "a", 0),
+        ("v", "w", "a", 0),
+        ("v", "z", "a", 5),
+        ("z", "w", "a", 5),
+        ("x", "v", "a", 6),
+    ]
+    query = compile_text(
+        ".window 10\nAnswer(x, y) :- a+(x, y).", options=PlanOptions(path_operator="spath")
+    )
+    assert_matches_reference(query, edges, check_state=True)
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 @settings(max_examples=25)
 @given(data=st.data(), window=st.integers(1, 7), slide=st.integers(1, 3))
