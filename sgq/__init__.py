@@ -15,7 +15,7 @@ from .api import Engine, Query, Result, compile
 from .datalog.errors import DlError, DlErrors
 from .errors import UserError
 from .library import Delta
-from .options import PlanOptions
+from .options import PlanOptions, Tuning
 
 __version__ = "0.1.0"
 
@@ -27,6 +27,7 @@ __all__ = [
     "PlanOptions",
     "Query",
     "Result",
+    "Tuning",
     "UserError",
     "compile",
     "__version__",

@@ -51,7 +51,6 @@ FORMAT = 5  # 2: the delta view is the engine's own (native deltas), one root; 3
 #              dump of its attributes
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000  # input edges between checkpoints
-KILL_ENV = "SGQ_CHECKPOINT_TEST_KILL_AFTER"  # tests only: see KillSwitch
 
 # settings key -> how a user knows it (for "written for a different ...")
 _SETTING_NAMES = {
@@ -106,15 +105,14 @@ def _fingerprint(settings: dict) -> str:
 
 
 class KillSwitch:
-    """Tests only: `SGQ_CHECKPOINT_TEST_KILL_AFTER=K` makes the process SIGKILL itself at its
-    K-th kill point, so crash tests can stop a run at chosen, reproducible places. The points
-    are `batch` (a batch's results written), `mid-write` (half of a checkpoint file written)
-    and `written` (a checkpoint just put in place); `K:KIND` counts the points of one kind
-    only. Without the variable every point is a no-op."""
+    """Crash tests only: `sgq run --kill-at K` (a hidden option) makes the process SIGKILL
+    itself at its K-th kill point, so the tests can stop a run at chosen, reproducible places.
+    The points are `batch` (a batch's results written), `mid-write` (half of a checkpoint file
+    written) and `written` (a checkpoint just put in place); `K:KIND` counts the points of one
+    kind only. Without it every point is a no-op."""
 
-    def __init__(self) -> None:
-        text = os.environ.get(KILL_ENV, "").strip()
-        count, _, kind = text.partition(":")
+    def __init__(self, kill_at: str | None = None) -> None:
+        count, _, kind = (kill_at or "").strip().partition(":")
         self.left = int(count) if count else None
         self.kind = kind or None
 
@@ -137,12 +135,14 @@ class KillSwitch:
 class Checkpoints:
     """The checkpoint directory of one run: `load` what is there, `save` a new one."""
 
-    def __init__(self, directory: str, settings: dict[str, Any]) -> None:
+    def __init__(
+        self, directory: str, settings: dict[str, Any], kill_at: str | None = None
+    ) -> None:
         self.directory = directory
         self.path = os.path.join(directory, FILE)
         self.settings = settings
         self.fingerprint = _fingerprint(settings)
-        self.kill = KillSwitch()
+        self.kill = KillSwitch(kill_at)
         self.seconds = 0.0  # time spent saving, for the stats line
         self.bytes = 0  # size of the last checkpoint written
 

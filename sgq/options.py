@@ -44,6 +44,41 @@ def _check_rewrites(_options: Any, _field: Any, value: frozenset[str]) -> None:
 
 
 @attrs.frozen
+class Tuning:
+    """The thresholds of the choices the physical operators make on their own (expert
+    knobs: the defaults are measured; tests and experiments move them to force a choice).
+
+    PATH on closures (incremental/operators/path_closure.py):
+    - `max_levels`: live expiry levels beyond which S-PATH takes over (a slide much finer
+      than the window);
+    - `min_rows`: rows of the largest level from which a sparse closure hands over;
+    - `tree_cost`: what one S-PATH tree node costs in 64-bit bitset words (set on the snb
+      workloads: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x
+      16 < rows x words + pairs; knows*, RPQ Q8 and the so streams run faster on closures);
+    - `clearly_sparse`: a closure this many times S-PATH's estimated work hands over at once,
+      without waiting for the excess to pay for the replay (SGA Q4 on snb: 1.8x at its 2nd
+      slide, 2.6x at its 3rd, which took 21 s on closures and 3 on S-PATH).
+
+    PATTERN (incremental/operators/pattern.py):
+    - `shared_keys`: re-derive deleted head keys from their endpoints when they average this
+      many per endpoint;
+    - `batched_joins`: join whole batches breadth-first (False: tuple by tuple, the thesis's
+      Algorithm PATTERN as written).
+    """
+
+    max_levels: int = 96
+    min_rows: int = 2000
+    tree_cost: float = 16
+    clearly_sparse: float = 1.5
+    shared_keys: int = 2
+    batched_joins: bool = True
+
+
+def _tuning(value: Any) -> Tuning:
+    return value if isinstance(value, Tuning) else Tuning(**value)
+
+
+@attrs.frozen
 class PlanOptions:
     """How `sgq.compile` plans a query: the logical rewrites and the physical PATH operator.
 
@@ -59,6 +94,8 @@ class PlanOptions:
     `skip_rewrites` (default none): names of rewrite passes of sga/rewrite/pipeline.py not to
     run (`finite_paths`, `shared_chains`); any iterable of names, kept as a frozenset.
 
+    `tuning` (default `Tuning()`): the operators' own thresholds (API only, no flag).
+
     An unknown value is a UserError naming the valid ones.
     """
 
@@ -66,8 +103,15 @@ class PlanOptions:
     skip_rewrites: frozenset[str] = attrs.field(
         default=frozenset(), converter=frozenset, validator=_check_rewrites
     )
+    tuning: Tuning = attrs.field(default=Tuning(), converter=_tuning)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (checkpoint settings, benchmark children); `PlanOptions(**d)` reads
-        it back."""
-        return {"path_operator": self.path_operator, "skip_rewrites": sorted(self.skip_rewrites)}
+        it back. The tuning is left out while it is the default (older settings read alike)."""
+        out: dict[str, Any] = {
+            "path_operator": self.path_operator,
+            "skip_rewrites": sorted(self.skip_rewrites),
+        }
+        if self.tuning != Tuning():
+            out["tuning"] = attrs.asdict(self.tuning)
+        return out

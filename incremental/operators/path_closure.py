@@ -16,17 +16,18 @@ nullable regex come from the `domain` port (VERTICES), as in S-PATH.
 Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
 (sgq/options.py) use S-PATH from the start; `"closure"` turns the density rule below off. On
 the first
-explicit deletion (`retract`), when the live levels would exceed `MAX_LEVELS` (a slide
+explicit deletion (`retract`), when the live levels would exceed `max_levels` (a slide
 much finer than the window: many distinct exps, where per-level closures cost more than
-trees), or when the closure turns out *sparse* (checked once per slide, from `MIN_ROWS` rows on:
-S-PATH's trees would hold the `start pairs` nodes, a tree node costing about `TREE_COST`
+trees), or when the closure turns out *sparse* (checked once per slide, from `min_rows` rows on:
+S-PATH's trees would hold the `start pairs` nodes, a tree node costing about `tree_cost`
 words of bitset work, while the closure walks `rows x words` machine words and reads all its
 `pairs`, the rows of inner automaton states included; on tree-shaped labels like replyOf
 the bitsets are wide and almost empty, and with a long cyclic regex most pairs belong to
 inner states; the hand-over is one-way and its replay costs about one slide of S-PATH's work,
 so, as in ski rental, it waits until the closure's excess over S-PATH, summed over the slides
 checked, exceeds that: a stream whose closure is slightly sparse for a slide or two near its
-end keeps its closures; one far sparser, `CLEARLY_SPARSE`, hands over at once), this builds an S-PATH operator for the same node, replays the valid contents of the
+end keeps its closures; one far sparser, `clearly_sparse`, hands over at once; the thresholds
+are `PlanOptions.tuning`, sgq/options.py), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
 this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
 delegates every later call to it. At a deletion, every live output key is then re-read
@@ -113,21 +114,8 @@ class PathClosureOp(PhysicalOperator):
         "reverse",
         "own_vertex",
         "sparse_hands_over",
+        "tuning",
     )
-
-    #: live levels beyond which S-PATH takes over (a slide much finer than the window)
-    MAX_LEVELS = 96
-    #: rows of the largest level from which a sparse closure hands over to S-PATH
-    MIN_ROWS = 2000
-    #: what one S-PATH tree node costs in 64-bit bitset words (set on the snb workloads:
-    #: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x 16 <
-    #: rows x words + pairs; knows*, RPQ Q8 and the so streams run faster on closures)
-    TREE_COST = 16
-    #: a closure this many times S-PATH's estimated work hands over at once, without waiting
-    #: for the excess to pay for the replay: the estimate is rough, and a closure that dense
-    #: only gets denser while the window fills (SGA Q4 on snb: 1.8x at its 2nd slide, 2.6x at
-    #: its 3rd, which took 21 s on closures and 3 on S-PATH)
-    CLEARLY_SPARSE = 1.5
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
@@ -145,6 +133,7 @@ class PathClosureOp(PhysicalOperator):
         self.reread = False  # set by every hand-over: the next retract re-reads
         # PlanOptions(path_operator="closure") keeps closures however sparse (A/B runs, tests)
         self.sparse_hands_over = ctx.options.path_operator != "closure"
+        self.tuning = ctx.options.tuning  # the hand-over thresholds (sgq/options.py)
         # native deltas (an output PATH of a delta-mode engine): the closure's results enter
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
         self.sink = ctx.delta_sink(node)
@@ -190,7 +179,7 @@ class PathClosureOp(PhysicalOperator):
         if edges:
             if (
                 len(closure.levels) + closure.new_levels(exp for _a, _b, exp in edges)
-                > self.MAX_LEVELS
+                > self.tuning.max_levels
             ):
                 result = self._hand_over(now)
             elif self.sink is not None:
@@ -274,15 +263,16 @@ class PathClosureOp(PhysicalOperator):
         """Whether S-PATH should take over (see the module docstring): the closure's bitset
         words beyond S-PATH's tree work, summed over the slides checked (never below zero),
         exceed one slide of that tree work, the price of the replay, or this slide's alone is
-        `CLEARLY_SPARSE` times that tree work. Never when the
+        `clearly_sparse` times that tree work. Never when the
         `path_operator` option is `"closure"` (`sparse_hands_over` is off)."""
         rows, pairs, starts, words = self.closure.density()
-        if rows < self.MIN_ROWS or not self.sparse_hands_over:
+        tuning = self.tuning
+        if rows < tuning.min_rows or not self.sparse_hands_over:
             return False
-        trees = starts * self.TREE_COST
+        trees = starts * tuning.tree_cost
         work = rows * words + pairs
         self.excess = max(0.0, self.excess + work - trees)
-        return self.excess > trees or work > self.CLEARLY_SPARSE * trees
+        return self.excess > trees or work > tuning.clearly_sparse * trees
 
     def _epsilon(self, batch, now, result) -> None:
         if self.dfa.nullable:

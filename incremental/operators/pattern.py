@@ -68,10 +68,8 @@ class PatternOp(PhysicalOperator):
         "conditions",
         "fanout",
         "batched",
+        "shared_keys",
     )
-
-    #: re-derive from endpoints when the touched keys average this many per endpoint
-    SHARED_KEYS = 2
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
@@ -95,7 +93,9 @@ class PatternOp(PhysicalOperator):
         self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
         self.conditions = conditions
         self.fanout = None
-        self.batched = True  # join whole batches breadth-first (False: tuple by tuple)
+        tuning = ctx.options.tuning  # sgq/options.py
+        self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
+        self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
         self._plan(None)
 
     def _plan(self, fanout) -> None:
@@ -475,7 +475,7 @@ class PatternOp(PhysicalOperator):
             trgs = {trg for _src, trg in seed}
             side = 0 if len(srcs) <= len(trgs) else 1
             distinct = srcs if side == 0 else trgs
-            if self.SHARED_KEYS * len(distinct) <= len(seed):
+            if self.shared_keys * len(distinct) <= len(seed):
                 start = {(v, v): (NEVER, FOREVER) for v in distinct}
                 reached = self._frontier(ends[side], start, now)
                 return {key: got for key in seed if (got := reached.get(key)) is not None}

@@ -123,6 +123,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_EVERY,
         help=f"input edges between checkpoints (default {DEFAULT_EVERY:,})",
     )
+    # crash tests only (sgq/checkpoint.py KillSwitch): SIGKILL at the K-th kill point
+    parser.add_argument("--kill-at", metavar="K[:KIND]", default=None, help=argparse.SUPPRESS)
     _add_live_arguments(parser)
 
 
@@ -324,7 +326,8 @@ def _checkpoints(args: argparse.Namespace, query, columns) -> Checkpoints | None
         )
     if not os.path.exists(args.input):
         raise UserError(f"input file '{args.input}' does not exist")
-    return Checkpoints(args.checkpoint, _settings(args, query, columns, output_format(args)))
+    settings = _settings(args, query, columns, output_format(args))
+    return Checkpoints(args.checkpoint, settings, kill_at=args.kill_at)
 
 
 def _read_finished_input(job: RunJob, args: argparse.Namespace, columns) -> None:

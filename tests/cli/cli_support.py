@@ -16,7 +16,6 @@ from collections import Counter
 from pathlib import Path
 
 import sgq
-from sgq.checkpoint import KILL_ENV
 from sgq.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,7 +47,6 @@ def sgq_proc(
 ) -> subprocess.CompletedProcess:
     """`python -m sgq ARGS` in a fresh process (bytes stdout, text stderr)."""
     e = dict(os.environ)
-    e.pop(KILL_ENV, None)
     e["PYTHONHASHSEED"] = str(hashseed)
     if env:
         e.update(env)

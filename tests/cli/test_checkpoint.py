@@ -35,7 +35,7 @@ from cli_support import (
 )
 
 import sgq
-from sgq.checkpoint import FILE, FORMAT, KILL_ENV
+from sgq.checkpoint import FILE, FORMAT
 from sgq.cli import main
 
 EVERY = 200  # --checkpoint-every of the kill cases
@@ -177,8 +177,8 @@ class Runner:
         ]
 
     def run(self, hashseed, kill: str | None = None):
-        env = {KILL_ENV: kill} if kill else None
-        return sgq_proc(self.args, hashseed=hashseed, env=env)
+        kill_at = ["--kill-at", kill] if kill else []
+        return sgq_proc(self.args + kill_at, hashseed=hashseed)
 
     def files(self) -> tuple[bytes, bytes | None]:
         rejects = self.rejects.read_bytes() if self.rejects.exists() else None
@@ -287,7 +287,7 @@ KILLS = _kill_plan()
 
 
 def _kill_env(kind: str, fraction: float, batches: int, checkpoints: int, done: float) -> str:
-    """The SGQ_CHECKPOINT_TEST_KILL_AFTER value for a point; `done` the share of the run
+    """The `--kill-at` value for a point; `done` the share of the run
     already behind (a resumed run has fewer points left)."""
     if kind == "batch":
         total = batches * (1 - done)
@@ -370,7 +370,7 @@ def test_a_prepared_directory_resumes_too(tmp_path, capsys):
     assert sgq_main(args + ["-o", ref, "--checkpoint", tmp_path / "c1"], capsys)[0] == 0
     out = tmp_path / "out.csv"
     proc = sgq_proc(
-        args + ["-o", out, "--checkpoint", tmp_path / "c2"], hashseed=5, env={KILL_ENV: "40:batch"}
+        args + ["-o", out, "--checkpoint", tmp_path / "c2", "--kill-at", "40:batch"], hashseed=5
     )
     assert proc.returncode == -signal.SIGKILL
     proc = sgq_proc(args + ["-o", out, "--checkpoint", tmp_path / "c2"], hashseed=6)
@@ -518,7 +518,7 @@ def test_another_input_under_the_checkpoint_is_refused(tmp_path, capsys):
         "--checkpoint-every",
         "40",
     ]
-    proc = sgq_proc(args, env={KILL_ENV: "4:written"})
+    proc = sgq_proc(args + ["--kill-at", "4:written"])
     assert proc.returncode == -signal.SIGKILL
     data = json.loads(gzip.decompress((tmp_path / "ckpt" / FILE).read_bytes()))
     consumed = data["position"]["edges"]

@@ -22,7 +22,6 @@ import pytest
 from cli_support import NOTIFICATION, sgq_main, sgq_proc, social_edges, write_edges
 
 import sgq
-from sgq.checkpoint import KILL_ENV
 
 # module of sgq -> attribute renamed in it (every occurrence, as a whole word)
 RENAMES = {
@@ -76,7 +75,7 @@ def test_a_checkpoint_resumes_after_private_attributes_are_renamed(tmp_path, cap
 
     out, ckpt = tmp_path / "out.csv", tmp_path / "ckpt"
     resumable = args + ["-o", out, "--checkpoint", ckpt, "--checkpoint-every", "100"]
-    killed = sgq_proc(resumable, env={KILL_ENV: "3:written"}, cwd=tmp_path)
+    killed = sgq_proc(resumable + ["--kill-at", "3:written"], cwd=tmp_path)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     resumed = sgq_proc(resumable, env={"PYTHONPATH": str(site)}, cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr

@@ -14,7 +14,7 @@ from incremental_support import assert_matches_reference, compile_text, edge_str
 from sgq.incremental.deltas import delta_rows
 from test_engine_reference import PROGRAMS, program_labels
 
-from sgq import PlanOptions
+from sgq import PlanOptions, Tuning
 
 
 def rows(results):
@@ -433,12 +433,7 @@ def test_pattern_rederivation_both_ways(shared, name, seed):
     """PATTERN re-derives the keys a deletion touched either once per distinct head endpoint
     (forward or backward) or key by key (both head variables bound); force each and compare
     with the reference on dense streams (many keys per endpoint)."""
-    from sgq.incremental.operators.pattern import PatternOp
-
-    query = compile_text(".window 1\n" + JOINS[name], window=8 + seed, slide=1 + seed % 2)
-    saved = PatternOp.SHARED_KEYS
-    PatternOp.SHARED_KEYS = shared
-    try:
-        assert_matches_reference(query, _dense_stream(seed), check_state=True)
-    finally:
-        PatternOp.SHARED_KEYS = saved
+    options = PlanOptions(tuning=Tuning(shared_keys=shared))
+    text = ".window 1\n" + JOINS[name]
+    query = compile_text(text, window=8 + seed, slide=1 + seed % 2, options=options)
+    assert_matches_reference(query, _dense_stream(seed), check_state=True)

@@ -21,7 +21,7 @@ from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.incremental.state.level_closure import LevelClosure
 from sgq.incremental.state.product_nodes import bits
 
-from sgq import Engine, PlanOptions
+from sgq import Engine, PlanOptions, Tuning
 
 PROGRAMS = {
     "star": "Answer(x, y) :- a*(x, y).",
@@ -160,14 +160,10 @@ def test_insert_only_streams_never_hand_over(name, data, window, slide):
 @given(data=st.data(), window=st.integers(3, 9))
 def test_too_many_levels_hand_over_to_spath(name, data, window):
     edges = norm(data.draw(streams(labels_of(name), max_size=20, deletions=False)))
-    query = compile_text(".window 1\n" + PROGRAMS[name], window=window, slide=1)
-    old = PathClosureOp.MAX_LEVELS
-    PathClosureOp.MAX_LEVELS = 2
-    try:
-        assert_matches_reference(query, edges, check_state=True)
-        assert_same(query, edges, single=True, check=True)
-    finally:
-        PathClosureOp.MAX_LEVELS = old
+    options = PlanOptions(tuning=Tuning(max_levels=2))
+    query = compile_text(".window 1\n" + PROGRAMS[name], window=window, slide=1, options=options)
+    assert_matches_reference(query, edges, check_state=True)
+    assert_same(query, edges, single=True, check=True)
 
 
 def test_deletion_hands_over_with_exact_end_records():
@@ -299,14 +295,11 @@ def test_sparse_closures_hand_over_with_the_same_results(name, data, window, sli
     slide whenever they hold any row; the results stay exact."""
     edges = norm(data.draw(streams(labels_of(name), max_size=30, vertices=5)))
     slide = min(slide, window, 2 if "per_label" in name else 3)
-    query = compile_text(".window 1\n" + PROGRAMS[name], window=window, slide=slide)
-    old = PathClosureOp.MIN_ROWS, PathClosureOp.TREE_COST
-    PathClosureOp.MIN_ROWS, PathClosureOp.TREE_COST = 1, 0
-    try:
-        assert_matches_reference(query, edges, check_state=True)
-        assert_same(query, edges, single=True, check=True)
-    finally:
-        PathClosureOp.MIN_ROWS, PathClosureOp.TREE_COST = old
+    options = PlanOptions(tuning=Tuning(min_rows=1, tree_cost=0))
+    text = ".window 1\n" + PROGRAMS[name]
+    query = compile_text(text, window=window, slide=slide, options=options)
+    assert_matches_reference(query, edges, check_state=True)
+    assert_same(query, edges, single=True, check=True)
 
 
 def _tree_and_clique(n):
@@ -318,13 +311,13 @@ def _tree_and_clique(n):
     return norm(tree), norm(clique)
 
 
-def test_a_sparse_tree_hands_over_and_a_dense_graph_stays(monkeypatch):
+def test_a_sparse_tree_hands_over_and_a_dense_graph_stays():
     """The tree's closure is a little sparser than S-PATH's trees at its 3rd check (1.02x:
     not yet worth the replay, which the excess summed over slides has not paid) and far
-    sparser at its 4th (1.8x: `CLEARLY_SPARSE`, it hands over at once); the clique stays."""
-    monkeypatch.setattr(PathClosureOp, "MIN_ROWS", 64)
+    sparser at its 4th (1.8x: `clearly_sparse`, it hands over at once); the clique stays."""
     tree, clique = _tree_and_clique(8000)
-    query = compile_text(".window 100000\n.slide 1000\nAnswer(x, y) :- a+(x, y).")
+    text = ".window 100000\n.slide 1000\nAnswer(x, y) :- a+(x, y)."
+    query = compile_text(text, options=PlanOptions(tuning=Tuning(min_rows=64)))
     got = {}
     cases = (
         ("tree", tree),
@@ -340,20 +333,21 @@ def test_a_sparse_tree_hands_over_and_a_dense_graph_stays(monkeypatch):
         got[name] = op.spath is not None
     assert got == {"tree": True, "clique": False, "3 checks": False, "4 checks": True}
     # closures chosen by the option never hand over for density
-    eng = Engine(query.plan, options=PlanOptions(path_operator="closure"))
+    eng = Engine(
+        query.plan, options=PlanOptions(path_operator="closure", tuning=Tuning(min_rows=64))
+    )
     eng.push_batch(tree)
     eng.flush()
     (op,) = path_ops(eng)
     assert op.spath is None
 
 
-def test_native_pairs_handed_over_are_cut_by_a_later_deletion(monkeypatch):
+def test_native_pairs_handed_over_are_cut_by_a_later_deletion():
     """Native deltas, then a hand-over at a slide's first batch: the pair (0, 1) becomes an
     ordinary key; S-PATH widens it with a row that starts before the hand-over and a `-` edge
     then cuts it. The cut must end it at the deletion (a start kept apart by the view and the
     Coalescer once let it live on to its old exp)."""
-    monkeypatch.setattr(PathClosureOp, "MIN_ROWS", 1)
-    monkeypatch.setattr(PathClosureOp, "TREE_COST", 0)
-    query = compile_text(".window 3\n.slide 1\n" + PROGRAMS["astar_bstar"])
+    options = PlanOptions(tuning=Tuning(min_rows=1, tree_cost=0))
+    query = compile_text(".window 3\n.slide 1\n" + PROGRAMS["astar_bstar"], options=options)
     edges = [(0, 1, "a", 0, "+"), (0, 1, "a", 2, "-"), (0, 1, "a", 2, "+"), (0, 1, "a", 3, "-")]
     assert_matches_reference(query, norm(edges))

@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from incremental_support import assert_matches_reference, compile_text, norm
 from sgq.incremental.deltas import delta_rows
-from sgq.incremental.operators.pattern import PatternOp
+from sgq.incremental.engine import Engine
+
+from sgq import PlanOptions, Tuning
 
 PROGRAMS = [
     "Answer(x, y) :- a(x, m), b(m, n), c(n, y).",
@@ -44,11 +46,9 @@ def _timed(es):
 
 
 def _run(query, edges, frontier: bool):
-    eng = query.engine()
-    if not frontier:
-        for op in eng.dataflow.ops:
-            if isinstance(op, PatternOp):
-                op.batched = False  # back to the tuple-by-tuple join
+    # batched_joins=False: back to the tuple-by-tuple join
+    options = PlanOptions(tuning=Tuning(batched_joins=frontier))
+    eng = Engine(query.plan, options=options)
     eng.push_batch(edges)
     eng.close()
     return eng

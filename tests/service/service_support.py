@@ -9,8 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-from sgq.checkpoint import KILL_ENV
-
 WAIT = 30.0  # seconds any one condition may take before the test fails
 
 
@@ -19,7 +17,6 @@ class Background:
 
     def __init__(self, args, workdir: Path, name: str = "run", hashseed: str = "0") -> None:
         env = dict(os.environ)
-        env.pop(KILL_ENV, None)
         env["PYTHONHASHSEED"] = hashseed
         self.stderr_path = workdir / f"{name}.stderr"
         self._err = open(self.stderr_path, "wb")
