@@ -123,16 +123,14 @@ def _delimited(
     split = csv.reader
     lineno = start
     for raw in lines:
+        if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
+            yield TICK
+            continue
         lineno += 1
         line = raw.rstrip("\r\n")
         if position is not None:
             position[0] = lineno
         if not line.strip() or line.lstrip().startswith("#"):
-            if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
-                lineno -= 1
-                if position is not None:
-                    position[0] = lineno
-                yield TICK
             continue
         try:
             if isinstance(raw, BadEncoding):
@@ -201,16 +199,14 @@ def _jsonl(
     order = columns or COLUMNS
     lineno = start
     for raw in lines:
+        if raw is TICK:  # see _delimited
+            yield TICK
+            continue
         lineno += 1
         line = raw.strip()
         if position is not None:
             position[0] = lineno
         if not line:
-            if raw is TICK:  # see _delimited
-                lineno -= 1
-                if position is not None:
-                    position[0] = lineno
-                yield TICK
             continue
         try:
             if isinstance(raw, BadEncoding):
