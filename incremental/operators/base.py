@@ -11,6 +11,7 @@ state; `settle(frontier)` hears that no input before `frontier` will come; `size
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
 from ..state.coalescer import Coalescer
@@ -36,6 +37,11 @@ class BuildContext(Protocol):
     def delta_sink(self, node: Op) -> DeltaView | None: ...
 
     def output_key(self, node: Op) -> tuple[str, bool]: ...
+
+
+def sgts(batches: list):
+    """Every sgt of every port of `batches`, in port order (a port may have None)."""
+    return chain.from_iterable(batch for batch in batches if batch)
 
 
 class PhysicalOperator:

@@ -9,7 +9,7 @@ O(log n) when emitted; per end record O(#inputs).
 
 from __future__ import annotations
 
-from .base import IndexedInputsOperator
+from .base import IndexedInputsOperator, sgts
 
 
 class UnionOp(IndexedInputsOperator):
@@ -18,30 +18,24 @@ class UnionOp(IndexedInputsOperator):
     def process(self, batches: list, now: int) -> list:
         admit = self.out.admit
         result = []
-        for batch in batches:
-            if not batch:
-                continue
-            for s, t, ts, exp, wit in batch:
-                got = admit((s, t), ts, exp, now)
-                if got is not None:
-                    g_ts, g_exp = got
-                    result.append((s, t, g_ts, g_exp, wit))
+        for s, t, ts, exp, wit in sgts(batches):
+            got = admit((s, t), ts, exp, now)
+            if got is not None:
+                g_ts, g_exp = got
+                result.append((s, t, g_ts, g_exp, wit))
         return result
 
     def retract(self, batches: list, now: int) -> list:
         cut = self.out.cut
         result = []
-        for batch in batches:
-            if not batch:
-                continue
-            for s, t, _ts, _exp, _wit in batch:
-                best, wit = now, None
-                for index in self.inputs:
-                    entry = index.get(s, t)
-                    if entry is not None and entry.exp > best:
-                        best, wit = entry.exp, entry.wit
-                got = cut((s, t), best, now, self.paths)
-                if got is not None:
-                    g_ts, g_end = got
-                    result.append((s, t, g_ts, g_end, wit))
+        for s, t, _ts, _exp, _wit in sgts(batches):
+            best, wit = now, None
+            for index in self.inputs:
+                entry = index.get(s, t)
+                if entry is not None and entry.exp > best:
+                    best, wit = entry.exp, entry.wit
+            got = cut((s, t), best, now, self.paths)
+            if got is not None:
+                g_ts, g_end = got
+                result.append((s, t, g_ts, g_end, wit))
         return result

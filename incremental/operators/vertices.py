@@ -10,7 +10,7 @@ O(1), O(log n) when emitted; per end record O(degree of s and t).
 
 from __future__ import annotations
 
-from .base import IndexedInputsOperator
+from .base import IndexedInputsOperator, sgts
 
 
 class VerticesOp(IndexedInputsOperator):
@@ -19,35 +19,29 @@ class VerticesOp(IndexedInputsOperator):
     def process(self, batches: list, now: int) -> list:
         admit = self.out.admit
         result = []
-        for batch in batches:
-            if not batch:
-                continue
-            for s, t, ts, exp, wit in batch:
-                own = () if wit is not None else None
-                got = admit(s, ts, exp, now)
+        for s, t, ts, exp, wit in sgts(batches):
+            own = () if wit is not None else None
+            got = admit(s, ts, exp, now)
+            if got is not None:
+                g_ts, g_exp = got
+                result.append((s, s, g_ts, g_exp, own))
+            if t != s:
+                got = admit(t, ts, exp, now)
                 if got is not None:
                     g_ts, g_exp = got
-                    result.append((s, s, g_ts, g_exp, own))
-                if t != s:
-                    got = admit(t, ts, exp, now)
-                    if got is not None:
-                        g_ts, g_exp = got
-                        result.append((t, t, g_ts, g_exp, own))
+                    result.append((t, t, g_ts, g_exp, own))
         return result
 
     def retract(self, batches: list, now: int) -> list:
         cut = self.out.cut
         wit = () if self.paths else None
         result = []
-        for batch in batches:
-            if not batch:
-                continue
-            for s, t, _ts, _exp, _wit in batch:
-                for v in (s,) if s == t else (s, t):
-                    got = cut(v, self._coverage(v, now), now)
-                    if got is not None:
-                        g_ts, g_end = got
-                        result.append((v, v, g_ts, g_end, wit))
+        for s, t, _ts, _exp, _wit in sgts(batches):
+            for v in (s,) if s == t else (s, t):
+                got = cut(v, self._coverage(v, now), now)
+                if got is not None:
+                    g_ts, g_end = got
+                    result.append((v, v, g_ts, g_end, wit))
         return result
 
     def _coverage(self, v, now) -> int:
