@@ -13,6 +13,8 @@ With explicit deletions an operator may find that a key's coverage ends earlier 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
@@ -28,7 +30,7 @@ class Coalescer:
         self.live: dict = {}  # key -> [start, until]
         self.heap = ExpiryBuckets()  # until -> keys, possibly stale
 
-    def admit(self, key, ts: int, exp: int, now: int):
+    def admit(self, key: Hashable, ts: int, exp: int, now: int) -> tuple[int, int] | None:
         """Record `[ts, exp)` for `key`; return the coalesced `(start, exp)` to emit, or None.
 
         O(1) when covered, O(log n) otherwise.
@@ -48,13 +50,15 @@ class Coalescer:
         self.heap.add(exp, key)
         return (ts, exp)
 
-    def adopt(self, key, start: int, until: int) -> None:
+    def adopt(self, key: Hashable, start: int, until: int) -> None:
         """Take `[start, until)` as the emitted coverage of `key` (a key another structure
         emitted so far, handed over: operators/path_closure.py)."""
         self.live[key] = [start, until]
         self.heap.add(until, key)
 
-    def cut(self, key, exp: int, now: int, refresh: bool = False):
+    def cut(
+        self, key: Hashable, exp: int, now: int, refresh: bool = False
+    ) -> tuple[int, int] | None:
         """The live coverage of `key` now ends at `exp` (at `now` when `exp <= now`): return the
         end record `(start, end)` to emit, or None when the key is not live or already ends by
         `exp` (with `refresh`, an unchanged end is returned too: a new witness for the same
@@ -70,7 +74,7 @@ class Coalescer:
         del self.live[key]
         return (cur[0], now)
 
-    def until(self, key):
+    def until(self, key: Hashable) -> int | None:
         """The end of the coverage emitted for `key` (possibly `<= now`: over), or None."""
         cur = self.live.get(key)
         return None if cur is None else cur[1]

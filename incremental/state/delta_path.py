@@ -35,6 +35,7 @@ ones re-derived.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Collection
 
 from ..sgt import FOREVER, NEVER
 from ..stateful import restore_into, state_of
@@ -76,7 +77,17 @@ class DeltaPath:
         return tree
 
     # ---- insertion: Expand / Propagate
-    def insert(self, u, v, moves, ts: int, exp: int, wit, now: int, reached: list) -> None:
+    def insert(
+        self,
+        u: str,
+        v: str,
+        moves: list[tuple[int, int]],
+        ts: int,
+        exp: int,
+        wit: tuple | None,
+        now: int,
+        reached: list,
+    ) -> None:
         """Offer the sgt `(u, v)` valid on `[ts, exp)`, whose letter moves the DFA by `moves`
         (`[(s, q)]`), to every tree holding a valid `(u, s)`; append `(root, v, key, ts, exp,
         before)` to `reached` for each final-state node whose interval grew, `before` its exp
@@ -154,7 +165,16 @@ class DeltaPath:
                     work.append((key, w, q2, n_ts if n_ts > e_ts else e_ts, c_exp, e.wit))
 
     # ---- deletion: invalidate and reconnect
-    def below_tree_edges(self, u, v, moves, exp: int, now: int, renew: bool, below: dict) -> None:
+    def below_tree_edges(
+        self,
+        u: str,
+        v: str,
+        moves: list[tuple[int, int]],
+        exp: int,
+        now: int,
+        renew: bool,
+        below: dict,
+    ) -> None:
         """For the end record of `(u, v)` (now ending at `exp`) with DFA moves `moves`: add to
         `below[root]` every valid node `(v, q)` whose tree edge it is and whose exp it no
         longer covers (`renew`: every such tree edge, to renew witnesses)."""
@@ -169,7 +189,7 @@ class DeltaPath:
                 if n_parent == parent and n_exp > now and (n_exp > exp or renew):
                     below.setdefault(x, []).append((v, q))
 
-    def reconnect(self, x, starts, now: int) -> list:
+    def reconnect(self, x: str, starts: list[tuple], now: int) -> list[tuple]:
         """Invalidate the subtrees of `starts` in `T_x` and re-derive each of their nodes with
         its best valid derivation; return the invalidated node keys."""
         tree = self.trees[x]
@@ -188,7 +208,7 @@ class DeltaPath:
                 heap_add(b[0], (x, key[0], key[1]))
         return list(invalid)
 
-    def _subtrees(self, tree, starts, now: int) -> dict:
+    def _subtrees(self, tree: dict, starts: list[tuple], now: int) -> dict:
         """The valid nodes below `starts` (themselves included), following parent pointers
         backwards over the window's out-edges."""
         delta, window = self.delta, self.window
@@ -209,7 +229,7 @@ class DeltaPath:
                             todo.append((w, q2))
         return invalid
 
-    def _seeds(self, tree, invalid: dict, now: int) -> tuple[dict, list]:
+    def _seeds(self, tree: dict, invalid: dict, now: int) -> tuple[dict, list]:
         """Per invalidated node, its best valid in-edge from a node outside `invalid`:
         `best[key] = [exp, parent, wit]`, and the max-heap of them."""
         back, window = self.back, self.window
@@ -266,7 +286,7 @@ class DeltaPath:
                         heapq.heappush(heap, (-c2, child))
 
     # ---- reading
-    def other_finals_until(self, x, v, skip=()) -> int:
+    def other_finals_until(self, x: str, v: str, skip: Collection[int] = ()) -> int:
         """The largest exp of a final-state node of `v` in `T_x` whose state is not in
         `skip` (NEVER when there is none): until when the result `(x, v)` holds without
         those nodes."""
@@ -293,7 +313,7 @@ class DeltaPath:
                         out[key] = node[1]
         return out
 
-    def best_final(self, x, v, now: int, paths: bool) -> tuple[int, tuple | None] | None:
+    def best_final(self, x: str, v: str, now: int, paths: bool) -> tuple[int, tuple | None] | None:
         """`(exp, witness)` of the final-state node of `v` in `T_x` that expires last (the
         witness only with `paths`), or None when none is valid after `now`."""
         tree = self.trees.get(x)

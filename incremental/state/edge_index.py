@@ -14,6 +14,8 @@ Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
@@ -25,7 +27,7 @@ class Entry:
 
     __slots__ = ("ts", "exp", "wit")
 
-    def __init__(self, ts: int, exp: int, wit) -> None:
+    def __init__(self, ts: int, exp: int, wit: tuple | None) -> None:
         self.ts = ts
         self.exp = exp
         self.wit = wit
@@ -125,7 +127,7 @@ class EdgeIndex:
                 del by_trg[t]
             self.count -= 1
 
-    def entries(self):
+    def entries(self) -> Iterator[tuple[str, str, Entry]]:
         """Every `(s, t, Entry)`, expired ones included."""
         for s, row in self.by_src.items():
             for t, entry in row.items():

@@ -9,6 +9,8 @@ stale (their owner has since moved to a later exp); the owner checks when they c
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
+from typing import Any
 
 
 class ExpiryBuckets:
@@ -20,7 +22,7 @@ class ExpiryBuckets:
         self.buckets: dict[int, list] = {}
         self.instants: list[int] = []
 
-    def add(self, exp: int, item) -> None:
+    def add(self, exp: int, item: Any) -> None:
         """Remember `item` as expiring at `exp`."""
         bucket = self.buckets.get(exp)
         if bucket is None:
@@ -41,7 +43,7 @@ class ExpiryBuckets:
             out.extend(buckets.pop(heapq.heappop(instants)))
         return out
 
-    def expired_with_instants(self, now: int):
+    def expired_with_instants(self, now: int) -> Iterator[tuple[int, Any]]:
         """Remove and yield every `(exp, item)` with `exp <= now`, in exp order."""
         instants, buckets = self.instants, self.buckets
         while instants and instants[0] <= now:
@@ -49,7 +51,7 @@ class ExpiryBuckets:
             for item in buckets.pop(exp):
                 yield exp, item
 
-    def pairs(self):
+    def pairs(self) -> Iterator[tuple[int, Any]]:
         """Every `(exp, item)` held (for `_check`)."""
         for exp, bucket in self.buckets.items():
             for item in bucket:

@@ -17,6 +17,8 @@ self-loop): `reach[n]` is "reachable by one edge or more", as the incremental cl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...components import strongly_connected
 from .product_nodes import bits
 
@@ -46,7 +48,7 @@ def extend(
     return True
 
 
-def closure(edges) -> tuple[dict, dict]:
+def closure(edges: Iterable[tuple[int, int]]) -> tuple[dict, dict]:
     """`(reach, anc)` of the graph of `edges` (pairs of int nodes): node -> bitset of the nodes
     it reaches by one edge or more, and node -> bitset of the nodes reaching it; nodes with an
     empty set are left out.
@@ -84,7 +86,13 @@ def closure(edges) -> tuple[dict, dict]:
     return reach, anc
 
 
-def _spread(comps, comp_of, members, adj, order) -> dict:
+def _spread(
+    comps: list[list[int]],
+    comp_of: dict[int, int],
+    members: list[int],
+    adj: dict[int, set[int]],
+    order: Iterable[int],
+) -> dict[int, int]:
     """Per node, the union over its component's edges in `adj` of the target component's
     members and set, components taken in `order` (targets before the components that read
     them)."""

@@ -34,6 +34,7 @@ O(live nodes / 64) words each; O(1) when it is implied.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable
 
 from .graph_closure import extend
 from .product_nodes import ProductNodes, bits
@@ -44,7 +45,7 @@ class LevelClosure(ProductNodes):
 
     __slots__ = ("levels", "reach", "anc")
 
-    def __init__(self, nstates: int, start: int, finals) -> None:
+    def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
         self.levels: list[int] = []  # ascending live levels
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
@@ -114,7 +115,7 @@ class LevelClosure(ProductNodes):
         its reached vertices, each with the highest level that reaches it."""
         return self.pairs_by_level(((L, self.reach[L]) for L in reversed(self.levels)), own_vertex)
 
-    def new_levels(self, exps) -> int:
+    def new_levels(self, exps: Iterable[int]) -> int:
         """How many of `exps` are not levels yet."""
         reach = self.reach
         return sum(1 for e in set(exps) if e not in reach)

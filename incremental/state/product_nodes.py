@@ -11,6 +11,7 @@ vertex: a result is a pair of vertices, whichever final state reaches it.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class ProductNodes:
         "cap",
     )
 
-    def __init__(self, nstates: int, start: int, finals) -> None:
+    def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         self.nstates = nstates
         self.start = start
         self.finals = sorted(finals)
@@ -117,7 +118,7 @@ class ProductNodes:
     def restore_closure(self, state: dict) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def intern(self, v, exp: int) -> int:
+    def intern(self, v: str, exp: int) -> int:
         """The index of vertex `v`, kept until `exp` at least."""
         i = self.vid.get(v)
         if i is None:
@@ -192,7 +193,7 @@ class ProductNodes:
             out |= (m >> f) & base
         return out
 
-    def pairs_by_level(self, top_down, own_vertex: bool) -> dict:
+    def pairs_by_level(self, top_down: Iterable[tuple[int, dict]], own_vertex: bool) -> dict:
         """`{(x, vertex bit): bottleneck}` from `top_down`, `(level, reach rows)` from the
         highest level down: each start node's vertices at the highest level that reaches them.
         `own_vertex`: x's own vertex is left out (an ε-pair's)."""

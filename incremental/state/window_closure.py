@@ -24,6 +24,7 @@ which carry a pair's exp when it enters, stay with state/level_closure.py.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Iterator
 
 from .graph_closure import closure, extend
 from .product_nodes import ProductNodes, bits
@@ -34,7 +35,7 @@ class WindowClosure(ProductNodes):
 
     __slots__ = ("levels", "by_exp", "reach", "anc")
 
-    def __init__(self, nstates: int, start: int, finals) -> None:
+    def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
         self.levels: list[int] = []  # ascending live levels (exps of edges)
         self.by_exp: dict[int, set] = {}  # level -> product edges (a, b) with that exp
@@ -65,7 +66,7 @@ class WindowClosure(ProductNodes):
             out.update((xv, names[y // ns]) for y in bits(got))
         return out
 
-    def holds(self, x, y) -> bool:
+    def holds(self, x: str, y: str) -> bool:
         """Whether the closure holds the result `(x, y)`: the start node of vertex `x`
         reaches a final-state node of vertex `y`."""
         i, j = self.vid.get(x), self.vid.get(y)
@@ -75,7 +76,7 @@ class WindowClosure(ProductNodes):
         row = self.reach.get(i * ns + self.start, 0)
         return any(row >> (j * ns + f) & 1 for f in self.finals)
 
-    def new_levels(self, exps) -> int:
+    def new_levels(self, exps: Iterable[int]) -> int:
         """How many of `exps` are not levels yet."""
         by_exp = self.by_exp
         return sum(1 for e in set(exps) if e not in by_exp)
@@ -134,7 +135,7 @@ class WindowClosure(ProductNodes):
         del levels[:k]
         return report
 
-    def _edges(self):
+    def _edges(self) -> Iterator[tuple[int, int]]:
         for level in self.by_exp.values():
             yield from level
 
@@ -148,7 +149,7 @@ class WindowClosure(ProductNodes):
         the top down, each pair at the highest level that has it (a hand-over; rare)."""
         return self.pairs_by_level(self._top_down(), own_vertex)
 
-    def _top_down(self):
+    def _top_down(self) -> Iterator[tuple[int, dict]]:
         edges: list = []
         for level in reversed(self.levels):
             edges.extend(self.by_exp[level])
