@@ -143,6 +143,15 @@ class PathOp(PhysicalOperator):
         """Native deltas: the output keys of the results `reached` makes enter (not an
         ε-pair's key, not one `announced`)."""
         own, label, reverse = self.own_vertex, self.label, self.reverse
+        if len(reached) == 1 and not self.several_finals and announced is None:
+            # most often: one node of the one final state; new (or expired) enters
+            ((x, y, _key, _ts, _exp, before),) = reached
+            if before is not None and before >= now or (own and x == y):
+                return
+            if before is not None:  # expired before now, not yet purged: ends then
+                self._leave({(x, y): before})
+            entering.append((y, x, label) if reverse else (x, y, label))
+            return
         for x, y in self._entered(reached, now):
             if (own and x == y) or (announced is not None and announced(x, y)):
                 continue

@@ -375,7 +375,7 @@ class DeltaPath:
                 roots.discard(root)
                 if not roots:
                     del inv[rkey]
-        if ended:
+        if ended and len(finals) > 1:  # with one final state, a removed node was the last
             for root, v in list(ended):
                 if self.other_finals_until(root, v) > now:
                     del ended[(root, v)]  # another final node still holds it
