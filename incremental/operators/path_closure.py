@@ -209,13 +209,20 @@ class PathClosureOp(PhysicalOperator):
     def _keys(self, rows) -> list:
         """`(src, trg, label)` output keys of `(start node, vertices)` rows."""
         names, ns, label = self.closure.names, self.closure.nstates, self.label
-        own = self.own_vertex
-        keys = []
+        own, reverse = self.own_vertex, self.reverse
+        keys: list = []
+        append = keys.append
         for x, vertices in rows:
             if own:
                 vertices &= ~(1 << (x - x % ns))
             xv = names[x // ns]
-            if self.reverse:
+            if vertices.bit_count() <= 8:  # most rows: a few vertices, peeled here (no calls)
+                while vertices:
+                    low = vertices & -vertices
+                    yv = names[(low.bit_length() - 1) // ns]
+                    append((yv, xv, label) if reverse else (xv, yv, label))
+                    vertices ^= low
+            elif reverse:
                 keys.extend([(names[y // ns], xv, label) for y in bits(vertices)])
             else:
                 keys.extend([(xv, names[y // ns], label) for y in bits(vertices)])
