@@ -51,7 +51,7 @@ def print_partial(result: dict) -> None:
 
 def _groups(path: str):
     """(first t, edges) in the groups `sgq run` hands to the engine (several instants each)."""
-    from sgq.commands.run import _batches as run_batches
+    from sgq.evaluation import batches as run_batches
 
     for batch in run_batches(read_edges(path), per_instant=False):
         yield batch[0][3], batch

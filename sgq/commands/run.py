@@ -46,8 +46,6 @@ from .common import (
 NAME = "run"
 HELP = "run a .dl program incrementally over an edge stream"
 
-_batches = batches  # benchmarks/measure.py groups edges as sgq run does
-
 
 def _positive(text: str) -> int:
     try:
