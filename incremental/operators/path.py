@@ -143,14 +143,16 @@ class PathOp(PhysicalOperator):
         """Native deltas: the output keys of the results `reached` makes enter (not an
         ε-pair's key, not one `announced`)."""
         own, label, reverse = self.own_vertex, self.label, self.reverse
-        if len(reached) == 1 and not self.several_finals and announced is None:
-            # most often: one node of the one final state; new (or expired) enters
-            ((x, y, _key, _ts, _exp, before),) = reached
-            if before is not None and before >= now or (own and x == y):
+        if len(reached) == 1:  # most often: one node, one key (no bookkeeping per key)
+            ((x, y, (_v, q), _ts, _exp, before),) = reached
+            if (before is not None and before >= now) or (own and x == y):
+                return
+            if self.several_finals and self.delta_path.other_finals_until(x, y, (q,)) >= now:
                 return
             if before is not None:  # expired before now, not yet purged: ends then
                 self._leave({(x, y): before})
-            entering.append((y, x, label) if reverse else (x, y, label))
+            if announced is None or not announced(x, y):
+                entering.append((y, x, label) if reverse else (x, y, label))
             return
         for x, y in self._entered(reached, now):
             if (own and x == y) or (announced is not None and announced(x, y)):
@@ -162,15 +164,6 @@ class PathOp(PhysicalOperator):
         make valid where they were not: none of the key's final nodes held it before
         (a reached node: its exp before, if any, was below `now`; a node re-derived at the
         instant it expired holds it without a break; another node: its exp)."""
-        if len(reached) == 1:  # most often: one node, one key
-            ((x, y, (_v, q), _ts, _exp, before),) = reached
-            if before is not None and before >= now:
-                return ()
-            if self.several_finals and self.delta_path.other_finals_until(x, y, (q,)) >= now:
-                return ()
-            if before is not None:  # expired before now, not yet purged
-                self._leave({(x, y): before})
-            return ((x, y),)
         changed: dict = {}  # (x, y) -> [held before, reached states, latest end before now]
         seen: set = set()
         for x, y, key, _ts, _exp, before in reached:
@@ -239,12 +232,10 @@ class PathOp(PhysicalOperator):
         ended: dict = {}
         self.delta_path.purge(now, ended)
         self._leave(ended)
-        label, reverse, own = self.label, self.reverse, self.own_vertex
-        for (x, y), until in self.delta_path.results_until(now).items():
-            if own and x == y:
-                continue
-            self.out.adopt((x, y), NEVER, until)
-            self.sink.adopt((y, x, label) if reverse else (x, y, label), NEVER, until)
+        results = self.delta_path.results_until(now)
+        if self.own_vertex:
+            results = {(x, y): until for (x, y), until in results.items() if x != y}
+        adopt_as_rows(self.out, self.sink, results, self.label, self.reverse)
         self.sink = None
 
     def _epsilon(self, batch, now, result) -> None:
@@ -336,6 +327,18 @@ def path_automaton(node) -> tuple:
     if len(letters) != len(node.inputs):
         raise ValueError(f"PATH {node.label}: {len(node.inputs)} inputs for letters {letters}")
     return compile_regex(node.regex), letters
+
+
+def adopt_as_rows(out: Coalescer, sink, results: dict, label: str, reverse: bool) -> None:
+    """Native results `{(x, y): until}` become ordinary output keys, in the Coalescer `out`
+    and in the sink's open segments, so that rows widen and cut them from now on. Their true
+    start is not kept: both take NEVER for it, so no later derivation starts before it (the
+    Coalescer would move its start, the view would not) and every cut reads as an end record;
+    a key that entered at `now` and is cut at `now` gets a '+' and a '-' at `now`, which
+    cancel. (The closure PATH's hand-over at a deletion, and S-PATH's first deletion.)"""
+    for (x, y), until in results.items():
+        out.adopt((x, y), NEVER, until)
+        sink.adopt((y, x, label) if reverse else (x, y, label), NEVER, until)
 
 
 def epsilon_pairs(out, batch, now, result, wit) -> None:

@@ -55,14 +55,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.level_closure import LevelClosure
 from ..state.product_nodes import bits
 from ..state.window_closure import WindowClosure
 from ..stateful import StateError, restore_into, state_of
 from .base import BuildContext, PhysicalOperator
-from .path import PathOp, epsilon_pairs, path_automaton
+from .path import PathOp, adopt_as_rows, epsilon_pairs, path_automaton
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -254,16 +253,12 @@ class PathClosureOp(PhysicalOperator):
 
     def _stop_native(self, now) -> None:
         """Before a hand-over: every live closure result becomes an ordinary output key, in
-        `out` and in the sink's open segments, so S-PATH's rows widen and cut it as if it had
-        been rows all along. Its true start is not kept: both take NEVER for it, so no later
-        derivation starts before it (the Coalescer would move its start, the view would not)
-        and every cut reads as an end record; a key that entered at `now` and is cut at `now`
-        gets a '+' and a '-' at `now`, which cancel."""
-        sink, names, ns, label = self.sink, self.closure.names, self.closure.nstates, self.label
-        for (x, y), until in self.closure.live_pairs(self.own_vertex).items():
-            xv, yv = names[x // ns], names[y // ns]
-            self.out.adopt((xv, yv), NEVER, until)
-            sink.adopt((yv, xv, label) if self.reverse else (xv, yv, label), NEVER, until)
+        `out` and in the sink's open segments (`adopt_as_rows`), so S-PATH's rows widen and cut
+        it as if it had been rows all along."""
+        names, ns = self.closure.names, self.closure.nstates
+        live = self.closure.live_pairs(self.own_vertex)
+        results = {(names[x // ns], names[y // ns]): until for (x, y), until in live.items()}
+        adopt_as_rows(self.out, self.sink, results, self.label, self.reverse)
         self.sink = None
 
     def _sparse(self) -> bool:
