@@ -12,7 +12,8 @@ by (src, trg, label). `close()` releases the rest (time runs on).
 
 Native producers. An engine in delta mode (`Engine(deltas=True)`, what `sgq run --emit
 deltas` uses) owns its view, and an output operator that knows by itself when its results enter
-and leave (PATH on level closures, operators/path_closure.py) writes those events here with
+and leave (PATH, operators/path_closure.py and path.py; PATTERN and UNION, operators/
+native_keys.py) writes those events here with
 `enter`/`leave`, bypassing rows and segments; its keys never have a segment unless it hands
 them over (`adopt`). A key that leaves and enters at one instant never left: the two events
 cancel when that instant is released.

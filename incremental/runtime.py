@@ -35,7 +35,6 @@ from ..sga.algebra import (
     children,
     op_kind,
 )
-from .operators.base import PhysicalOperator
 from .operators.filter import FilterOp
 from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
@@ -164,7 +163,7 @@ class Dataflow:
                 raise TypeError(f"no physical operator for {type(node).__name__}")
             self.ops.append(cls(node, ctx))
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
-        self._settling = [op for op in self.ops if type(op).settle is not PhysicalOperator.settle]
+        self._settling = [op for op in self.ops if op.settles()]
         self.nports = [len(children(node)) for node in nodes]
         self.consumers: list[list[tuple[int, int]]] = [[] for _ in nodes]
         for j, node in enumerate(nodes):

@@ -58,6 +58,11 @@ class Tuning:
     - `clearly_sparse`: a closure this many times S-PATH's estimated work hands over at once,
       without waiting for the excess to pay for the replay (SGA Q4 on snb: 1.8x at its 2nd
       slide, 2.6x at its 3rd, which took 21 s on closures and 3 on S-PATH).
+    - `overwork`: within a slide, the words of bitset work the closure's inserts measurably
+      spent, over S-PATH's estimated tree work, at which S-PATH takes over at once (SGA Q4
+      on snb: 150x in its first slide, 430x in its second; the closure workloads that win
+      stay below 5x; a word costs about 5 ns, a tree node about 4 us, so 16 words per node
+      breaks even near 50x).
 
     PATTERN (incremental/operators/pattern.py):
     - `shared_keys`: re-derive deleted head keys from their endpoints when they average this
@@ -70,6 +75,7 @@ class Tuning:
     min_rows: int = 2000
     tree_cost: float = 16
     clearly_sparse: float = 1.5
+    overwork: float = 100
     shared_keys: int = 2
     batched_joins: bool = True
 

@@ -15,7 +15,8 @@ from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
 from ..state.coalescer import Coalescer
-from ..stateful import restore_into, state_of
+from ..stateful import StateError, restore_into, state_of
+from .native_keys import NativeKeys
 
 if TYPE_CHECKING:
     from ...options import PlanOptions
@@ -63,6 +64,10 @@ class PhysicalOperator:
         """No input before `frontier` will come (only operators that give native deltas,
         incremental/deltas.py, have anything to do then)."""
 
+    def settles(self) -> bool:
+        """Whether `settle` has anything to do (the runtime calls it only then)."""
+        return type(self).settle is not PhysicalOperator.settle
+
     def purge(self, now: int) -> None:
         pass
 
@@ -84,25 +89,51 @@ class PhysicalOperator:
 class CoalescedOperator(PhysicalOperator):
     """An operator whose output is coalesced per key by a Coalescer `out`
     (incremental/state/coalescer.py), which is all its own state: purged, counted and checked
-    here (WSCAN, UNION, VERTICES)."""
+    here (WSCAN, UNION, VERTICES; PATTERN adds its join plans). An output that no operator
+    reads may give native deltas instead of rows (`native`, operators/native_keys.py)."""
 
-    __slots__ = ("out",)
+    __slots__ = ("out", "native")
+
+    STATE_VERSION = 2  # 2: whether the keys go out as native deltas
 
     def __init__(self, node: Op) -> None:
         super().__init__(node)
         self.out = Coalescer()
+        self.native: NativeKeys | None = None
+
+    def _native_output(self, node: Op, ctx: BuildContext) -> None:
+        """Give native deltas when the runtime offers a sink for `node` (witness paths need
+        rows)."""
+        sink = None if ctx.paths else ctx.delta_sink(node)
+        if sink is not None:
+            label, reverse = ctx.output_key(node)
+            self.native = NativeKeys(self.out, sink, label, reverse)
 
     def purge(self, now: int) -> None:
-        self.out.purge(now)
+        if self.native is not None:
+            self.native.settle(now)  # a key ending at `now` may still go on in this round
+        else:
+            self.out.purge(now)
+
+    def settle(self, frontier: float) -> None:
+        if self.native is not None:
+            self.native.settle(frontier)
+
+    def settles(self) -> bool:
+        return self.native is not None
 
     def size(self) -> int:
         return len(self.out)
 
     def state(self) -> dict:
-        return {"output": state_of(self.out)}
+        return {"output": state_of(self.out), "native": self.native is not None}
 
     def restore(self, state: dict) -> None:
         restore_into(self.out, state["output"])
+        if state["native"] and self.native is None:
+            raise StateError("native deltas saved for an operator that gives rows in this engine")
+        if not state["native"]:
+            self.native = None
 
     def _check(self) -> None:
         self.out._check()

@@ -48,6 +48,7 @@ from ..state.coalescer import Coalescer
 from ..state.delta_path import DeltaPath
 from ..stateful import StateError, restore_into, state_of
 from .base import BuildContext, PhysicalOperator
+from .native_keys import adopt_as_rows
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -327,18 +328,6 @@ def path_automaton(node) -> tuple:
     if len(letters) != len(node.inputs):
         raise ValueError(f"PATH {node.label}: {len(node.inputs)} inputs for letters {letters}")
     return compile_regex(node.regex), letters
-
-
-def adopt_as_rows(out: Coalescer, sink, results: dict, label: str, reverse: bool) -> None:
-    """Native results `{(x, y): until}` become ordinary output keys, in the Coalescer `out`
-    and in the sink's open segments, so that rows widen and cut them from now on. Their true
-    start is not kept: both take NEVER for it, so no later derivation starts before it (the
-    Coalescer would move its start, the view would not) and every cut reads as an end record;
-    a key that entered at `now` and is cut at `now` gets a '+' and a '-' at `now`, which
-    cancel. (The closure PATH's hand-over at a deletion, and S-PATH's first deletion.)"""
-    for (x, y), until in results.items():
-        out.adopt((x, y), NEVER, until)
-        sink.adopt((y, x, label) if reverse else (x, y, label), NEVER, until)
 
 
 def epsilon_pairs(out, batch, now, result, wit) -> None:

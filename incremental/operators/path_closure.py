@@ -26,7 +26,10 @@ the bitsets are wide and almost empty, and with a long cyclic regex most pairs b
 inner states; the hand-over is one-way and its replay costs about one slide of S-PATH's work,
 so, as in ski rental, it waits until the closure's excess over S-PATH, summed over the slides
 checked, exceeds that: a stream whose closure is slightly sparse for a slide or two near its
-end keeps its closures; one far sparser, `clearly_sparse`, hands over at once; the thresholds
+end keeps its closures; one far sparser, `clearly_sparse`, hands over at once; and at any
+batch, one whose inserts measurably spent `overwork` times S-PATH's tree work in the slide so
+far (`extend` counts its bitset operations: SGA Q4 on snb, where each edge touches thousands
+of wide rows of inner states, is 150x in its first slide) hands over then; the thresholds
 are `PlanOptions.tuning`, sgq/options.py), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
 this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
@@ -61,7 +64,8 @@ from ..state.product_nodes import bits
 from ..state.window_closure import WindowClosure
 from ..stateful import StateError, restore_into, state_of
 from .base import BuildContext, PhysicalOperator
-from .path import PathOp, adopt_as_rows, epsilon_pairs, path_automaton
+from .native_keys import adopt_as_rows
+from .path import PathOp, epsilon_pairs, path_automaton
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -96,6 +100,8 @@ class _Inputs:
 class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
+    STATE_VERSION = 2  # 2: the measured work of the slide (`spent`, `overwork_at`)
+
     __slots__ = (
         "dfa",
         "letters",
@@ -107,6 +113,8 @@ class PathClosureOp(PhysicalOperator):
         "spath",
         "check_density",
         "excess",
+        "spent",
+        "overwork_at",
         "reread",
         "sink",
         "label",
@@ -129,10 +137,13 @@ class PathClosureOp(PhysicalOperator):
         self.spath: PathOp | None = None
         self.check_density = False
         self.excess = 0.0  # the closure's work beyond S-PATH's, summed over slides
+        self.spent = 0.0  # the closure's measured bitset words in this slide
+        self.tuning = ctx.options.tuning  # the hand-over thresholds (sgq/options.py)
+        # the measured work at which the closure is checked within the slide
+        self.overwork_at = self.tuning.overwork * self.tuning.min_rows * self.tuning.tree_cost
         self.reread = False  # set by every hand-over: the next retract re-reads
         # PlanOptions(path_operator="closure") keeps closures however sparse (A/B runs, tests)
         self.sparse_hands_over = ctx.options.path_operator != "closure"
-        self.tuning = ctx.options.tuning  # the hand-over thresholds (sgq/options.py)
         # native deltas (an output PATH of a delta-mode engine): the closure's results enter
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
         self.sink = ctx.delta_sink(node)
@@ -152,9 +163,9 @@ class PathClosureOp(PhysicalOperator):
             return self.spath.process(batches, now)
         closure = self.closure
         self._drop(now, strict=False)
-        if self.check_density:
-            self.check_density = False
-            if self._sparse():
+        if self.check_density or (self.sparse_hands_over and self.spent > self.overwork_at):
+            slide_end, self.check_density = self.check_density, False
+            if self._sparse(slide_end):
                 return self._hand_over(now) + self.spath.process(batches, now)
         nletters = len(self.letters)
         ns = closure.nstates
@@ -187,6 +198,7 @@ class PathClosureOp(PhysicalOperator):
                 self._enter(entering, now)
             else:
                 self._emit(closure.insert(edges), now, result)
+            self.spent += closure.take_work()
         if len(batches) > nletters and batches[nletters]:
             self._epsilon(batches[nletters], now, result)
         return result
@@ -261,17 +273,34 @@ class PathClosureOp(PhysicalOperator):
         adopt_as_rows(self.out, self.sink, results, self.label, self.reverse)
         self.sink = None
 
-    def _sparse(self) -> bool:
-        """Whether S-PATH should take over (see the module docstring): the closure's bitset
-        words beyond S-PATH's tree work, summed over the slides checked (never below zero),
-        exceed one slide of that tree work, the price of the replay, or this slide's alone is
-        `clearly_sparse` times that tree work. Never when the
-        `path_operator` option is `"closure"` (`sparse_hands_over` is off)."""
+    def _sparse(self, slide_end: bool) -> bool:
+        """Whether S-PATH should take over (see the module docstring). At a slide's end: the
+        closure's estimated bitset words beyond S-PATH's tree work, summed over the slides
+        checked (never below zero), exceed one slide of that tree work, the price of the
+        replay, or this slide's alone is `clearly_sparse` times that tree work. At any batch:
+        the words `extend` measurably spent in this slide exceed `overwork` times that tree
+        work (a closure whose every edge touches thousands of wide rows, long before the
+        slide ends). Never when the `path_operator` option is `"closure"`
+        (`sparse_hands_over` is off)."""
+        spent = self.spent
+        if slide_end:
+            self.spent = 0.0
+        if not self.sparse_hands_over:
+            return False
         rows, pairs, starts, words = self.closure.density()
         tuning = self.tuning
-        if rows < tuning.min_rows or not self.sparse_hands_over:
-            return False
         trees = starts * tuning.tree_cost
+        # checked again within the slide after as much work again, at the least
+        self.overwork_at = max(
+            tuning.overwork * max(trees, tuning.min_rows * tuning.tree_cost),
+            0.0 if slide_end else 2 * spent,
+        )
+        if rows < tuning.min_rows:
+            return False
+        if spent > tuning.overwork * trees:
+            return True
+        if not slide_end:
+            return False
         work = rows * words + pairs
         self.excess = max(0.0, self.excess + work - trees)
         return self.excess > trees or work > tuning.clearly_sparse * trees
@@ -363,6 +392,8 @@ class PathClosureOp(PhysicalOperator):
             "spath": None if self.spath is None else state_of(self.spath),
             "check_density": self.check_density,
             "excess": self.excess,
+            "spent": self.spent,
+            "overwork_at": self.overwork_at,
             "reread": self.reread,
             "native": self.sink is not None,
         }
@@ -371,6 +402,8 @@ class PathClosureOp(PhysicalOperator):
         restore_into(self.out, state["output"])
         self.check_density = state["check_density"]
         self.excess = state["excess"]
+        self.spent = state["spent"]
+        self.overwork_at = state["overwork_at"]
         self.reread = state["reread"]
         if state["native"] and self.sink is None:
             raise StateError("native deltas saved for a PATH that gives rows in this engine")

@@ -12,7 +12,9 @@ Intervals: a result is valid on `[max ts, min exp)` of its inputs; every stored 
 holds `now` makes that interval hold `now`; entries with `exp <= now` are expired and skipped,
 and `purge` drops them from the indexes (no negative tuples: the direct approach). VarConditions
 (`x != y`, `x = "c"`) are applied as soon as their variables are bound. Output is coalesced per
-(head src, head trg). Cost per new tuple: O(number of matching combinations).
+(head src, head trg); as the engine's output in delta mode, read by no operator, the head keys
+go out as native deltas (operators/native_keys.py). Cost per new tuple: O(number of matching
+combinations).
 
 Deletions (`retract`): an end record of `(s, t)` on input i is joined like a new tuple, through
 the same hash indexes, but only to collect the head keys built on it (an entry cut in this very
@@ -29,9 +31,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
-from ..state.coalescer import Coalescer
-from ..stateful import restore_into, state_of
-from .base import BuildContext, PhysicalOperator
+from .base import BuildContext, CoalescedOperator
 from .join_plan import (
     _BOTH,
     _LOOP_BOUND,
@@ -51,13 +51,12 @@ if TYPE_CHECKING:
 _ABSENT = (NEVER, NEVER)
 
 
-class PatternOp(PhysicalOperator):
+class PatternOp(CoalescedOperator):
     __slots__ = (
         "indexes",
         "plans",
         "head",
         "head_plan",
-        "out",
         "nvars",
         "paths",
         "probe",
@@ -76,7 +75,8 @@ class PatternOp(PhysicalOperator):
         self.indexes = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
         self.probe = None  # set while retract() collects keys or re-derives one
-        self.out = Coalescer()
+        # an output read by no operator: head keys enter and leave the DeltaView directly
+        self._native_output(node, ctx)
         slot: dict[str, int] = {}
         for s, t in node.bindings:
             slot.setdefault(s, len(slot))
@@ -177,6 +177,9 @@ class PatternOp(PhysicalOperator):
         frontier = self._seed(i, batch, now, False)
         if frontier:
             frontier = self._frontier(self.frontier_plans[i], frontier, now)
+        if self.native is not None:
+            self.native.admit(((key, ts, exp) for key, (ts, exp) in frontier.items()), now)
+            return
         admit = self.out.admit
         for key, (ts, exp) in frontier.items():
             got = admit(key, ts, exp, now)
@@ -341,6 +344,9 @@ class PatternOp(PhysicalOperator):
             if self.probe is not None:
                 self.probe(src, trg, exp, wits)
                 return
+            if self.native is not None:
+                self.native.admit((((src, trg), ts, exp),), now)
+                return
             got = self.out.admit((src, trg), ts, exp, now)
             if got is not None:
                 wit = None
@@ -389,6 +395,9 @@ class PatternOp(PhysicalOperator):
             )
 
     def retract(self, batches: list, now: int) -> list:
+        if self.native is not None:
+            self.native.stop(now)
+            self.native = None
         if self.batched and self.frontier_plans is not None and not self.paths:
             return self._retract_batch(batches, now)
         touched: dict = {}
@@ -507,26 +516,20 @@ class PatternOp(PhysicalOperator):
         return best["exp"], best["wit"]
 
     def purge(self, now: int) -> None:
-        self.out.purge(now)
+        super().purge(now)
         self._replan()
-
-    def size(self) -> int:
-        return len(self.out)
 
     def state(self) -> dict:
         """The output's coverage and the index statistics the join plans were made for."""
-        return {"output": state_of(self.out), "fanout": self.fanout}
+        return {**super().state(), "fanout": self.fanout}
 
     def restore(self, state: dict) -> None:
-        restore_into(self.out, state["output"])
+        super().restore(state)
         fanout = state["fanout"]
         fanout = None if fanout is None else [tuple(f) for f in fanout]
         if fanout != self.fanout:
             self.fanout = fanout
             self._plan(fanout)
-
-    def _check(self) -> None:
-        self.out._check()
 
 
 def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:

@@ -50,6 +50,51 @@ class Coalescer:
         self.heap.add(exp, key)
         return (ts, exp)
 
+    def enter(self, key: Hashable, ts: int, exp: int, now: int) -> bool:
+        """`admit` for a native producer, which says only when a key enters and leaves the
+        output (operators/pattern.py): record `[ts, exp)` and return whether `key` enters,
+        i.e. had no coverage reaching `now`. A coverage ending exactly at `now` goes on
+        without a break (the snapshot at `now` still holds the key); one ending earlier was
+        reported and forgotten by `leaving`. A widening only moves the end: the expiry index
+        keeps the key's first end, and `leaving` moves it on when it gets there (fewer
+        entries than one per widening; `adopt` restores one entry per end). O(1) (O(log k)
+        for a new expiry instant)."""
+        if exp <= now:
+            return False
+        cur = self.live.get(key)
+        if cur is not None and cur[1] >= now:
+            if exp > cur[1]:
+                cur[1] = exp
+            return False
+        self.live[key] = [ts, exp]
+        self.heap.add(exp, key)
+        return True
+
+    def leaving(self, upto: int) -> dict:
+        """Forget the keys whose coverage ends at or before `upto` and return them by that end,
+        `{until: [key, ...]}` (a native producer's '-' events; see `enter`)."""
+        live = self.live
+        out: dict = {}
+        later: list = []  # keys widened since their entry: their entry moves to the end
+        for until, key in self.heap.expired_with_instants(upto):
+            cur = live.get(key)
+            if cur is None:
+                continue
+            end = cur[1]
+            if end == until or end <= upto:
+                del live[key]
+                keys = out.get(end)
+                if keys is None:
+                    out[end] = [key]
+                else:
+                    keys.append(key)
+            elif end > until:
+                later.append((end, key))
+        add = self.heap.add
+        for end, key in later:
+            add(end, key)
+        return out
+
     def adopt(self, key: Hashable, start: int, until: int) -> None:
         """Take `[start, until)` as the emitted coverage of `key` (a key another structure
         emitted so far, handed over: operators/path_closure.py)."""
@@ -79,6 +124,10 @@ class Coalescer:
         cur = self.live.get(key)
         return None if cur is None else cur[1]
 
+    def coverage(self) -> dict:
+        """`{key: until}` of every key with emitted coverage (expired ones until `purge`)."""
+        return {key: cur[1] for key, cur in self.live.items()}
+
     def keys(self) -> list:
         """Every key with emitted coverage (expired ones until `purge`)."""
         return list(self.live)
@@ -104,11 +153,12 @@ class Coalescer:
         restore_into(self.heap, state["expiry"])
 
     def _check(self) -> None:
-        """Invariants: intervals non-empty; every live key has a heap entry at its `until`."""
+        """Invariants: intervals non-empty; every live key has a heap entry at its `until`
+        (at or before it, for a native producer's keys: `enter`)."""
         self.heap._check()
         entries = {}
         for until, key in self.heap.pairs():
             entries.setdefault(key, set()).add(until)
         for key, (start, until) in self.live.items():
             assert start < until, (key, start, until)
-            assert until in entries.get(key, ()), (key, until)
+            assert any(u <= until for u in entries.get(key, ())), (key, until)

@@ -150,6 +150,7 @@ class LevelClosure(ProductNodes):
         n = len(edges)
         j = 0
         pending: list = []
+        work = 0
         idx = bisect_right(levels, edges[0][2]) - 1
         while idx >= 0:
             level = levels[idx]
@@ -165,7 +166,13 @@ class LevelClosure(ProductNodes):
             A = anc_of[level]
             gained: list = []
             # an edge implied here is implied at every lower level
-            pending = [e for e in pending if extend(R, A, e[0], e[1], ns, start, fmask, gained)]
+            kept = []
+            for e in pending:
+                ops = extend(R, A, e[0], e[1], ns, start, fmask, gained)
+                if ops:
+                    work += ops
+                    kept.append(e)
+            pending = kept
             if gained:
                 higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
                 for x, _before, added in gained:
@@ -175,6 +182,7 @@ class LevelClosure(ProductNodes):
                     if new:
                         found.append((x, new, level))
             idx -= 1
+        self.work += work
         return found
 
     # ---- reporting

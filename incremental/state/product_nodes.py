@@ -72,6 +72,7 @@ class ProductNodes:
         "fmask",
         "vbase",
         "cap",
+        "work",
     )
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
@@ -86,6 +87,7 @@ class ProductNodes:
         self.fmask = 0  # final-state bits of vertex indexes < cap
         self.vbase = 0  # state-0 bits (one per vertex index < cap)
         self.cap = 0
+        self.work = 0  # bitset operations of `extend` since the last `take_work`
 
     STATE_VERSION = 1
 
@@ -117,6 +119,13 @@ class ProductNodes:
 
     def restore_closure(self, state: dict) -> None:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def take_work(self) -> float:
+        """The 64-bit words of bitset work the inserts did since the last call (`extend`'s
+        operations times the words a row spans), and start counting again. A measure, not
+        state: operators/path_closure.py keeps what it sums."""
+        work, self.work = self.work, 0
+        return work * self.cap * self.nstates / 64
 
     def intern(self, v: str, exp: int) -> int:
         """The index of vertex `v`, kept until `exp` at least."""

@@ -96,8 +96,10 @@ class WindowClosure(ProductNodes):
         ns, start, fmask = self.nstates, self.start, self.fmask
         vertices_of = self.vertices_of
         gained: list = []
+        work = 0
         for a, b, _exp in edges:
-            extend(R, A, a, b, ns, start, fmask, gained)
+            work += extend(R, A, a, b, ns, start, fmask, gained)
+        self.work += work
         for x, before, added in gained:
             new = vertices_of(added) & ~vertices_of(before)
             if new:

@@ -127,3 +127,32 @@ def test_bucketed_view_releases_what_the_heap_model_releases(rounds, release_eac
         assert got == want
     assert got + view.close() == want + model.close()
     assert not view.open and not view.plus and not view.minus and not view.instants
+
+
+def test_native_keys_enter_once_go_on_at_their_end_and_leave_when_settled():
+    """A coalesced output's keys as native deltas (operators/native_keys.py): a key enters at
+    its start; a widening says nothing; a coverage ending exactly at the round's instant goes
+    on when re-derived then (no '-' and '+' at 5); the key leaves at its last end once the
+    frontier has passed it; an explicit deletion turns the live keys into ordinary ones."""
+    from sgq.incremental.operators.native_keys import NativeKeys
+    from sgq.incremental.state.coalescer import Coalescer
+
+    view = DeltaView()
+    native = NativeKeys(Coalescer(), view, "Answer", reverse=False)
+    native.admit([(("a", "b"), 0, 5), (("a", "c"), 0, 5)], 0)
+    native.admit([(("a", "b"), 0, 7)], 1)  # a widening
+    native.settle(5)  # nothing ends before 5
+    native.admit([(("a", "c"), 3, 9)], 5)  # ends at 5, re-derived at 5: goes on
+    native.settle(8)  # (a, b) ended at 7
+    native.admit([(("c", "d"), 8, 12)], 8)
+    native.stop(9)  # a deletion at 9: (a, c) and (c, d) become ordinary keys
+    events = view.feed([("c", "d", "Answer", 8, 9)], 10)  # an end record cuts (c, d) at 9
+    events += view.close()
+    assert events == [
+        (0, "+", "a", "b", "Answer"),
+        (0, "+", "a", "c", "Answer"),
+        (7, "-", "a", "b", "Answer"),
+        (8, "+", "c", "d", "Answer"),
+        (9, "-", "a", "c", "Answer"),
+        (9, "-", "c", "d", "Answer"),
+    ]

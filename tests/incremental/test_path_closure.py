@@ -342,6 +342,31 @@ def test_a_sparse_tree_hands_over_and_a_dense_graph_stays():
     assert op.spath is None
 
 
+def test_measured_overwork_hands_over_within_the_slide():
+    """In one slide that never ends, only the work `extend` measurably spends can hand over:
+    on the reply tree each edge touches its ~10 ancestors' 64-word rows, about 5x the
+    tree work S-PATH would do by the end, so `overwork` 2 hands over mid-slide (the results
+    stay those of S-PATH) and the default (100) keeps the closure; the clique's implied
+    edges cost nothing."""
+    tree, clique = _tree_and_clique(1500)
+    text = ".window 100000\n.slide 100000\nAnswer(x, y) :- a+(x, y)."
+    got = {}
+    for overwork in (2, Tuning().overwork):
+        query = compile_text(
+            text, options=PlanOptions(tuning=Tuning(min_rows=64, overwork=overwork))
+        )
+        for name, edges in (("tree", tree), ("clique", clique)):
+            eng = assert_same(query, edges)
+            (op,) = path_ops(eng)
+            got[name, overwork] = op.spath is not None
+    assert got == {
+        ("tree", 2): True,
+        ("clique", 2): False,
+        ("tree", 100): False,
+        ("clique", 100): False,
+    }
+
+
 def test_native_pairs_handed_over_are_cut_by_a_later_deletion():
     """Native deltas, then a hand-over at a slide's first batch: the pair (0, 1) becomes an
     ordinary key; S-PATH widens it with a row that starts before the hand-over and a `-` edge

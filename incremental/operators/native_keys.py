@@ -1,0 +1,87 @@
+"""Native deltas for a coalesced output (PATTERN, UNION): its keys enter and leave the
+engine's DeltaView directly, without rows (incremental/deltas.py, "Native producers").
+
+An operator whose output is the engine's, in delta mode, and read by no other operator
+(runtime._native_outputs) needs no rows: the view would only coalesce them again. Its
+Coalescer keeps each key's coverage as before, but says when a key *enters* (`Coalescer.enter`:
+it had no coverage reaching `now`; a coverage ending exactly at `now` goes on without a break),
+and the keys whose coverage ends before the frontier *leave* at that end (`settle`, and a
+purge at a slide's start, which is a settle at `now`: a key ending at `now` may still go on in
+this round). Widenings cost one comparison and no expiry entry. The first explicit deletion
+turns the live keys into ordinary output keys (`stop`, as the PATH operators do) and rows take
+over: an end record needs the segments the view then holds.
+
+Cost: O(1) per key admitted, O(keys leaving) per settle, plus the keys' entries and exits in
+the view (no segment, no expiry entry there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from ..sgt import FOREVER, NEVER
+from ..state.coalescer import Coalescer
+
+if TYPE_CHECKING:
+    from ..deltas import DeltaView
+
+
+class NativeKeys:
+    """The output keys of the Coalescer `out` as native deltas in `sink`, under `label`
+    (`reverse`: an output RENAME swapped src and trg)."""
+
+    __slots__ = ("out", "sink", "label", "reverse")
+
+    def __init__(self, out: Coalescer, sink: DeltaView, label: str, reverse: bool) -> None:
+        self.out = out
+        self.sink = sink
+        self.label = label
+        self.reverse = reverse
+
+    def admit(self, rows: Iterable[tuple], now: int) -> None:
+        """Take `(key, ts, exp)` results of the round at `now`; the keys that enter go to the
+        sink at their start."""
+        enter = self.out.enter
+        entering = [(key, ts) for key, ts, exp in rows if enter(key, ts, exp, now)]
+        if not entering:
+            return
+        label, reverse = self.label, self.reverse
+        by_start: dict = {}
+        for (src, trg), ts in entering:
+            keys = by_start.get(ts)
+            if keys is None:
+                by_start[ts] = keys = []
+            keys.append((trg, src, label) if reverse else (src, trg, label))
+        for ts, keys in by_start.items():
+            self.sink.enter(ts, keys)
+
+    def settle(self, frontier: float) -> None:
+        """Every key whose coverage ends before `frontier` leaves then (its '-' is final:
+        nothing before `frontier` can come)."""
+        upto = frontier - 1 if frontier < FOREVER else FOREVER
+        label, reverse, leave = self.label, self.reverse, self.sink.leave
+        for until, keys in self.out.leaving(upto).items():
+            if reverse:
+                leave(until, [(trg, src, label) for src, trg in keys])
+            else:
+                leave(until, [(src, trg, label) for src, trg in keys])
+
+    def stop(self, now: int) -> None:
+        """Before an explicit deletion at `now`: what ended has left, and every live key
+        becomes an ordinary output key (`adopt_as_rows`), so that rows cut it."""
+        self.settle(now)
+        adopt_as_rows(self.out, self.sink, self.out.coverage(), self.label, self.reverse)
+
+
+def adopt_as_rows(out: Coalescer, sink, results: dict, label: str, reverse: bool) -> None:
+    """Native results `{(x, y): until}` become ordinary output keys, in the Coalescer `out`
+    and in the sink's open segments, so that rows widen and cut them from now on. Their true
+    start is not kept: both take NEVER for it, so no later derivation starts before it (the
+    Coalescer would move its start, the view would not) and every cut reads as an end record;
+    a key that entered at `now` and is cut at `now` gets a '+' and a '-' at `now`, which
+    cancel. (The closure PATH's hand-over at a deletion, S-PATH's and PATTERN's first
+    deletion.)"""
+    for (x, y), until in results.items():
+        out.adopt((x, y), NEVER, until)
+        sink.adopt((y, x, label) if reverse else (x, y, label), NEVER, until)
