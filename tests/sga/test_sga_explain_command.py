@@ -114,5 +114,5 @@ def test_an_unknown_rewrite_is_a_one_line_usage_error(tmp_path, capsys):
     assert captured.out == ""
     assert captured.err == (
         "sgq explain: error: --no-rewrite: unknown rewrite 'nope'; the "
-        "rewrites are finite_paths, shared_chains\n"
+        "rewrites are finite_paths, relax_simple_paths, shared_chains\n"
     )
