@@ -6,13 +6,13 @@ against the brute-force reference: the harness, tests/harness/, whose programs c
 from __future__ import annotations
 
 import pytest
-from sgq.api import PlanOptions
-from sgq.cli import main
 from sgq.incremental.dfa import compile_regex
 from sgq.incremental.state.simple_search import SimplePathBudgetError
 from sgq.incremental.suffix_languages import conflict_free, shortcut
 
 import sgq
+from sgq.api import PlanOptions
+from sgq.cli import main
 
 L = ("label", "a"), ("label", "b"), ("label", "c")
 A, B, C = L
