@@ -188,6 +188,51 @@ def deletion_rows(result: dict) -> list[list[str]]:
     return rows
 
 
+def simple_rows(result: dict) -> list[list[str]]:
+    """Issue 17: each `rspq-...` workload against its `rpq-...` twin of the same run (same
+    stream, the query without `simple`): throughput and tail latency ratios (RPQ paper §5.5
+    reports 1.4-5.4x on tail latency)."""
+    rows = []
+    by_name = {r["workload"]["name"]: r for r in result["rows"]}
+    for name, row in by_name.items():
+        if not name.startswith("rspq-"):
+            continue
+        e = row.get("engine", {})
+        base = by_name.get("rpq-" + name[len("rspq-") :], {}).get("engine", {})
+        if "throughput" not in e or "throughput" not in base:
+            rows.append([name, e.get("error", "–")[:60], "–", "–", "–", "–", "–"])
+            continue
+        k = _slide_key(e)
+        p99, base_p99 = e.get(k, {}).get("p99"), base.get(_slide_key(base), {}).get("p99")
+        rows.append(
+            [
+                name,
+                _fmt_rate(e),
+                _fmt_rate(base),
+                f"{base['throughput'] / e['throughput']:.2f}",
+                _fmt_ms(e, k, "p99"),
+                f"{p99 / base_p99:.2f}" if p99 and base_p99 else "–",
+                f"{e.get('peak_state', 0):,}",
+            ]
+        )
+    return rows
+
+
+SIMPLE_HEADERS = [
+    "workload",
+    "simple e/s",
+    "arbitrary e/s",
+    "time ratio",
+    "slide p99 ms",
+    "slide p99 ratio",
+    "peak state",
+]
+
+
+def format_simple(result: dict, markdown: bool = False) -> str:
+    return _section(SIMPLE_HEADERS, simple_rows(result), markdown)
+
+
 DELETION_HEADERS = [
     "workload",
     "deletions",

@@ -153,34 +153,40 @@ def regex_nullable(regex: Regex) -> bool:
 
 @attrs.frozen
 class Atom:
-    """`p(t1, ..., tn)`: a predicate applied to terms (binary once checked)."""
+    """`p(t1, ..., tn)`: a predicate applied to terms (binary once checked). `simple` is only
+    ever set to be reported: it applies to closures and path atoms (checks/simple_paths.py)."""
 
     pred: str
     args: tuple[Term, ...]
     quoted: bool = attrs.field(default=False, eq=False, hash=False)
+    simple: bool = False
     loc: Loc | None = _loc()
 
 
 @attrs.frozen
 class Closure:
-    """`p+(x, y)` or `p*(x, y)`, optionally `as NAME` (the name of its PATH result stream)."""
+    """`p+(x, y)` or `p*(x, y)`, optionally `as NAME` (the name of its PATH result stream);
+    `simple p+(x, y)` asks for simple paths (specs/semantics.md §4a)."""
 
     pred: str
     op: str  # "+" or "*"
     args: tuple[Term, ...]
     alias: str | None = None
     quoted: bool = attrs.field(default=False, eq=False, hash=False)
+    simple: bool = False
     loc: Loc | None = _loc()
     alias_loc: Loc | None = _loc()
 
 
 @attrs.frozen
 class PathAtom:
-    """`[R](x, y)`: pairs joined by a path whose label word is in L(R), optionally `as NAME`."""
+    """`[R](x, y)`: pairs joined by a path whose label word is in L(R), optionally `as NAME`;
+    `simple [R](x, y)` only by paths that visit no vertex twice (specs/semantics.md §4a)."""
 
     regex: Regex
     args: tuple[Term, ...]
     alias: str | None = None
+    simple: bool = False
     loc: Loc | None = _loc()
     alias_loc: Loc | None = _loc()
 

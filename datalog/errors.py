@@ -169,6 +169,10 @@ ALIAS_REUSED = (
     "alias '{name}' already names a different closure or path atom on line {line}; choose "
     "another name"
 )
+SIMPLE_ATOM = (
+    "'simple' qualifies a closure or a path atom, not the atom '{name}': write "
+    "simple {name}+(x, y) or simple [{name}](x, y), or drop it"
+)
 
 _W = ".window 10\n"
 
@@ -267,7 +271,14 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (ANON_COMPARED, (_W + "Answer(x, y) :- a(x, y), x != _.",)),
     (CONSTANTS_COMPARED, (_W + 'Answer(x, y) :- a(x, y), "a" = "b".',)),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),
-    (ALIAS_REUSED, (_W + "Answer(x, y) :- a+(x, z) as P, b+(z, y) as P.",)),
+    (
+        ALIAS_REUSED,
+        (
+            _W + "Answer(x, y) :- a+(x, z) as P, b+(z, y) as P.",
+            _W + "Answer(x, y) :- a+(x, z) as P, simple a+(z, y) as P.",
+        ),
+    ),
+    (SIMPLE_ATOM, (_W + "Answer(x, y) :- simple a(x, y).",)),
 )
 
 

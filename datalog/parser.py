@@ -151,24 +151,30 @@ class _ToAst(Transformer_NonRecursive):
         pred, args = children
         return ast.Atom(pred.name, args, quoted=pred.quoted, loc=pred.loc)
 
+    def simple_atom(self, meta, children):
+        simple, pred, args = children
+        return ast.Atom(pred.name, args, quoted=pred.quoted, simple=True, loc=_loc_of(simple))
+
     def closure(self, meta, children):
-        pred, op, args, _as, alias = children
+        simple, pred, op, args, _as, alias = children
         return ast.Closure(
             pred.name,
             str(op),
             args,
             alias=str(alias) if alias else None,
             quoted=pred.quoted,
+            simple=simple is not None,
             loc=pred.loc,
             alias_loc=_loc_of(alias) if alias else None,
         )
 
     def path_atom(self, meta, children):
-        regex, args, _as, alias = children
+        simple, regex, args, _as, alias = children
         return ast.PathAtom(
             regex,
             args,
             alias=str(alias) if alias else None,
+            simple=simple is not None,
             loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
             alias_loc=_loc_of(alias) if alias else None,
         )
@@ -206,6 +212,8 @@ class _ToAst(Transformer_NonRecursive):
         return _PredName(str(tok), False, _loc_of(tok))
 
     # -- regular expressions
+    label_name = pred_name
+
     def label(self, meta, children):
         (pred,) = children
         return ast.Label(pred.name, loc=pred.loc)
@@ -250,6 +258,7 @@ _TOKEN_NAMES = {
     "__ANON_0": "':-'",
     "FOR": "'for'",
     "AS": "'as'",
+    "SIMPLE": "'simple'",
     "$END": "the end of the file",
 }
 

@@ -73,13 +73,20 @@ def _alias(literal) -> str:
     return f" as {literal.alias}" if literal.alias is not None else ""
 
 
+def _simple(literal) -> str:
+    """`simple `: the prefix of a simple-path atom (specs/semantics.md §4a)."""
+    return "simple " if literal.simple else ""
+
+
 def literal_text(literal: ast.Literal) -> str:
     if isinstance(literal, ast.Atom):
-        return name_text(literal.pred) + args_text(literal.args)
+        return _simple(literal) + name_text(literal.pred) + args_text(literal.args)
     if isinstance(literal, ast.Closure):
-        return name_text(literal.pred) + literal.op + args_text(literal.args) + _alias(literal)
+        text = name_text(literal.pred) + literal.op + args_text(literal.args) + _alias(literal)
+        return _simple(literal) + text
     if isinstance(literal, ast.PathAtom):
-        return f"[{regex_text(literal.regex)}]" + args_text(literal.args) + _alias(literal)
+        text = f"[{regex_text(literal.regex)}]" + args_text(literal.args) + _alias(literal)
+        return _simple(literal) + text
     return f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
 
 

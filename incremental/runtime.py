@@ -40,6 +40,7 @@ from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp
 from .operators.rename import RenameOp
+from .operators.simple_path import SimplePathOp
 from .operators.union import UnionOp
 from .operators.vertices import VerticesOp
 from .operators.wscan import WScanOp
@@ -49,7 +50,10 @@ from .stateful import StateError, restore_into, state_of
 
 def choose_path_operator(node, ctx):
     """PATH's physical operator: per-level closures (operators/path_closure.py), or S-PATH
-    (operators/path.py) for witness paths or when `ctx.options.path_operator` is `"spath"`."""
+    (operators/path.py) for witness paths or when `ctx.options.path_operator` is `"spath"`;
+    a simple PATH that may conflict runs the simple-path search (operators/simple_path.py)."""
+    if node.simple and not node.conflict_free:
+        return SimplePathOp(node, ctx)
     if ctx.paths or ctx.options.path_operator == "spath":
         return PathOp(node, ctx)
     return PathClosureOp(node, ctx)

@@ -6,7 +6,8 @@ program id `pid`; all of them go through the same Spark jobs. Steps:
 2. each program walks its predicates in the checked topological order, each rule a join of
    its body atoms on `(cid, tau)` and shared variables (`rules.py`);
 3. whenever programs need closures or path atoms, they hand them over and all pending ones of
-   all programs run as ONE semi-naive fixpoint (`recursion.py`, keyed by a request id) — the
+   all programs run as ONE semi-naive fixpoint (`recursion.py`, keyed by a request id; the
+   simple ones as one expansion of simple paths, `simple_paths.py`) — the
    programs are Python generators advanced in lockstep, so the number of Spark jobs grows with
    the depth of the programs, not their number;
 4. one collect of every output predicate and every change point.
@@ -35,6 +36,7 @@ from .recursion import (
 from .result import OracleResult
 from .rules import KEY, evaluate_rule
 from .session import spark_session
+from .simple_paths import simple_expansion
 from .windows import change_points_frame, events_frame, intervals_frame, snapshot_frame
 
 Edge = tuple[str, str, str, int, str]
@@ -72,25 +74,26 @@ class _ProgramEvaluation:
         if isinstance(lit, Atom):
             return self.relation(lit.pred)
         if isinstance(lit, Closure):
-            plus = self.derived[("closure", lit.pred)]
+            plus = self.derived[("closure", lit.pred, lit.simple)]
             if lit.op == "+":
                 return plus
             return plus.unionByName(identity_pairs(self.domain)).distinct()
         if isinstance(lit, PathAtom):
-            return self.derived[("path", lit.regex)]
+            return self.derived[("path", lit.regex, lit.simple)]
         raise TypeError(f"not a body atom: {lit!r}")
 
     def _requests(self, rules) -> list:
         """The closures and path atoms `rules` need that are not computed yet:
-        `(key, closure input edges, finish(closed) -> pairs)`."""
+        `(key, kind, closure input edges, finish(closed) -> pairs)`; kind "closure", or
+        "simple" for a simple closure or path atom (expanded by `simple_paths.py`)."""
         out, keys = [], set()
         for rule in rules:
             for lit in rule.body:
                 if isinstance(lit, Closure):
-                    key = ("closure", lit.pred)
+                    key = ("closure", lit.pred, lit.simple)
                     edges, finish = closure_edges(self.relation(lit.pred)), closure_pairs
                 elif isinstance(lit, PathAtom):
-                    key = ("path", lit.regex)
+                    key = ("path", lit.regex, lit.simple)
                     auto = build_automaton(lit.regex)
                     edges = product_edges(self.spark, auto, self.relation)
                     finish = self._path_finisher(auto)
@@ -98,7 +101,7 @@ class _ProgramEvaluation:
                     continue
                 if key not in self.derived and key not in keys:
                     keys.add(key)
-                    out.append((key, edges, finish))
+                    out.append((key, "simple" if lit.simple else "closure", edges, finish))
         return out
 
     def _path_finisher(self, auto):
@@ -121,8 +124,8 @@ class _ProgramEvaluation:
             mine = [r for r in rules if r.head.pred == pred]
             requests = self._requests(mine)
             if requests:
-                closed = yield [("closure", edges) for _key, edges, _finish in requests]
-                for (key, _edges, finish), result in zip(requests, closed):
+                closed = yield [(kind, edges) for _key, kind, edges, _finish in requests]
+                for (key, _kind, _edges, finish), result in zip(requests, closed):
                     self.derived[key] = finish(result)
             frame = None
             for rule in mine:
@@ -143,7 +146,7 @@ def _run_lockstep(evaluations: dict[int, _ProgramEvaluation]) -> None:
         except StopIteration:
             pass
     while pending:
-        union, slots, closures, rid = None, {}, [], 0
+        union, slots, closures, simples, rid = None, {}, [], [], 0
         for pid, requests in pending.items():
             for i, (kind, edges) in enumerate(requests):
                 part = edges.withColumn("rid", F.lit(rid))
@@ -151,17 +154,20 @@ def _run_lockstep(evaluations: dict[int, _ProgramEvaluation]) -> None:
                 slots[(pid, i)] = rid
                 if kind == "closure":
                     closures.append(rid)
+                elif kind == "simple":
+                    simples.append(rid)
                 rid += 1
         base = union.distinct().localCheckpoint(eager=True)
-        closed = base
+        closed = expanded = base
         if closures:
             closed = joint_closure(base.filter(F.col("rid").isin(closures)), materialized=True)
+        if simples:
+            expanded = simple_expansion(base.filter(F.col("rid").isin(simples)))
+        outcome = {"closure": closed, "simple": expanded, "keep": base}
         nxt: dict[int, list] = {}
         for pid, requests in pending.items():
             results = [
-                (closed if kind == "closure" else base)
-                .filter(F.col("rid") == slots[(pid, i)])
-                .drop("rid")
+                outcome[kind].filter(F.col("rid") == slots[(pid, i)]).drop("rid")
                 for i, (kind, _edges) in enumerate(requests)
             ]
             try:

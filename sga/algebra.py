@@ -217,12 +217,18 @@ class Vertices:
 class Path:
     """PATH (Def 34): `(u, v)` such that some path from u to v, over the tuples of `inputs`
     (each input's `label` is a letter of `regex`), spells a word of L(regex). Vertices may
-    repeat (arbitrary paths). When ε ∈ L(regex), `domain` supplies the `(v, v)` pairs."""
+    repeat (arbitrary paths) unless `simple`: then only paths that visit no vertex twice count,
+    and `(v, v)` only by the empty path (specs/semantics.md §4a). When ε ∈ L(regex), `domain`
+    supplies the `(v, v)` pairs. `conflict_free` (set by sga/rewrite/relax_simple_paths.py on a
+    simple PATH) says that its automaton can never conflict (RPQ paper §4.1, Definition 15),
+    so its arbitrary paths give its simple results, `(v, v)` aside."""
 
     inputs: tuple[Op, ...]
     regex: Regex
     label: str
     domain: Vertices | None = None
+    simple: bool = False
+    conflict_free: bool = False
 
 
 Op = WScan | Filter | Rename | Union | Pattern | Vertices | Path

@@ -94,7 +94,10 @@ def parameters(op: Op) -> dict:
             ],
         }
     if isinstance(op, Path):
-        return {"regex": regex_text(op.regex), "nullable": op.domain is not None}
+        params: dict = {"regex": regex_text(op.regex), "nullable": op.domain is not None}
+        if op.simple:  # specs/semantics.md §4a; arbitrary-path PATHs keep their old form
+            params.update(simple=True, conflict_free=op.conflict_free)
+        return params
     return {}
 
 
@@ -118,8 +121,12 @@ def describe(op: Op) -> str:
         return f"PATTERN[{src}, {trg} -> {op.label}]({', '.join(predicate_terms(op))})"
     if isinstance(op, Path):
         text = regex_text(op.regex)
-        generated = op.label in (text, f"[{text}]")
-        return f"PATH[{text}]" if generated else f"PATH[{text} as {op.label}]"
+        prefix = "simple " if op.simple else ""
+        generated = op.label in (prefix + text, f"{prefix}[{text}]")
+        named = f"{prefix}{text}" if generated else f"{prefix}{text} as {op.label}"
+        if op.simple:
+            named += "; conflict-free: arbitrary-path cost" if op.conflict_free else "; RSPQ"
+        return f"PATH[{named}]"
     if isinstance(op, Vertices):
         return f"VERTICES[{op.label}]({', '.join(i.label for i in op.inputs)})"
     return op_kind(op)  # pragma: no cover - every operator is listed above

@@ -7,7 +7,8 @@ Predicates are visited in the checker's topological order and each gets one expr
 
 - an input label `l` read by some body      -> WSCAN[l](ω_l, β), one node shared by all readers;
 - a closure `p+` / `p*` or a path atom `[R]` -> PATH over the streams of R's letters (each an
-  input or a derived predicate); named by its `as` alias, else `p+`, `p*`, `[R]`; when
+  input or a derived predicate); named by its `as` alias, else `p+`, `p*`, `[R]` (with
+  `simple` before them: a simple PATH, specs/semantics.md §4a); when
   ε ∈ L(R) its `domain` is VERTICES over the WSCANs of every input label (the active domain,
   specs/semantics.md §2, §4);
 - each rule                                  -> PATTERN over its body atoms, or RENAME when the
@@ -80,20 +81,26 @@ class _Translator:
         """VERTICES over every input label read by a body: V_τ (specs/semantics.md §2)."""
         return Vertices(tuple(self.wscan(label) for label in self.checked.edb))
 
-    def path(self, regex: algebra.Regex, name: str) -> Op:
+    def path(self, regex: algebra.Regex, name: str, simple: bool) -> Op:
         letters = algebra.regex_labels(regex)
         domain = self.domain() if algebra.regex_nullable(regex) else None
-        return Path(tuple(self.exp[letter] for letter in letters), regex, name, domain)
+        inputs = tuple(self.exp[letter] for letter in letters)
+        return Path(inputs, regex, name, domain, simple=simple)
 
     # -- one body atom -> (input node, (src var, trg var))
     def body_input(self, literal: ast.BodyAtom) -> Op:
         if isinstance(literal, ast.Atom):
+            if literal.simple:
+                raise _unchecked("'simple' on a plain atom")
             return self.exp[literal.pred]
+        prefix = "simple " if literal.simple else ""
         if isinstance(literal, ast.Closure):
             regex = ("plus" if literal.op == "+" else "star", ("label", literal.pred))
-            return self.path(regex, literal.alias or algebra.regex_text(regex))
+            name = literal.alias or prefix + algebra.regex_text(regex)
+            return self.path(regex, name, literal.simple)
         regex = regex_of(literal.regex)
-        return self.path(regex, literal.alias or f"[{algebra.regex_text(regex)}]")
+        name = literal.alias or f"{prefix}[{algebra.regex_text(regex)}]"
+        return self.path(regex, name, literal.simple)
 
     def bind(self, literal: ast.BodyAtom, fresh) -> tuple[Op, tuple[str, str]]:
         """The atom's stream with its constants and repeated variable filtered out, and the

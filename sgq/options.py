@@ -84,6 +84,15 @@ def _tuning(value: Any) -> Tuning:
     return value if isinstance(value, Tuning) else Tuning(**value)
 
 
+#: steps of the simple-path search per PATH and round (a few seconds of Python at most)
+DEFAULT_SIMPLE_BUDGET = 2_000_000
+
+
+def _check_budget(_options: Any, _field: Any, value: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise UserError(f"the simple-path budget must be a positive integer, not {value!r}")
+
+
 @attrs.frozen
 class PlanOptions:
     """How `sgq.compile` plans a query: the logical rewrites and the physical PATH operator.
@@ -102,6 +111,10 @@ class PlanOptions:
 
     `tuning` (default `Tuning()`): the operators' own thresholds (API only, no flag).
 
+    `simple_budget` (default 2,000,000): the steps the simple-path search of one `simple`
+    PATH may take in one round (incremental/state/simple_search.py) before the run stops with
+    an error naming the atom and the vertex where conflicts exploded (`--simple-budget`).
+
     An unknown value is a UserError naming the valid ones.
     """
 
@@ -110,6 +123,7 @@ class PlanOptions:
         default=frozenset(), converter=frozenset, validator=_check_rewrites
     )
     tuning: Tuning = attrs.field(default=Tuning(), converter=_tuning)
+    simple_budget: int = attrs.field(default=DEFAULT_SIMPLE_BUDGET, validator=_check_budget)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (checkpoint settings, benchmark children); `PlanOptions(**d)` reads
@@ -120,4 +134,6 @@ class PlanOptions:
         }
         if self.tuning != Tuning():
             out["tuning"] = attrs.asdict(self.tuning)
+        if self.simple_budget != DEFAULT_SIMPLE_BUDGET:
+            out["simple_budget"] = self.simple_budget
         return out

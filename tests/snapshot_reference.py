@@ -211,12 +211,54 @@ def regular_path_pairs(
     return out
 
 
+def simple_path_pairs(regex: Regex, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
+    """simple [R] (specs/semantics.md §4a): pairs (u, w), u != w, joined by a path that visits
+    no vertex twice and whose label word is in L(R), by enumerating every simple path from
+    every vertex (depth-first, the NFA's state set carried along); plus (v, v) for v in
+    `domain` when ε ∈ L(R): only the empty path joins a vertex to itself."""
+    nfa = NFA()
+    start, accept = nfa.build(regex)
+    edges: dict[str, list[tuple[str, str]]] = {}  # v -> [(label, w)]
+    for name in {lbl for moves in nfa.moves.values() for lbl, _ in moves}:
+        for a, b in relations.get(name, ()):
+            edges.setdefault(a, []).append((name, b))
+    out: set[Pair] = set()
+
+    def step(states: frozenset[int], label: str) -> frozenset[int]:
+        return nfa.closure(q2 for q in states for lbl, q2 in nfa.moves.get(q, ()) if lbl == label)
+
+    def walk(root: str, v: str, states: frozenset[int], visited: set[str]) -> None:
+        for label, w in edges.get(v, ()):
+            if w in visited:
+                continue
+            nxt = step(states, label)
+            if not nxt:
+                continue
+            if accept in nxt:
+                out.add((root, w))
+            visited.add(w)
+            walk(root, w, nxt, visited)
+            visited.discard(w)
+
+    for root in edges:
+        walk(root, root, nfa.closure([start]), {root})
+    if accept in nfa.closure([start]):
+        out |= {(v, v) for v in domain}
+    return out
+
+
 # ---- rules (specs/semantics.md §4) ---------------------------------------------------------------
 
 
 def _literal_pairs(lit, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
     if isinstance(lit, Atom):
         return relations.get(lit.pred, set())
+    if isinstance(lit, Closure) and lit.simple:
+        label = Label(lit.pred)
+        regex = Plus(label) if lit.op == "+" else Star(label)
+        return simple_path_pairs(regex, relations, domain)
+    if isinstance(lit, PathAtom) and lit.simple:
+        return simple_path_pairs(lit.regex, relations, domain)
     if isinstance(lit, Closure):
         plus = transitive_closure(relations.get(lit.pred, set()))
         if lit.op == "*":

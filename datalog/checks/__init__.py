@@ -21,6 +21,7 @@ from .no_rules import check_has_rules
 from .output_missing import check_has_output
 from .output_unknown import check_outputs_defined
 from .recursion import check_no_recursion
+from .simple_paths import check_simple_targets
 from .undefined_predicates import check_predicates_defined
 from .window_missing import check_window_present
 from .window_slide import check_slide_within_windows
@@ -45,6 +46,7 @@ ALL_CHECKS = (
     check_has_output,
     check_no_recursion,
     check_aliases,
+    check_simple_targets,
 )
 
 __all__ = ["ALL_CHECKS", "CheckContext", "DirectiveFacts", "directive_facts"]

@@ -1,5 +1,5 @@
 """`as NAME` names the result stream of a closure or path atom (shown by `explain`), so it must
-not be a predicate name, nor name two different closures / path atoms."""
+not be a predicate name, nor name two different closures / path atoms (`simple a+` and `a+` are different)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def check_aliases(ctx: CheckContext) -> list[DlError]:
                 key = (Plus if literal.op == "+" else Star)(Label(literal.pred))
             else:
                 key = literal.regex
+            key = (key, literal.simple)  # simple paths are another stream
             if alias in predicates:
                 errors.append(ctx.error(ALIAS_IS_PREDICATE.format(name=alias), loc))
             elif alias in seen and seen[alias][0] != key:

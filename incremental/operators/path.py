@@ -77,7 +77,7 @@ class PathOp(PhysicalOperator):
         super().__init__(node)
         self.dfa, self.letters = path_automaton(node)
         window = {letter: ctx.index_of(inp) for letter, inp in zip(self.letters, node.inputs)}
-        self.delta_path = DeltaPath(self.dfa, window)
+        self.delta_path = DeltaPath(self.dfa, window, node.simple)
         self.owns_out = out is None  # else the Coalescer of the operator handing over
         self.out = Coalescer() if out is None else out
         self.paths = ctx.paths

@@ -39,6 +39,7 @@ from collections.abc import Collection
 
 from ..sgt import FOREVER, NEVER
 from ..stateful import restore_into, state_of
+from ..suffix_languages import shortcut
 from .expiry import ExpiryBuckets
 
 
@@ -48,11 +49,23 @@ class DeltaPath:
     `delta[q]` maps a letter to the next state, `back[q]` lists `(letter, s)` with
     `δ(s, letter) = q`, and `window[letter]` is the EdgeIndex of that letter's input."""
 
-    __slots__ = ("trees", "inv", "heap", "count", "start", "delta", "back", "finals", "window")
+    __slots__ = (
+        "trees",
+        "inv",
+        "heap",
+        "count",
+        "start",
+        "delta",
+        "back",
+        "finals",
+        "window",
+        "simple",
+    )
 
     STATE_VERSION = 1
 
-    def __init__(self, dfa, window: dict) -> None:
+    def __init__(self, dfa, window: dict, simple: bool = False) -> None:
+        self.simple = simple  # witnesses cut to simple paths (a conflict-free simple PATH)
         self.trees: dict[str, dict[tuple, list]] = {}
         self.inv: dict[tuple, set] = {}
         self.heap = ExpiryBuckets()  # exp -> (root, v, q)
@@ -329,18 +342,27 @@ class DeltaPath:
         return best, (self.path_to(x, key) if paths else None)
 
     def path_to(self, root: str, key: tuple) -> tuple:
-        """The witness edges from the root to `key`, following parent pointers."""
+        """The witness edges from the root to `key`, following parent pointers; for a simple
+        PATH (conflict-free: sga/rewrite/relax_simple_paths.py) the walk cut to a simple path
+        (incremental/suffix_languages.py `shortcut`)."""
         tree = self.trees[root]
         parts = []
+        vertices = []
         steps = 0
         while key is not None and steps <= len(tree):
             node = tree.get(key)
             if node is None or node[2] is None:
                 break
             parts.append(node[3] or ())
+            vertices.append(key[0])
             key = node[2]
             steps += 1
-        return tuple(e for part in reversed(parts) for e in part)
+        parts.reverse()
+        if self.simple:
+            vertices.append(root)
+            vertices.reverse()
+            parts = shortcut(vertices, parts)
+        return tuple(e for part in parts for e in part)
 
     def purge(self, now: int, ended: dict | None = None) -> None:
         """Remove every node with `exp <= now`, and trees left with their root only. With

@@ -15,6 +15,10 @@ canonical translation (which plans every path atom as a PATH):
       WSCAN[a](ω=10, β=1)               WSCAN[a](ω=10, β=1)
       WSCAN[b](ω=10, β=1)               WSCAN[b](ω=10, β=1)
 
+A simple PATH (specs/semantics.md §4a) becomes the same joins with every two hops of a chain
+different (`_v0 != _v1`, ...), which is what a simple path of that word is; a one-letter word is
+then a PATTERN keeping the edges that are no self-loop.
+
 Skipped by name (`--no-rewrite finite_paths`), such atoms stay PATH (S-PATH or closures).
 """
 
@@ -28,6 +32,7 @@ from ..algebra import (
     Regex,
     Rename,
     Union,
+    VarCondition,
     map_plan,
     regex_labels,
     regex_nullable,
@@ -68,20 +73,27 @@ def _dedup(words: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(words))
 
 
-def as_joins(words: list[tuple[str, ...]], streams: dict[str, Op], label: str) -> Op:
+def as_joins(
+    words: list[tuple[str, ...]], streams: dict[str, Op], label: str, simple: bool = False
+) -> Op:
     """The plan of a finite, ε-free language: per word a chain PATTERN (or a RENAME for one
-    letter), a UNION of them when there are several; `streams` maps a letter to its input."""
+    letter), a UNION of them when there are several; `streams` maps a letter to its input.
+    `simple`: the chain's vertices pairwise different."""
     parts: list[Op] = []
     for word in words:
-        if len(word) == 1:
+        if len(word) == 1 and not simple:
             node: Op = Rename(streams[word[0]], label)
         else:
             hops = [f"_v{i}" for i in range(len(word) + 1)]
+            distinct = tuple(
+                VarCondition(a, "!=", b) for i, a in enumerate(hops) for b in hops[i + 1 :]
+            )
             node = Pattern(
                 tuple(streams[letter] for letter in word),
                 tuple(zip(hops, hops[1:])),
                 (hops[0], hops[-1]),
                 label,
+                distinct if simple else (),
             )
         if node not in parts:
             parts.append(node)
@@ -98,6 +110,7 @@ def join_finite_paths(plan: Plan) -> Plan:
         words = finite_words(op.regex)
         if words is None:
             return op
-        return as_joins(words, dict(zip(regex_labels(op.regex), op.inputs)), op.label)
+        streams = dict(zip(regex_labels(op.regex), op.inputs))
+        return as_joins(words, streams, op.label, op.simple)
 
     return map_plan(plan, lower)

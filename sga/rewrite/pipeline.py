@@ -6,7 +6,9 @@ every rule a PATTERN or RENAME) and hands it to `rewrite`, which runs the passes
 
 1. `finite_paths` (finite_paths.py): a PATH over a finite, ε-free language becomes a union
    of chain PATTERNs (`[a/b/c]`);
-2. `shared_chains` (shared_chains.py): the chains and closing links of PATTERNs become
+2. `relax_simple_paths` (relax_simple_paths.py): a simple PATH whose automaton can never
+   conflict runs as an arbitrary-path PATH (a FILTER drops its `(x, x)` cycles);
+3. `shared_chains` (shared_chains.py): the chains and closing links of PATTERNs become
    nested PATTERNs (after 1, so the chains it made are shared too).
 
 Each pass is a function from a plan to a plan with the same snapshots at every instant (its
@@ -23,11 +25,13 @@ import attrs
 
 from ..algebra import Plan
 from .finite_paths import join_finite_paths
+from .relax_simple_paths import relax_simple_paths
 from .shared_chains import share_chains_plan
 
 #: every rewrite pass by name, in the order they run
 REWRITES: dict[str, Callable[[Plan], Plan]] = {
     "finite_paths": join_finite_paths,
+    "relax_simple_paths": relax_simple_paths,
     "shared_chains": share_chains_plan,
 }
 

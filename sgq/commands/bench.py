@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--sweeps", action="store_true", help="add the window and slide sweeps")
     parser.add_argument(
+        "--simple",
+        action="store_true",
+        help="add the simple-path workloads (specs/queries/rspq) next to their arbitrary-path "
+        "forms on the same streams (just these: --only=rspq-,rpq-)",
+    )
+    parser.add_argument(
         "--deletions",
         action="store_true",
         help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)",
@@ -88,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
         workloads += wl.window_sweep(base, (2, 5, 10, 20)) + wl.latency_sweep()
     if args.deletions:
         workloads += wl.deletion_workloads(args.quick)
+    if args.simple:
+        names = {w.name for w in workloads}
+        workloads += [w for w in wl.simple_paths(args.quick) if w.name not in names]
     if args.only:
         wanted = [p for p in args.only.split(",") if p]
         workloads = [w for w in workloads if any(p in w.name for p in wanted)]
@@ -145,6 +154,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     from ..benchmarks.report import (
         format_deletions,
         format_shared,
+        format_simple,
         format_table,
         format_targets,
         write_report,
@@ -157,6 +167,9 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     dels = format_deletions(result)
     if dels:
         print("\ndeletions (vs the same stream without them):\n" + dels)
+    simple = format_simple(result)
+    if simple:
+        print("\nsimple paths (vs arbitrary paths on the same stream):\n" + simple)
     goals = format_targets(result)
     if goals:
         print("\ntargets:\n" + goals)

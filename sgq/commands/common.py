@@ -7,7 +7,7 @@ import argparse
 
 from ..api import read_program
 from ..errors import UserError
-from ..options import PATH_OPERATORS, PlanOptions
+from ..options import DEFAULT_SIMPLE_BUDGET, PATH_OPERATORS, PlanOptions
 from ..sga.rewrite.pipeline import REWRITES
 from ..stream_io import FORMATS
 
@@ -98,12 +98,25 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"skip the plan rewrite NAME ({', '.join(REWRITES)}); repeatable",
     )
+    parser.add_argument(
+        "--simple-budget",
+        type=int,
+        default=DEFAULT_SIMPLE_BUDGET,
+        metavar="N",
+        help="steps the search of a 'simple' path atom may take per round before the run "
+        f"stops with an error (default {DEFAULT_SIMPLE_BUDGET:,})",
+    )
 
 
 def plan_options(args: argparse.Namespace) -> PlanOptions:
     """The PlanOptions of `add_plan_arguments`' flags; an unknown rewrite is a UserError."""
+    budget = getattr(args, "simple_budget", DEFAULT_SIMPLE_BUDGET)
+    if budget < 1:
+        raise UserError(f"--simple-budget: must be a positive integer, not {budget}")
     try:
-        return PlanOptions(path_operator=args.path_operator, skip_rewrites=args.no_rewrite)
+        return PlanOptions(
+            path_operator=args.path_operator, skip_rewrites=args.no_rewrite, simple_budget=budget
+        )
     except UserError as exc:
         raise UserError(f"--no-rewrite: {exc}") from None
 

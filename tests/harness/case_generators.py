@@ -106,7 +106,12 @@ def gen_path_rule(ch, available: list[str]) -> str:
         atom = f"[{gen_regex(ch, available)}]"
     else:
         atom = render_name(ch.choice(available)) + "+*"[ch.int(0, 1)]
-    return f"{head} :- {atom}(x, y)."
+    return f"{head} :- {_simple(ch)}{atom}(x, y)."
+
+
+def _simple(ch) -> str:
+    """`simple ` before a closure or path atom, now and then (specs/semantics.md §4a)."""
+    return "simple " if ch.bool(0.25) else ""
 
 
 def gen_rule(ch, head: str, available: list[str]) -> str:
@@ -123,9 +128,9 @@ def gen_rule(ch, head: str, available: list[str]) -> str:
             body.append(f"{render_name(ch.choice(available))}({x}, {y})")
         elif kind == 1:
             op = "+" if ch.int(0, 1) == 0 else "*"
-            body.append(f"{render_name(ch.choice(available))}{op}({x}, {y})")
+            body.append(f"{_simple(ch)}{render_name(ch.choice(available))}{op}({x}, {y})")
         else:
-            body.append(f"[{gen_regex(ch, available)}]({x}, {y})")
+            body.append(f"{_simple(ch)}[{gen_regex(ch, available)}]({x}, {y})")
     if ch.bool(0.25):
         left = ch.choice(bound)
         right = ch.choice(bound) if len(bound) > 1 and ch.bool(0.7) else ch.choice(VERTICES[:3])

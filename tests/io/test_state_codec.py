@@ -22,6 +22,7 @@ from sgq.state_codec import StateError, decode, decode_value, encode, encode_val
 
 PATH_PROGRAM = ".window 10\n.slide 2\nAnswer(x, y) :- [a*/b*](x, y)."
 PATTERN_PROGRAM = ".window 10\nAnswer(x, z) :- a(x, y), b(y, z), x != z."
+SIMPLE_PROGRAM = ".window 10\n.slide 2\nAnswer(x, y) :- simple [a/b*](x, y)."
 
 
 def to_json(roots: dict) -> dict:
@@ -161,6 +162,7 @@ def test_bad_plain_data_is_refused_at_decode(data, message):
 ENGINES = [
     pytest.param(PATH_PROGRAM, {}, id="path"),
     pytest.param(PATTERN_PROGRAM, {}, id="pattern"),
+    pytest.param(SIMPLE_PROGRAM, {}, id="simple-path"),
     pytest.param(PATH_PROGRAM, {"history": False, "deltas": True}, id="path-deltas"),
     pytest.param(PATTERN_PROGRAM, {"history": False, "deltas": True}, id="pattern-deltas"),
 ]

@@ -22,7 +22,7 @@ def _kinds(plan: Plan) -> list[str]:
 
 
 def test_the_passes_in_order():
-    assert list(REWRITES) == ["finite_paths", "shared_chains"]
+    assert list(REWRITES) == ["finite_paths", "relax_simple_paths", "shared_chains"]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,124 @@
+"""Simple-path semantics (specs/semantics.md §4a): the conflict-free class, witnesses that are
+simple paths, and the budget that stops a conflict-heavy search with a message. (Results
+against the brute-force reference: the harness, tests/harness/, whose programs carry
+`simple` atoms.)"""
+
+from __future__ import annotations
+
+import pytest
+from sgq.incremental.dfa import compile_regex
+from sgq.incremental.state.simple_search import SimplePathBudgetError
+from sgq.incremental.suffix_languages import conflict_free, shortcut
+
+import sgq
+from sgq.api import PlanOptions
+from sgq.cli import main
+
+L = ("label", "a"), ("label", "b"), ("label", "c")
+A, B, C = L
+
+
+@pytest.mark.parametrize(
+    "regex, free",
+    [
+        (("star", A), True),  # Q1 a*
+        (("plus", A), True),  # a+: a walk back to the root goes on in a+
+        (("star", ("alt", A, B, C)), True),  # Q4
+        (("plus", ("alt", A, B, C)), True),  # Q9
+        (("concat", ("star", A), ("star", B)), True),  # Q6 a*/b*
+        (("concat", ("opt", A), ("star", B)), True),  # Q8 a?/b*
+        (("concat", A, ("star", B)), False),  # Q2 a/b*
+        (("concat", A, B, ("star", C)), False),  # Q7
+        (("concat", A, B, C), False),  # Q11: finite, but x -a-> v -b-> x -c-> y
+        (("star", ("concat", A, B)), False),  # (a/b)*
+    ],
+)
+def test_conflict_free_automata(regex, free):
+    assert conflict_free(compile_regex(regex)) is free
+
+
+def test_shortcut_cuts_each_vertex_to_its_last_visit():
+    assert shortcut(["x", "v", "x", "y"], ["xv", "vx", "xy"]) == ["xy"]
+    assert shortcut(["x", "v", "w", "v", "y"], [1, 2, 3, 4]) == [1, 4]
+    assert shortcut(["x", "y"], ["xy"]) == ["xy"]
+
+
+def test_explain_names_simple_atoms_and_the_conflict_free_ones():
+    text = ".window 10\nAnswer(x, y) :- simple knows+(x, z), simple [a/b*](z, y).\n"
+    plan = sgq.compile(text).explain()
+    assert "FILTER[src != trg]" in plan
+    assert "PATH[simple knows+; conflict-free: arbitrary-path cost]" in plan
+    assert "PATH[simple a/b*; RSPQ]" in plan
+
+
+def _is_simple_word(path, x, y, regex):
+    vertices = [x] + [trg for _src, trg, _label in path]
+    linked = all(a[1] == b[0] for a, b in zip(path, path[1:])) and path[0][0] == x
+    return linked and vertices[-1] == y and len(set(vertices)) == len(vertices), regex.accepts(
+        [label for _s, _t, label in path]
+    )
+
+
+@pytest.mark.parametrize("rewrites", [(), ("relax_simple_paths",)])
+@pytest.mark.parametrize("regex", ["a*", "a/b*"])
+def test_witnesses_are_simple_paths(regex, rewrites):
+    """`x -a-> v -b-> x -b-> y`, `x -a-> w -b-> y`: the simple witness of (x, y) avoids the
+    cycle (for a* through S-PATH's tree cut to a simple path)."""
+    text = f".window 100\nAnswer(x, y) :- simple [{regex}](x, y).\n"
+    query = sgq.compile(text, options=PlanOptions(skip_rewrites=rewrites))
+    engine = query.engine(paths=True)
+    edges = [("x", "v", "a", 1), ("v", "x", "b", 2), ("x", "y", "b", 3), ("x", "y", "a", 3)]
+    edges += [("v", "w", "a", 4), ("w", "y", "b", 5), ("x", "w", "a", 6)]
+    for e in edges:
+        engine.push(*e)
+    engine.close()
+    dfa = compile_regex(("star", A) if regex == "a*" else ("concat", A, ("star", B)))
+    checked = 0
+    for r in engine.drain():
+        if r.path:
+            simple, accepted = _is_simple_word(r.path, r.src, r.trg, dfa)
+            assert simple and accepted, r
+            checked += 1
+    assert checked
+
+
+CLIQUE = 8
+
+
+def _conflicting_stream():
+    """`simple [a/b*]` from x: the widest walk to y goes round x (`x -a-> v -b-> x -b-> y`),
+    so y is open, and every simple path through the b-clique leads back to x, never to y."""
+    edges = [("x", "v", "a", 1), ("v", "x", "b", 1), ("x", "y", "b", 1), ("v", "k0", "b", 2)]
+    clique = [f"k{i}" for i in range(CLIQUE)]
+    for i in clique:
+        edges += [(i, j, "b", 3) for j in clique if j != i] + [(i, "x", "b", 3)]
+    return edges
+
+
+def test_a_conflict_heavy_input_stops_at_the_budget_with_the_atom_and_vertex():
+    text = ".window 100\nAnswer(x, y) :- simple [a/b*](x, y) as Flow.\n"
+    engine = sgq.compile(text, options=PlanOptions(simple_budget=2000)).engine()
+    with pytest.raises(SimplePathBudgetError) as info:
+        engine.push_batch([(*e, "+") for e in _conflicting_stream()])
+        engine.close()
+    message = str(info.value)
+    assert "'Flow'" in message and "budget of 2000 steps" in message
+    assert "conflicts exploded at vertex 'k" in message
+    # with room enough the same input is answered, without (x, y): no simple path spells it
+    engine = sgq.compile(text).engine()
+    engine.push_batch([(*e, "+") for e in _conflicting_stream()])
+    engine.close()
+    assert ("x", "y", "Answer") not in engine.snapshot(3)
+    assert ("x", "k5", "Answer") in engine.snapshot(3)
+
+
+def test_sgq_run_reports_the_budget_without_a_traceback(tmp_path, capsys):
+    (tmp_path / "q.dl").write_text(".window 100\nAnswer(x, y) :- simple [a/b*](x, y).\n")
+    rows = ["src,trg,label,ts"] + [",".join(map(str, e)) for e in _conflicting_stream()]
+    (tmp_path / "e.csv").write_text("\n".join(rows) + "\n")
+    code = main(
+        ["run", str(tmp_path / "q.dl"), "-i", str(tmp_path / "e.csv")] + ["--simple-budget", "500"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert "simple paths of 'simple [a/b*]'" in err and "--simple-budget" in err
