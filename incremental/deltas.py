@@ -16,7 +16,8 @@ and leave (PATH, operators/path_closure.py and path.py; PATTERN and UNION, opera
 native_keys.py) writes those events here with
 `enter`/`leave`, bypassing rows and segments; its keys never have a segment unless it hands
 them over (`adopt`). A key that leaves and enters at one instant never left: the two events
-cancel when that instant is released.
+cancel when that instant is released (netted one against one: a key that leaves, enters again
+and is cut by a deletion at one instant leaves).
 
 Cost: O(1) per row fed (a widening only moves the segment's end), O(log k) per new instant
 (k distinct instants pending), and one sort per released instant. Segment ends and events are
@@ -170,8 +171,7 @@ class DeltaView:
             if entering and leaving:  # left and entered again at tau: never left
                 both = set(entering).intersection(leaving)
                 if both:
-                    entering = [k for k in entering if k not in both]
-                    leaving = [k for k in leaving if k not in both]
+                    entering, leaving = _net(entering, leaving, both)
             if entering:
                 if dropped:
                     entering = self._withdraw(tau, entering)
@@ -208,3 +208,25 @@ def delta_rows(results) -> list[tuple]:
     """The whole delta view of a finished run's results."""
     view = DeltaView()
     return view.feed(results) + view.close()
+
+
+def _net(entering: list, leaving: list, both: set) -> tuple[list, list]:
+    """The events at one instant of the keys in `both`, which have '+' and '-' there, netted
+    one against one: a key whose '-' outnumber its '+' leaves (a native key that left, entered
+    again, and was then cut by a deletion at that instant), one whose '+' do enters, and one
+    with as many of each never changed."""
+    net: dict = dict.fromkeys(both, 0)
+    for key in entering:
+        if key in net:
+            net[key] += 1
+    for key in leaving:
+        if key in net:
+            net[key] -= 1
+    entering = [k for k in entering if k not in both]
+    leaving = [k for k in leaving if k not in both]
+    for key, n in net.items():
+        if n > 0:
+            entering.append(key)
+        elif n < 0:
+            leaving.append(key)
+    return entering, leaving

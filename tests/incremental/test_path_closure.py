@@ -367,6 +367,24 @@ def test_measured_overwork_hands_over_within_the_slide():
     }
 
 
+def test_a_native_pair_re_derived_and_cut_at_one_instant_leaves():
+    """At 2 the pair (0, 0) leaves with the self-loop's level, enters again over 0 -> 2 -> 0
+    (a '-' and a '+' at 2), and the deletion of 0 -> 2 at 2 then cuts it (a second '-'):
+    netted one against one, it leaves at 2 (the view once cancelled every '-' of a key with a
+    '+' at the same instant, and kept it live)."""
+    edges = [
+        (0, 0, "a", 0, "+"),
+        (2, 0, "a", 0, "+"),
+        (2, 0, "a", 0, "-"),
+        (0, 2, "a", 1, "+"),
+        (0, 2, "a", 2, "-"),
+        (2, 0, "a", 2, "-"),
+        (2, 0, "a", 2, "+"),
+    ]
+    query = compile_text(".window 1\n" + PROGRAMS["alt_plus"], window=2, slide=1)
+    assert_matches_reference(query, norm(edges), check_state=True)
+
+
 def test_native_pairs_handed_over_are_cut_by_a_later_deletion():
     """Native deltas, then a hand-over at a slide's first batch: the pair (0, 1) becomes an
     ordinary key; S-PATH widens it with a row that starts before the hand-over and a `-` edge
