@@ -127,7 +127,7 @@ def run_engine(
             current_slide, slide_acc = s, 0.0
         t0 = time.perf_counter()
         engine.push_batch(batch)
-        drained = engine.drain()
+        drained = engine.drain_rows()
         results += len(drained)
         if writer is not None:
             writer.write_groups(view.feed_grouped(drained, engine.time))
@@ -142,7 +142,7 @@ def run_engine(
             )
             next_partial = t0 + dt + PARTIAL_EVERY
     engine.close()
-    drained = engine.drain()
+    drained = engine.drain_rows()
     results += len(drained)
     if writer is not None:
         writer.write_groups(view.feed_grouped(drained, engine.time))

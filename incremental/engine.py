@@ -89,7 +89,7 @@ class Engine:
         self._buffer_time: int | None = None
         self._buffered = 0
         self._minus: set[str] = set()  # labels with a '-' edge in the buffer
-        self._drained: list[Result] = []
+        self._drained: list[tuple] = []  # rows (src, trg, label, ts, exp, path) not drained
         self._subscribers: list[Callable[[Result], None]] = []
         self._bucket: int | None = None
         self._closed = False
@@ -177,6 +177,12 @@ class Engine:
     def drain(self) -> list[Result]:
         """Results emitted since the last drain, in emission order."""
         out, self._drained = self._drained, []
+        return [Result(*r) for r in out]
+
+    def drain_rows(self) -> list[tuple]:
+        """`drain` as plain tuples `(src, trg, label, ts, exp, path)`, for writers and the
+        delta view (no Result per row: a million rows cost a second less)."""
+        out, self._drained = self._drained, []
         return out
 
     def subscribe(self, callback: Callable[[Result], None]) -> None:
@@ -221,7 +227,7 @@ class Engine:
         self._buffer_time = state["buffer_time"]
         self._buffered = state["buffered"]
         self._minus = set(state["deleting_labels"])
-        self._drained = [Result(*r) for r in state["undrained"]]
+        self._drained = [tuple(r) for r in state["undrained"]]
         if self.history is not None:
             self.history = {key: list(ivs) for key, ivs in state["history"].items()}
         self._bucket = state["bucket"]
@@ -311,14 +317,17 @@ class Engine:
             elif not out:
                 continue
             label = labels[i]
-            for s, t, ts, exp, wit in out:
-                r = Result(s, t, label, ts, exp, wit)
-                drained.append(r)
-                self.results_out += 1
-                if history is not None:
+            rows = [(s, t, label, ts, exp, wit) for s, t, ts, exp, wit in out]
+            drained.extend(rows)
+            self.results_out += len(rows)
+            if history is not None:
+                for s, t, label, ts, exp, _wit in rows:
                     _remember(history, (s, t, label), ts, exp)
-                for cb in subscribers:
-                    cb(r)
+            if subscribers:
+                for row in rows:
+                    r = Result(*row)
+                    for cb in subscribers:
+                        cb(r)
 
 
 def _remember(history: dict, key: tuple, ts: int, exp: int) -> None:

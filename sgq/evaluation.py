@@ -1,7 +1,8 @@
 """One evaluation of a query: time-ordered edges in, in engine batches; final results out.
 
 Shared by `sgq run` (which writes what comes out) and the library's `Query.run` (which yields
-it). Interval mode gives the engine's `Result` rows as each round makes them; delta mode
+it). Interval mode gives the engine's rows (`Engine.drain_rows`: tuples `(src, trg, label, ts,
+exp, path)`) as each round makes them; delta mode
 gives `(τ, op, keys)` groups of the delta view (incremental/deltas.py), released once time has
 passed τ (specs/semantics.md §5).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from .errors import UserError
-from .incremental.engine import Engine, Result
+from .incremental.engine import Engine
 
 BATCH_EDGES = 4096  # at most this many edges of one timestamp per engine batch
 
@@ -43,14 +44,14 @@ def batches(edges: Iterable, per_instant: bool) -> Iterator[list]:
         yield batch
 
 
-def _row_key(r: Result) -> tuple:
-    return (r.src, r.trg, r.label)
+def _row_key(r: tuple) -> tuple:
+    return (r[0], r[1], r[2])
 
 
 class Evaluation:
     """A fresh engine of `query` and what its batches make final.
 
-    `emit`: "intervals" (`Result` rows) or "deltas" (groups `(τ, op, keys)`, keys sorted);
+    `emit`: "intervals" (rows `(src, trg, label, ts, exp, path)`) or "deltas" (groups `(τ, op, keys)`, keys sorted);
     `paths`: interval rows carry a witness path; `sort_rows`: the interval rows of each batch
     sorted by (src, trg, label) (checkpoints: one batch per instant, so a resumed run writes
     the same bytes)."""
@@ -76,7 +77,7 @@ class Evaluation:
 
     def take(self) -> list:
         """Interval rows emitted since the last call, or the delta groups now final."""
-        results = self.engine.drain()
+        results = self.engine.drain_rows()
         if self.deltas:
             return self.view.feed_grouped(results, self.engine.time)
         if self.sort_rows:

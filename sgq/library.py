@@ -69,7 +69,7 @@ def run_query(
 def _changes(evaluation: Evaluation, out: list) -> list:
     if evaluation.deltas:
         return [Delta(tau, op, s, t, label) for tau, op, keys in out for s, t, label in keys]
-    return out
+    return [Result(*r) for r in out]
 
 
 def _counted(edges: Iterable[tuple], position: list[int]) -> Iterator[tuple]:

@@ -127,14 +127,13 @@ class RunJob:
             self.write(self.evaluation.advance(t))
 
     def write(self, results: list) -> None:
-        """Interval rows (`Result`s) or delta groups, as the evaluation gives them."""
+        """Interval rows (tuples, `Engine.drain_rows`) or delta groups, as the evaluation gives
+        them."""
         writer = self.writer
         if self.deltas:
             writer.write_groups(results)
         elif self.args.paths:
-            writer.write_many(
-                [(r.src, r.trg, r.label, r.ts, r.exp, path_text(r.path)) for r in results]
-            )
+            writer.write_many([(*r[:5], path_text(r[5])) for r in results])
         else:
             writer.write_many([r[:5] for r in results])
 
