@@ -73,14 +73,24 @@ def _alias(literal) -> str:
     return f" as {literal.alias}" if literal.alias is not None else ""
 
 
+def _time(literal) -> str:
+    """`@t` after an atom's arguments, when it binds a time variable."""
+    return f"@{literal.time}" if literal.time is not None else ""
+
+
 def literal_text(literal: ast.Literal) -> str:
     if isinstance(literal, ast.Atom):
-        return name_text(literal.pred) + args_text(literal.args)
+        return name_text(literal.pred) + args_text(literal.args) + _time(literal)
     if isinstance(literal, ast.Closure):
-        return name_text(literal.pred) + literal.op + args_text(literal.args) + _alias(literal)
+        args = args_text(literal.args) + _time(literal)
+        return name_text(literal.pred) + literal.op + args + _alias(literal)
     if isinstance(literal, ast.PathAtom):
-        return f"[{regex_text(literal.regex)}]" + args_text(literal.args) + _alias(literal)
-    return f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
+        args = args_text(literal.args) + _time(literal)
+        return f"[{regex_text(literal.regex)}]" + args + _alias(literal)
+    text = f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
+    if literal.offset is not None:
+        text += f" {literal.offset_op} {literal.offset.text}"
+    return text
 
 
 def rule_text(rule: ast.Rule) -> str:
