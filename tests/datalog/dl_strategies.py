@@ -198,7 +198,7 @@ def _valid_rule(draw, head: str, readable: list[str], alias_count: list[int]) ->
     if draw(st.booleans()):  # time variables on some atoms, compared (specs/semantics.md §4b)
         times = []
         for k, literal in enumerate(body):
-            if draw(st.booleans()):
+            if not isinstance(literal, ast.Comparison) and draw(st.booleans()):
                 body[k] = attrs.evolve(literal, time=f"t{k}")
                 times.append(ast.Var(f"t{k}"))
         for _ in range(draw(st.integers(0, 2)) if times else 0):
