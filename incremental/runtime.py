@@ -41,6 +41,7 @@ from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp
 from .operators.rename import RenameOp
+from .operators.timed_pattern import TimedPatternOp
 from .operators.union import UnionOp
 from .operators.vertices import VerticesOp
 from .operators.wscan import WScanOp
@@ -56,12 +57,20 @@ def choose_path_operator(node, ctx):
     return PathClosureOp(node, ctx)
 
 
+def choose_pattern_operator(node, ctx):
+    """PATTERN's physical operator: the timed join (operators/timed_pattern.py) when the node
+    has time conditions (specs/semantics.md §4b), else the hash join (operators/pattern.py)."""
+    if node.time_conditions:
+        return TimedPatternOp(node, ctx)
+    return PatternOp(node, ctx)
+
+
 PHYSICAL: dict[type, type] = {
     WScan: WScanOp,
     Filter: FilterOp,
     Rename: RenameOp,
     Union: UnionOp,
-    Pattern: PatternOp,
+    Pattern: choose_pattern_operator,
     Vertices: VerticesOp,
     Path: choose_path_operator,
 }
