@@ -96,7 +96,8 @@ class TimedPatternOp(PhysicalOperator):
             slot.setdefault(s, len(slot))
             slot.setdefault(t, len(slot))
         self.nvars = len(slot)
-        self.head = (slot[node.head[0]], slot[node.head[1]])
+        head_src, head_trg = node.head
+        self.head = (slot[head_src], slot[head_trg])
         conditions = [
             Condition(slot[c.left], c.op == "=", None, str(c.right))
             if c.right_const
@@ -114,12 +115,13 @@ class TimedPatternOp(PhysicalOperator):
         for i, (a, b) in enumerate(self.bindings):
             conds, steps = join_plan(self.bindings, conditions, {a, b}, [j for j in range(n) if j != i])
             self.plans.append(((a, b, conds), steps))
-            order = [i] + [step[0] for step in steps]
-            checks = _time_checks(order, tconds)
-            self.port_checks.append(checks[0])
-            self.step_checks.append(checks[1:])
+            order = [i] + [j for j, *_rest in steps]
+            first, *later = _time_checks(order, tconds)
+            self.port_checks.append(first)
+            self.step_checks.append(later)
         self.head_plan = join_plan(self.bindings, conditions, set(self.head), list(range(n)))
-        self.head_checks = _time_checks([step[0] for step in self.head_plan[1]], tconds)
+        _conds, head_steps = self.head_plan
+        self.head_checks = _time_checks([j for j, *_rest in head_steps], tconds)
 
     @staticmethod
     def _holds(conds, vals) -> bool:
@@ -183,14 +185,16 @@ class TimedPatternOp(PhysicalOperator):
 
     def _extend(self, steps, checks, k, vals, times, exp, wits, now, result) -> None:
         if k == len(steps):
-            src, trg = vals[self.head[0]], vals[self.head[1]]
+            h0, h1 = self.head
+            src, trg = vals[h0], vals[h1]
             if self.probe is not None:
                 self.probe(src, trg, exp, wits)
                 return
             got = self.out.admit((src, trg), now, exp, now)
             if got is not None:
                 wit = tuple(e for w in wits if w for e in w) if wits is not None else None
-                result.append((src, trg, got[0], got[1], wit))
+                g_ts, g_exp = got
+                result.append((src, trg, g_ts, g_exp, wit))
             return
         j, a, b, mode, conds = steps[k]
         index = self.indexes[j]
@@ -256,7 +260,9 @@ class TimedPatternOp(PhysicalOperator):
                 exp, wit = self._rederive(key, now)
                 got = cut(key, exp, now, self.paths)
                 if got is not None:
-                    result.append((key[0], key[1], got[0], got[1], wit))
+                    src, trg = key
+                    g_ts, g_end = got
+                    result.append((src, trg, g_ts, g_end, wit))
             return result
         finally:
             self.probe = None
@@ -272,19 +278,19 @@ class TimedPatternOp(PhysicalOperator):
         conds, steps = self.head_plan
         if conds and not self._holds(conds, vals):
             return now, None
-        best = [now, None]
+        best = {"exp": now, "wit": None}
         paths = self.paths
 
         def keep(_src, _trg, exp, wits):
-            if exp > best[0]:
-                best[0] = exp
-                best[1] = tuple(e for w in wits if w for e in w) if paths else None
+            if exp > best["exp"]:
+                best["exp"] = exp
+                best["wit"] = tuple(e for w in wits if w for e in w) if paths else None
 
         self.probe = keep
         times = [None] * len(self.indexes)
         wits = [None] * len(self.indexes) if paths else None
         self._extend(steps, self.head_checks, 0, vals, times, FOREVER, wits, now, None)
-        return best[0], best[1]
+        return best["exp"], best["wit"]
 
     # -- state
     def purge(self, now: int) -> None:

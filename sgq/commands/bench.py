@@ -40,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)",
     )
+    parser.add_argument(
+        "--timing",
+        action="store_true",
+        help="add the timing-order workloads, each with and without its time constraints "
+        "(engine only; just these: --only=timing)",
+    )
     parser.add_argument("--output", "-o", default=None, help="write the JSON results here")
     parser.add_argument(
         "--report",
@@ -88,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         workloads += wl.window_sweep(base, (2, 5, 10, 20)) + wl.latency_sweep()
     if args.deletions:
         workloads += wl.deletion_workloads(args.quick)
+    if args.timing:
+        workloads += wl.timing(args.quick)
     if args.only:
         wanted = [p for p in args.only.split(",") if p]
         workloads = [w for w in workloads if any(p in w.name for p in wanted)]
@@ -147,6 +155,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
         format_shared,
         format_table,
         format_targets,
+        format_timing,
         write_report,
     )
 
@@ -157,6 +166,12 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     dels = format_deletions(result)
     if dels:
         print("\ndeletions (vs the same stream without them):\n" + dels)
+    timing = format_timing(result)
+    if timing:
+        print(
+            "\ntiming order (with the time constraints vs the same query without them):\n"
+            + timing
+        )
     goals = format_targets(result)
     if goals:
         print("\ntargets:\n" + goals)
