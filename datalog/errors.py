@@ -289,8 +289,14 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (TIME_AS_TERM, (_W + "Answer(x, t) :- a(x, y)@t.", _W + "Answer(x, y) :- a(x, y)@t, b(t, y).")),
     (TIME_REBOUND, (_W + "Answer(x, y) :- a(x, z)@t, b(z, y)@t.",)),
     (TIME_ANON, (_W + "Answer(x, y) :- a(x, y)@_.",)),
-    (TIME_UNBOUND, (_W + "Answer(x, y) :- a(x, y)@t, t < s.", _W + "Answer(x, y) :- a(x, y), s < t.")),
-    (TIME_MIXED, (_W + "Answer(x, y) :- a(x, y)@t, t != x.", _W + "Answer(x, y) :- a(x, y)@t, t = 5.")),
+    (
+        TIME_UNBOUND,
+        (_W + "Answer(x, y) :- a(x, y)@t, t < s.", _W + "Answer(x, y) :- a(x, y), s < t."),
+    ),
+    (
+        TIME_MIXED,
+        (_W + "Answer(x, y) :- a(x, y)@t, t != x.", _W + "Answer(x, y) :- a(x, y)@t, t = 5."),
+    ),
     (ORDER_NOT_TIME, (_W + "A(x, y) :- a(x, y), x < y.", _W + "A(x, y) :- a(x, y), x >= y.")),
     (OFFSET_NOT_TIME, (_W + "A(x, y) :- a(x, y), x = y + 1h.",)),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),

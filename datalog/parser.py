@@ -388,7 +388,10 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
     if text.startswith("<-", pos) and "__ANON_0" in accepts:
         # `<` lexes as a comparison since time variables (`t1 < t2`) exist
         return DlError(
-            errors.SYNTAX_IF, ast.Loc(tok.line, tok.column, tok.line, tok.column + 2), filename, text
+            errors.SYNTAX_IF,
+            ast.Loc(tok.line, tok.column, tok.line, tok.column + 2),
+            filename,
+            text,
         )
     if str(tok) == "(" and "LPAR" not in accepts:
         swallowed = _swallowed_by_directive(before)

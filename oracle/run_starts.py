@@ -19,8 +19,10 @@ from .rules import KEY
 
 def numbered_points(points: DataFrame) -> DataFrame:
     """`(cid, tau, k)`: each case's change points numbered 1, 2, ... in time order."""
-    return points.select(*KEY).distinct().withColumn(
-        "k", F.row_number().over(Window.partitionBy("cid").orderBy("tau"))
+    return (
+        points.select(*KEY)
+        .distinct()
+        .withColumn("k", F.row_number().over(Window.partitionBy("cid").orderBy("tau")))
     )
 
 

@@ -141,7 +141,9 @@ class TimeCondition:
         return _ORDER_OPS[self.op](left, right + self.offset)
 
     def text(self) -> str:
-        shift = f" + {self.offset}" if self.offset > 0 else f" - {-self.offset}" if self.offset else ""
+        shift = (
+            f" + {self.offset}" if self.offset > 0 else f" - {-self.offset}" if self.offset else ""
+        )
         return f"{self.left} {self.op} {self.right}{shift}"
 
 

@@ -14,7 +14,7 @@ and `purge` drops them from the indexes (no negative tuples: the direct approach
 (`x != y`, `x = "c"`) are applied as soon as their variables are bound. Output is coalesced per
 (head src, head trg). Cost per new tuple: O(number of matching combinations).
 
-Deletions (`retract`): an end record of `(s, t)` on input i is joined like a new tuple, through
+Deletions (`retract`, operators/probing_join.py): an end record of `(s, t)` on input i is joined like a new tuple, through
 the same hash indexes, but only to collect the head keys built on it (an entry cut in this very
 round is still found: it ends at `now`, so the probe admits entries with `exp >= now`). Each
 such key is then re-derived by probing with both head variables bound (a join plan of its own),
@@ -31,18 +31,19 @@ from typing import TYPE_CHECKING
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from ..stateful import restore_into, state_of
-from .base import BuildContext, PhysicalOperator
+from .base import BuildContext
 from .join_plan import (
-    _BOTH,
     _LOOP_BOUND,
     _LOOP_FREE,
     _NONE,
     _SRC,
     _TRG,
-    Condition,
+    conditions_hold,
     frontier_steps,
     join_plan,
+    step_candidates,
 )
+from .probing_join import ProbingJoin, number_variables
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 _ABSENT = (NEVER, NEVER)
 
 
-class PatternOp(PhysicalOperator):
+class PatternOp(ProbingJoin):
     __slots__ = (
         "indexes",
         "plans",
@@ -77,20 +78,9 @@ class PatternOp(PhysicalOperator):
         self.paths = ctx.paths
         self.probe = None  # set while retract() collects keys or re-derives one
         self.out = Coalescer()
-        slot: dict[str, int] = {}
-        for s, t in node.bindings:
-            slot.setdefault(s, len(slot))
-            slot.setdefault(t, len(slot))
-        self.nvars = len(slot)
-        head_src, head_trg = node.head
-        self.head = (slot[head_src], slot[head_trg])
-        conditions = []
-        for c in node.conditions:
-            if c.right_const:
-                conditions.append(Condition(slot[c.left], c.op == "=", None, str(c.right)))
-            else:
-                conditions.append(Condition(slot[c.left], c.op == "=", slot[c.right], None))
-        self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
+        slots = number_variables(node)
+        self.nvars, self.head, self.bindings = slots.nvars, slots.head, slots.bindings
+        conditions = slots.conditions
         self.conditions = conditions
         self.fanout = None
         tuning = ctx.options.tuning  # sgq/options.py
@@ -150,13 +140,6 @@ class PatternOp(PhysicalOperator):
             self.fanout = fanout
             self._plan(fanout)
 
-    @staticmethod
-    def _holds(conds, vals) -> bool:
-        for left, eq, right, const in conds:
-            if (vals[left] == (const if right is None else vals[right])) != eq:
-                return False
-        return True
-
     def process(self, batches: list, now: int) -> list:
         result: list = []
         for i, batch in enumerate(batches):
@@ -200,7 +183,7 @@ class PatternOp(PhysicalOperator):
                 vals = [None] * self.nvars
                 vals[s_slot] = s
                 vals[t_slot] = t
-                if not self._holds(conds, vals):
+                if not conditions_hold(conds, vals):
                     continue
             row = (s, t)
             _cur_ts, cur_exp = frontier.get(row, _ABSENT)
@@ -321,14 +304,10 @@ class PatternOp(PhysicalOperator):
 
     def _start(self, i, s, t, ts, exp, wit, now, result) -> None:
         """Join one tuple `(s, t)` of input i against the other inputs."""
-        (s_slot, t_slot, conds), steps = self.plans[i]
-        if s_slot == t_slot and s != t:
+        vals = self._bind_tuple(i, s, t)
+        if vals is None:
             return
-        vals = [None] * self.nvars
-        vals[s_slot] = s
-        vals[t_slot] = t
-        if conds and not self._holds(conds, vals):
-            return
+        _first, steps = self.plans[i]
         wits = [None] * len(self.indexes) if self.paths else None
         if wits is not None:
             wits[i] = wit
@@ -336,44 +315,16 @@ class PatternOp(PhysicalOperator):
 
     def _extend(self, steps, k, vals, ts, exp, wits, now, result) -> None:
         if k == len(steps):
-            h0, h1 = self.head
-            src, trg = vals[h0], vals[h1]
-            if self.probe is not None:
-                self.probe(src, trg, exp, wits)
-                return
-            got = self.out.admit((src, trg), ts, exp, now)
-            if got is not None:
-                wit = None
-                if wits is not None:
-                    wit = tuple(e for w in wits if w for e in w)
-                g_ts, g_exp = got
-                result.append((src, trg, g_ts, g_exp, wit))
+            self._complete(vals, ts, exp, wits, now, result)
             return
         j, a, b, mode, conds = steps[k]
-        index = self.indexes[j]
-        if mode == _BOTH:
-            entry = index.get(vals[a], vals[b])
-            candidates = ((vals[a], vals[b], entry),) if entry is not None else ()
-        elif mode == _SRC:
-            row = index.successors(vals[a])
-            candidates = ((vals[a], t, e) for t, e in row.items()) if row else ()
-        elif mode == _TRG:
-            col = index.predecessors(vals[b])
-            candidates = ((s, vals[b], e) for s, e in col.items()) if col else ()
-        elif mode == _LOOP_BOUND:
-            entry = index.get(vals[a], vals[a])
-            candidates = ((vals[a], vals[a], entry),) if entry is not None else ()
-        elif mode == _LOOP_FREE:
-            candidates = ((s, t, e) for s, t, e in index.entries() if s == t)
-        else:
-            candidates = index.entries()
-        for s, t, entry in list(candidates) if mode in (_NONE, _LOOP_FREE) else candidates:
+        for s, t, entry in step_candidates(self.indexes[j], mode, vals[a], vals[b]):
             e_ts, e_exp = entry.ts, entry.exp
             if e_exp <= now:
                 continue
             vals[a] = s
             vals[b] = t
-            if conds and not self._holds(conds, vals):
+            if conds and not conditions_hold(conds, vals):
                 continue
             if wits is not None:
                 wits[j] = entry.wit
@@ -391,30 +342,7 @@ class PatternOp(PhysicalOperator):
     def retract(self, batches: list, now: int) -> list:
         if self.batched and self.frontier_plans is not None and not self.paths:
             return self._retract_batch(batches, now)
-        touched: dict = {}
-
-        def collect(src, trg, _exp, _wits):
-            touched[(src, trg)] = None
-
-        self.probe = collect
-        try:
-            for i, batch in enumerate(batches):
-                if batch:
-                    for s, t, _ts, _exp, _wit in batch:
-                        # `now - 1`: entries cut at `now` in this round still join
-                        self._start(i, s, t, NEVER, FOREVER, None, now - 1, None)
-            result: list = []
-            cut = self.out.cut
-            for key in touched:
-                exp, wit = self._rederive(key, now)
-                got = cut(key, exp, now, self.paths)
-                if got is not None:
-                    src, trg = key
-                    g_ts, g_end = got
-                    result.append((src, trg, g_ts, g_end, wit))
-            return result
-        finally:
-            self.probe = None
+        return self._retract_by_probing(batches, now)
 
     def _retract_batch(self, batches, now) -> list:
         """`retract` breadth-first: collect the head keys built on the end records (entries
@@ -449,7 +377,7 @@ class PatternOp(PhysicalOperator):
             if conds:
                 vals = [None] * self.nvars
                 vals[h0], vals[h1] = src, trg
-                if not self._holds(conds, vals):
+                if not conditions_hold(conds, vals):
                     continue
             seed[key] = (NEVER, FOREVER)
         best = self._rederive_batch(seed, now) if seed else {}
@@ -481,30 +409,9 @@ class PatternOp(PhysicalOperator):
                 return {key: got for key in seed if (got := reached.get(key)) is not None}
         return self._frontier(self.head_frontier, seed, now)
 
-    def _rederive(self, key, now) -> tuple:
-        """`(exp, witness)` of the longest-lived derivation of head `key` (exp `now`: none)."""
-        h0, h1 = self.head
-        src, trg = key
-        if h0 == h1 and src != trg:
-            return now, None
-        vals = [None] * self.nvars
-        vals[h0], vals[h1] = src, trg
-        conds, steps = self.head_plan
-        if conds and not self._holds(conds, vals):
-            return now, None
-        best = {"exp": now, "wit": None}
-        paths = self.paths
-
-        def keep(_src, _trg, exp, wits):
-            if exp > best["exp"]:
-                best["exp"] = exp
-                best["wit"] = tuple(e for w in wits if w for e in w) if paths else None
-
-        self.probe = keep
-        self._extend(
-            steps, 0, vals, NEVER, FOREVER, [None] * len(self.indexes) if paths else None, now, None
-        )
-        return best["exp"], best["wit"]
+    def _from_head(self, steps, vals, wits, now) -> None:
+        """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""
+        self._extend(steps, 0, vals, NEVER, FOREVER, wits, now, None)
 
     def purge(self, now: int) -> None:
         self.out.purge(now)

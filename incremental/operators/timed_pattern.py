@@ -18,8 +18,7 @@ stored: when the edge that completes them arrives they are rebuilt from the inde
 operator's state is its output coverage and the run starts of its timed inputs (the paper's
 MS-tree stores the partial matches of each timing-order prefix instead; see specs/plans.md).
 
-Deletions as in PATTERN: an end record collects the head keys built on it, each is re-derived
-with both head variables bound (time conditions included), and cut to its best remaining exp.
+Deletions as in PATTERN (operators/probing_join.py), the time conditions checked on the way.
 """
 
 from __future__ import annotations
@@ -30,8 +29,9 @@ from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from ..state.run_starts import RunStarts
 from ..stateful import StateError, restore_into, state_of
-from .base import BuildContext, PhysicalOperator
-from .join_plan import _BOTH, _LOOP_BOUND, _LOOP_FREE, _SRC, _TRG, Condition, join_plan
+from .base import BuildContext
+from .join_plan import conditions_hold, join_plan, step_candidates
+from .probing_join import ProbingJoin, number_variables
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -54,7 +54,7 @@ def _after_now(op: str, bound_is_left: bool, value: int, offset: int, now: int) 
     return need >= now if op == ">" else need > now
 
 
-class TimedPatternOp(PhysicalOperator):
+class TimedPatternOp(ProbingJoin):
     __slots__ = (
         "indexes",
         "starts",
@@ -91,29 +91,22 @@ class TimedPatternOp(PhysicalOperator):
                 self.starts.append(by_node.setdefault(inp, RunStarts()))
         self.runs = list(by_node.values())
         self.timed = [k for k, name in enumerate(node.times) if name is not None]
-        slot: dict[str, int] = {}
-        for s, t in node.bindings:
-            slot.setdefault(s, len(slot))
-            slot.setdefault(t, len(slot))
-        self.nvars = len(slot)
-        head_src, head_trg = node.head
-        self.head = (slot[head_src], slot[head_trg])
-        conditions = [
-            Condition(slot[c.left], c.op == "=", None, str(c.right))
-            if c.right_const
-            else Condition(slot[c.left], c.op == "=", slot[c.right], None)
-            for c in node.conditions
-        ]
-        self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
+        slots = number_variables(node)
+        self.nvars, self.head, self.bindings = slots.nvars, slots.head, slots.bindings
+        conditions = slots.conditions
         port = {name: k for k, name in enumerate(node.times) if name is not None}
         # a time condition as (left port, op, right port, offset, holds)
-        tconds = [(port[c.left], c.op, port[c.right], c.offset, c.holds) for c in node.time_conditions]
+        tconds = [
+            (port[c.left], c.op, port[c.right], c.offset, c.holds) for c in node.time_conditions
+        ]
         n = len(self.bindings)
         self.plans = []
         self.port_checks = []
         self.step_checks = []
         for i, (a, b) in enumerate(self.bindings):
-            conds, steps = join_plan(self.bindings, conditions, {a, b}, [j for j in range(n) if j != i])
+            conds, steps = join_plan(
+                self.bindings, conditions, {a, b}, [j for j in range(n) if j != i]
+            )
             self.plans.append(((a, b, conds), steps))
             order = [i] + [j for j, *_rest in steps]
             first, *later = _time_checks(order, tconds)
@@ -122,13 +115,6 @@ class TimedPatternOp(PhysicalOperator):
         self.head_plan = join_plan(self.bindings, conditions, set(self.head), list(range(n)))
         _conds, head_steps = self.head_plan
         self.head_checks = _time_checks([j for j, *_rest in head_steps], tconds)
-
-    @staticmethod
-    def _holds(conds, vals) -> bool:
-        for left, eq, right, const in conds:
-            if (vals[left] == (const if right is None else vals[right])) != eq:
-                return False
-        return True
 
     # -- feeding the run starts
     def _see(self, batches: list, now: int) -> None:
@@ -156,19 +142,15 @@ class TimedPatternOp(PhysicalOperator):
             if batch:
                 for s, t, _ts, exp, wit in batch:
                     if exp > now:
-                        self._start(i, s, t, exp, wit, now, result)
+                        self._start(i, s, t, now, exp, wit, now, result)
         return result
 
-    def _start(self, i, s, t, exp, wit, now, result) -> None:
+    def _start(self, i, s, t, _ts, exp, wit, now, result) -> None:
         """Join one tuple `(s, t)` of input i against the other inputs."""
-        (s_slot, t_slot, conds), steps = self.plans[i]
-        if s_slot == t_slot and s != t:
+        vals = self._bind_tuple(i, s, t)
+        if vals is None:
             return
-        vals = [None] * self.nvars
-        vals[s_slot] = s
-        vals[t_slot] = t
-        if conds and not self._holds(conds, vals):
-            return
+        _first, steps = self.plans[i]
         times = [None] * len(self.indexes)
         runs = self.starts[i]
         if runs is not None:
@@ -185,35 +167,11 @@ class TimedPatternOp(PhysicalOperator):
 
     def _extend(self, steps, checks, k, vals, times, exp, wits, now, result) -> None:
         if k == len(steps):
-            h0, h1 = self.head
-            src, trg = vals[h0], vals[h1]
-            if self.probe is not None:
-                self.probe(src, trg, exp, wits)
-                return
-            got = self.out.admit((src, trg), now, exp, now)
-            if got is not None:
-                wit = tuple(e for w in wits if w for e in w) if wits is not None else None
-                g_ts, g_exp = got
-                result.append((src, trg, g_ts, g_exp, wit))
+            # a new match holds from `now` on: by timeliness it held nowhere before
+            self._complete(vals, now, exp, wits, now, result)
             return
         j, a, b, mode, conds = steps[k]
-        index = self.indexes[j]
-        if mode == _BOTH:
-            entry = index.get(vals[a], vals[b])
-            candidates = ((vals[a], vals[b], entry),) if entry is not None else ()
-        elif mode == _SRC:
-            row = index.successors(vals[a])
-            candidates = ((vals[a], t, e) for t, e in row.items()) if row else ()
-        elif mode == _TRG:
-            col = index.predecessors(vals[b])
-            candidates = ((s, vals[b], e) for s, e in col.items()) if col else ()
-        elif mode == _LOOP_BOUND:
-            entry = index.get(vals[a], vals[a])
-            candidates = ((vals[a], vals[a], entry),) if entry is not None else ()
-        elif mode == _LOOP_FREE:
-            candidates = [(s, t, e) for s, t, e in index.entries() if s == t]
-        else:
-            candidates = list(index.entries())
+        candidates = step_candidates(self.indexes[j], mode, vals[a], vals[b])
         runs = self.starts[j]
         step_checks = checks[k]
         for s, t, entry in candidates:
@@ -222,7 +180,7 @@ class TimedPatternOp(PhysicalOperator):
                 continue
             vals[a] = s
             vals[b] = t
-            if conds and not self._holds(conds, vals):
+            if conds and not conditions_hold(conds, vals):
                 continue
             if runs is not None:
                 start = runs.start((s, t))
@@ -242,55 +200,12 @@ class TimedPatternOp(PhysicalOperator):
     def retract(self, batches: list, now: int) -> list:
         self.latest = now
         self._cut(batches)
-        touched: dict = {}
+        return self._retract_by_probing(batches, now)
 
-        def collect(src, trg, _exp, _wits):
-            touched[(src, trg)] = None
-
-        self.probe = collect
-        try:
-            for i, batch in enumerate(batches):
-                if batch:
-                    for s, t, _ts, _exp, _wit in batch:
-                        # `now - 1`: entries cut at `now` in this round still join
-                        self._start(i, s, t, FOREVER, None, now - 1, None)
-            result: list = []
-            cut = self.out.cut
-            for key in touched:
-                exp, wit = self._rederive(key, now)
-                got = cut(key, exp, now, self.paths)
-                if got is not None:
-                    src, trg = key
-                    g_ts, g_end = got
-                    result.append((src, trg, g_ts, g_end, wit))
-            return result
-        finally:
-            self.probe = None
-
-    def _rederive(self, key, now) -> tuple:
-        """`(exp, witness)` of the longest-lived derivation of head `key` (exp `now`: none)."""
-        h0, h1 = self.head
-        src, trg = key
-        if h0 == h1 and src != trg:
-            return now, None
-        vals = [None] * self.nvars
-        vals[h0], vals[h1] = src, trg
-        conds, steps = self.head_plan
-        if conds and not self._holds(conds, vals):
-            return now, None
-        best = {"exp": now, "wit": None}
-        paths = self.paths
-
-        def keep(_src, _trg, exp, wits):
-            if exp > best["exp"]:
-                best["exp"] = exp
-                best["wit"] = tuple(e for w in wits if w for e in w) if paths else None
-
-        self.probe = keep
+    def _from_head(self, steps, vals, wits, now) -> None:
+        """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""
         times = [None] * len(self.indexes)
-        wits = [None] * len(self.indexes) if paths else None
         self._extend(steps, self.head_checks, 0, vals, times, FOREVER, wits, now, None)
-        return best["exp"], best["wit"]
 
     # -- state
     def purge(self, now: int) -> None:

@@ -169,8 +169,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     timing = format_timing(result)
     if timing:
         print(
-            "\ntiming order (with the time constraints vs the same query without them):\n"
-            + timing
+            "\ntiming order (with the time constraints vs the same query without them):\n" + timing
         )
     goals = format_targets(result)
     if goals:

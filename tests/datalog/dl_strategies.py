@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 
 import attrs
-
 from hypothesis import strategies as st
 from sgq.datalog import ast
 from sgq.datalog.parser import UNITS, parse_duration
