@@ -300,7 +300,8 @@ TIMING_HEADERS = [
 
 def _pattern_state(m: dict) -> int:
     """Peak entries of the PATTERN operators of one run (per operator, at slide boundaries):
-    their output coverage, the run starts of a timed one, the chains a nested plan keeps."""
+    their output coverage and the chains a nested plan keeps (a timed one stores no partial
+    match: the starts it compares are in the shared input indexes)."""
     peaks = m.get("peak_state_by_operator") or {}
     return sum(v for k, v in peaks.items() if "PATTERN[" in k)
 
@@ -342,8 +343,9 @@ TIMING_TEXT = (
     "variables and comparisons and without them (`-free`: datalog/untimed.py) on the same "
     "stream in the same run; the free query's results are a superset. PATTERN state: the peak "
     "entries of the query's PATTERN operators at slide boundaries (the timed operator keeps its "
-    "output coverage and the run starts of its timed inputs and stores no partial match; the "
-    "free plan keeps its output and the chains its nested PATTERNs materialise)."
+    "output coverage and stores no partial match, the starts it compares being in the shared "
+    "input indexes; the free plan keeps its output and the chains its nested PATTERNs "
+    "materialise)."
 )
 
 

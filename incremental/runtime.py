@@ -257,12 +257,13 @@ class Dataflow:
             op.settle(frontier)
 
     def purge(self, now: int) -> None:
-        """Drop every piece of state that expired at or before `now`."""
+        """Drop every piece of state that expired at or before `now` (in the shared indexes,
+        before `now`: state/edge_index.py keeps runs of validity that may go on)."""
         for op in self.ops:
             op.purge(now)
         for index in self.indexes:
             if index is not None:
-                index.purge(now)
+                index.purge(now - 1)  # an entry ending at `now` may go on (its run's start)
 
     def state_sizes(self) -> dict[str, int]:
         """State entries per operator (its own state plus its output index, if any)."""

@@ -2,8 +2,9 @@
 (specs/semantics.md §4b; Li, Zou, Özsu, Zhao, "Space-Efficient Subgraph Search over Streaming
 Graph with Timing Order Constraint", §3).
 
-`atom@t` binds the start of the run of validity of the tuple matched by the atom (kept per
-input stream by `state/run_starts.py`); `time_conditions` compare those starts. As in PATTERN
+`atom@t` binds the start of the run of validity of the tuple matched by the atom (each
+`EdgeIndex` entry keeps its run's `start`, state/edge_index.py); `time_conditions` compare
+those starts. As in PATTERN
 (operators/pattern.py) each input's state is the shared `EdgeIndex` of its producer, and a new
 sgt of input i is joined, tuple by tuple, against the other inputs' indexes along a join plan
 (operators/join_plan.py); a combination is valid on the intersection of its tuples' intervals.
@@ -15,8 +16,8 @@ stops before probing anything. Under a total order `t1 < t2 < ... < tk` only an 
 the last atom joins; it then walks back through the earlier atoms, each candidate checked
 against the starts bound so far as soon as its own start is known. Partial matches are not
 stored: when the edge that completes them arrives they are rebuilt from the indexes, so the
-operator's state is its output coverage and the run starts of its timed inputs (the paper's
-MS-tree stores the partial matches of each timing-order prefix instead; see specs/plans.md).
+operator's own state is its output coverage (the paper's MS-tree stores the partial matches
+of each timing-order prefix instead; see specs/plans.md).
 
 Deletions as in PATTERN (operators/probing_join.py), the time conditions checked on the way.
 """
@@ -27,8 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
-from ..state.run_starts import RunStarts
-from ..stateful import StateError, restore_into, state_of
+from ..stateful import restore_into, state_of
 from .base import BuildContext
 from .join_plan import conditions_hold, join_plan, step_candidates
 from .probing_join import ProbingJoin, number_variables
@@ -57,8 +57,6 @@ def _after_now(op: str, bound_is_left: bool, value: int, offset: int, now: int) 
 class TimedPatternOp(ProbingJoin):
     __slots__ = (
         "indexes",
-        "starts",
-        "runs",
         "plans",
         "head",
         "head_plan",
@@ -81,16 +79,7 @@ class TimedPatternOp(ProbingJoin):
         self.probe = None  # set while retract() collects keys or re-derives one
         self.latest = NEVER  # the round's instant: no start on record is later
         self.out = Coalescer()
-        # one RunStarts per distinct timed input node (a node read twice shares it)
-        by_node: dict = {}
-        self.starts: list[RunStarts | None] = []
-        for inp, name in zip(node.inputs, node.times):
-            if name is None:
-                self.starts.append(None)
-            else:
-                self.starts.append(by_node.setdefault(inp, RunStarts()))
-        self.runs = list(by_node.values())
-        self.timed = [k for k, name in enumerate(node.times) if name is not None]
+        self.timed = [name is not None for name in node.times]
         slots = number_variables(node)
         self.nvars, self.head, self.bindings = slots.nvars, slots.head, slots.bindings
         conditions = slots.conditions
@@ -116,27 +105,9 @@ class TimedPatternOp(ProbingJoin):
         _conds, head_steps = self.head_plan
         self.head_checks = _time_checks([j for j, *_rest in head_steps], tconds)
 
-    # -- feeding the run starts
-    def _see(self, batches: list, now: int) -> None:
-        for k in self.timed:
-            batch = batches[k]
-            if batch:
-                see = self.starts[k].see
-                for s, t, _ts, exp, _wit in batch:
-                    see((s, t), exp, now)
-
-    def _cut(self, batches: list) -> None:
-        for k in self.timed:
-            batch = batches[k]
-            if batch:
-                cut = self.starts[k].cut
-                for s, t, _ts, exp, _wit in batch:
-                    cut((s, t), exp)
-
     # -- the join
     def process(self, batches: list, now: int) -> list:
         self.latest = now
-        self._see(batches, now)
         result: list = []
         for i, batch in enumerate(batches):
             if batch:
@@ -152,12 +123,11 @@ class TimedPatternOp(ProbingJoin):
             return
         _first, steps = self.plans[i]
         times = [None] * len(self.indexes)
-        runs = self.starts[i]
-        if runs is not None:
-            start = runs.start((s, t))
-            if start is None:
-                return  # not valid any more (an end record's tuple, already forgotten)
-            times[i] = start
+        if self.timed[i]:
+            entry = self.indexes[i].get(s, t)
+            if entry is None:
+                return  # not on record any more (an end record's tuple, purged)
+            times[i] = entry.start
             if not _times_hold(self.port_checks[i], times, self.latest):
                 return
         wits = [None] * len(self.indexes) if self.paths else None
@@ -172,7 +142,7 @@ class TimedPatternOp(ProbingJoin):
             return
         j, a, b, mode, conds = steps[k]
         candidates = step_candidates(self.indexes[j], mode, vals[a], vals[b])
-        runs = self.starts[j]
+        timed = self.timed[j]
         step_checks = checks[k]
         for s, t, entry in candidates:
             e_exp = entry.exp
@@ -182,11 +152,8 @@ class TimedPatternOp(ProbingJoin):
             vals[b] = t
             if conds and not conditions_hold(conds, vals):
                 continue
-            if runs is not None:
-                start = runs.start((s, t))
-                if start is None:
-                    continue
-                times[j] = start
+            if timed:
+                times[j] = entry.start
                 if step_checks and not _times_hold(step_checks, times, self.latest):
                     continue
             if wits is not None:
@@ -199,7 +166,6 @@ class TimedPatternOp(ProbingJoin):
     # -- deletions
     def retract(self, batches: list, now: int) -> list:
         self.latest = now
-        self._cut(batches)
         return self._retract_by_probing(batches, now)
 
     def _from_head(self, steps, vals, wits, now) -> None:
@@ -210,27 +176,19 @@ class TimedPatternOp(ProbingJoin):
     # -- state
     def purge(self, now: int) -> None:
         self.out.purge(now)
-        for runs in self.runs:
-            runs.purge(now)
 
     def size(self) -> int:
-        return len(self.out) + sum(len(runs) for runs in self.runs)
+        return len(self.out)
 
     def state(self) -> dict:
-        """The output's coverage and the run starts of each timed input node."""
-        return {"output": state_of(self.out), "starts": [state_of(r) for r in self.runs]}
+        """The output's coverage (the starts are in the shared indexes)."""
+        return {"output": state_of(self.out)}
 
     def restore(self, state: dict) -> None:
         restore_into(self.out, state["output"])
-        if len(state["starts"]) != len(self.runs):
-            raise StateError(f"{len(state['starts'])} run tables saved, {len(self.runs)} here")
-        for runs, saved in zip(self.runs, state["starts"]):
-            restore_into(runs, saved)
 
     def _check(self) -> None:
         self.out._check()
-        for runs in self.runs:
-            runs._check()
 
 
 def _time_checks(order: list, tconds: list) -> list:
