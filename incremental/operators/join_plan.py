@@ -17,6 +17,7 @@ step of a worst-case-optimal join, Ngo et al.'s Generic Join).
 
 from __future__ import annotations
 
+import math
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -59,6 +60,21 @@ def step_candidates(index, mode: int, a_val, b_val):
     if mode == _LOOP_FREE:
         return [(s, t, e) for s, t, e in index.entries() if s == t]
     return list(index.entries())
+
+
+def index_fanout(indexes) -> list:
+    """`(entries per src, entries per trg)` of each EdgeIndex, in steps of a factor sqrt(2)
+    (so a plan made for them does not flap): the `fanout` `join_plan` breaks ties with."""
+    fanout = []
+    for index in indexes:
+        n = len(index)
+        fanout.append(
+            tuple(
+                round(2 * math.log2(n / keys)) if n > keys > 0 else 0
+                for keys in (index.sources(), index.targets())
+            )
+        )
+    return fanout
 
 
 def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:

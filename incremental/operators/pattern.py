@@ -25,7 +25,6 @@ O(combinations through it + re-derivations of the keys it touched).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
@@ -40,6 +39,7 @@ from .join_plan import (
     _TRG,
     conditions_hold,
     frontier_steps,
+    index_fanout,
     join_plan,
     step_candidates,
 )
@@ -127,15 +127,7 @@ class PatternOp(ProbingJoin):
         messages but a message few replies, which no count of bound variables can tell."""
         if len(self.bindings) < 3:
             return  # two inputs: one order
-        fanout = []
-        for index in self.indexes:
-            n = len(index)
-            fanout.append(
-                tuple(
-                    round(2 * math.log2(n / keys)) if n > keys > 0 else 0
-                    for keys in (index.sources(), index.targets())
-                )
-            )
+        fanout = index_fanout(self.indexes)
         if fanout != self.fanout:
             self.fanout = fanout
             self._plan(fanout)

@@ -30,7 +30,7 @@ from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from ..stateful import restore_into, state_of
 from .base import BuildContext
-from .join_plan import conditions_hold, join_plan, step_candidates
+from .join_plan import conditions_hold, index_fanout, join_plan, step_candidates
 from .probing_join import ProbingJoin, number_variables
 
 if TYPE_CHECKING:
@@ -68,6 +68,9 @@ class TimedPatternOp(ProbingJoin):
         "port_checks",
         "step_checks",
         "head_checks",
+        "conditions",
+        "tconds",
+        "fanout",
         "timed",
         "latest",
     )
@@ -82,28 +85,43 @@ class TimedPatternOp(ProbingJoin):
         self.timed = [name is not None for name in node.times]
         slots = number_variables(node)
         self.nvars, self.head, self.bindings = slots.nvars, slots.head, slots.bindings
-        conditions = slots.conditions
+        self.conditions = slots.conditions
         port = {name: k for k, name in enumerate(node.times) if name is not None}
         # a time condition as (left port, op, right port, offset, holds)
-        tconds = [
+        self.tconds = [
             (port[c.left], c.op, port[c.right], c.offset, c.holds) for c in node.time_conditions
         ]
-        n = len(self.bindings)
+        self.fanout = None
+        self._plan(None)
+
+    def _plan(self, fanout) -> None:
+        """The join plans from every starting input and from both head variables
+        (re-derivation), for the index statistics `fanout` (None: none yet), with the time
+        checks each step can make."""
+        bindings, conditions, tconds = self.bindings, self.conditions, self.tconds
+        n = len(bindings)
         self.plans = []
         self.port_checks = []
         self.step_checks = []
-        for i, (a, b) in enumerate(self.bindings):
-            conds, steps = join_plan(
-                self.bindings, conditions, {a, b}, [j for j in range(n) if j != i]
-            )
+        for i, (a, b) in enumerate(bindings):
+            todo = [j for j in range(n) if j != i]
+            conds, steps = join_plan(bindings, conditions, {a, b}, todo, fanout)
             self.plans.append(((a, b, conds), steps))
-            order = [i] + [j for j, *_rest in steps]
-            first, *later = _time_checks(order, tconds)
+            first, *later = _time_checks([i] + [j for j, *_rest in steps], tconds)
             self.port_checks.append(first)
             self.step_checks.append(later)
-        self.head_plan = join_plan(self.bindings, conditions, set(self.head), list(range(n)))
+        self.head_plan = join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
         _conds, head_steps = self.head_plan
         self.head_checks = _time_checks([j for j, *_rest in head_steps], tconds)
+
+    def _replan(self) -> None:
+        """Once per slide, as PATTERN: re-order the joins for the indexes' fan-out."""
+        if len(self.bindings) < 3:
+            return
+        fanout = index_fanout(self.indexes)
+        if fanout != self.fanout:
+            self.fanout = fanout
+            self._plan(fanout)
 
     # -- the join
     def process(self, batches: list, now: int) -> list:
@@ -176,16 +194,23 @@ class TimedPatternOp(ProbingJoin):
     # -- state
     def purge(self, now: int) -> None:
         self.out.purge(now)
+        self._replan()
 
     def size(self) -> int:
         return len(self.out)
 
     def state(self) -> dict:
-        """The output's coverage (the starts are in the shared indexes)."""
-        return {"output": state_of(self.out)}
+        """The output's coverage and the index statistics the join plans were made for (the
+        starts are in the shared indexes)."""
+        return {"output": state_of(self.out), "fanout": self.fanout}
 
     def restore(self, state: dict) -> None:
         restore_into(self.out, state["output"])
+        fanout = state["fanout"]
+        fanout = None if fanout is None else [tuple(f) for f in fanout]
+        if fanout != self.fanout:
+            self.fanout = fanout
+            self._plan(fanout)
 
     def _check(self) -> None:
         self.out._check()
