@@ -120,8 +120,11 @@ class PatternOp(ProbingJoin):
         """Join a whole batch of input i breadth-first (`_frontier`) and admit each head key
         once, with its largest exp."""
         frontier = self._seed(i, batch, now, False)
-        if frontier:
-            frontier = self._frontier(self.frontier_plans[i], frontier, now)
+        if not frontier:
+            return
+        frontier = self._frontier(self.frontier_plans[i], frontier, now)
+        if not frontier:
+            return
         if self.native is not None:
             self.native.admit(((key, ts, exp) for key, (ts, exp) in frontier.items()), now)
             return

@@ -70,6 +70,10 @@ class Coalescer:
         self.heap.add(exp, key)
         return True
 
+    def ends_by(self, upto: int) -> bool:
+        """Whether some coverage may end at or before `upto` (`leaving` has work). O(1)."""
+        return self.heap.any_by(upto)
+
     def leaving(self, upto: int) -> dict:
         """Forget the keys whose coverage ends at or before `upto` and return them by that end,
         `{until: [key, ...]}` (a native producer's '-' events; see `enter`)."""
