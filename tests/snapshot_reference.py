@@ -304,8 +304,8 @@ def literal_key(lit) -> tuple:
     if isinstance(lit, Atom):
         return ("atom", lit.pred)
     if isinstance(lit, Closure):
-        return ("closure", lit.pred, lit.op)
-    return ("path", lit.regex)
+        return ("closure", lit.pred, lit.op, lit.simple)
+    return ("path", lit.regex, lit.simple)
 
 
 class Runs:
