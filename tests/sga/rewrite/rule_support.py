@@ -20,7 +20,7 @@ from sgq.api import PlanOptions, Query
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 #: examples per rule test: small by default (the suite's time budget), many when thorough
-EXAMPLES = 300 if THOROUGH else 12
+EXAMPLES = 300 if THOROUGH else 6
 
 
 def path_program(ch, shape: str) -> str:

@@ -1,10 +1,11 @@
 """The rule tests can fail: rules that are wrong in the ways a rule can be (the halves of a
 concatenation swapped, a grouping that keeps the wrong variable, a condition dropped) are
-caught by rule_support's judge on a few seeded random cases."""
+caught by rule_support's judge on a few seeded random cases (slow: run with -m slow)."""
 
 from __future__ import annotations
 
 import attrs
+import pytest
 from case_generators import RandomChooser
 from rule_support import join_program, mismatch_of, path_program, rule_case
 from sgq.sga.algebra import Pattern
@@ -33,9 +34,11 @@ def _caught(make_text, rule, skip, cases: int = 60) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_swapped_concatenation_is_caught():
     assert _caught(lambda ch: path_program(ch, "concat"), _swap_halves, ("finite_paths",))
 
 
+@pytest.mark.slow
 def test_dropped_condition_is_caught():
     assert _caught(join_program, _drop_conditions, ())
