@@ -78,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     except DlErrors as exc:
         print(exc.render(), file=sys.stderr)
         return 1
+    if args.plans and not options.optimize:
+        raise UserError("--plans lists the optimizer's plans: add --optimize")
     if options.optimize:
         if args.format == "dot" or args.plans < 0:
             raise UserError("--optimize: the formats are text and json; --plans must be >= 0")

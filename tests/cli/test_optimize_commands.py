@@ -61,6 +61,8 @@ def test_optimize_errors_are_messages(tmp_path, capsys):
         (["explain", program, "--optimize", "--stats", tmp_path / "no"], "cannot read"),
         (["run", program, "-i", edges, "--optimize", "--paths"], "does not go with --paths"),
         (["stats", edges, "--sample", "0"], "--sample"),
+        (["explain", program, "--plans", "2"], "add --optimize"),
+        (["explain", program, "--optimize", "-i", edges, "--format", "dot"], "text and json"),
     ]
     for args, message in cases:
         code, _, err = sgq_main(args, capsys)
