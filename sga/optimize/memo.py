@@ -21,6 +21,7 @@ from collections import deque
 import attrs
 
 from ..algebra import Filter, Op, Path, Pattern, Rename, VarCondition, children
+from ..rewrite.associate_pattern import timed
 from ..rewrite.equivalences import RULES, Rule
 
 #: expressions the memo may hold, and seconds exploration may take
@@ -43,7 +44,10 @@ def with_children(op: Op, kids: list[Op]) -> Op:
 
 
 def canonical_variables(p: Pattern) -> Pattern:
-    """`p` with its variables renamed `_c0, _c1, ...` in first-use order (same join)."""
+    """`p` with its variables renamed `_c0, _c1, ...` in first-use order (same join); a PATTERN
+    with time conditions as it is (the rules never make one)."""
+    if timed(p):
+        return p
     names: dict[str, str] = {}
     for v in [v for b in p.bindings for v in b] + list(p.head):
         names.setdefault(v, f"_c{len(names)}")

@@ -23,7 +23,8 @@ nesting (specs/semantics.md §6). Commutativity (rule 7) is the order of `inputs
 physical PATTERN ignores (it plans its join order per slide from index fan-out,
 incremental/operators/join_plan.py), so no plan differs by it alone. Side conditions: exactly
 two variables of the pair are needed outside it (PATTERN's output is a pair), and for
-flatten the inner PATTERN's head and the outer binding each name two distinct variables.
+flatten the inner PATTERN's head and the outer binding each name two distinct variables; no
+PATTERN with time conditions (specs/semantics.md §4b) is regrouped.
 """
 
 from __future__ import annotations
@@ -43,9 +44,17 @@ def _condition_vars(p: Pattern) -> set[str]:
     return out
 
 
+def timed(p: Pattern) -> bool:
+    """Whether `p` compares time variables (specs/semantics.md §4b): each timed atom's own
+    start must stay visible, so such a PATTERN is neither grouped nor inlined."""
+    return bool(getattr(p, "time_conditions", ()))
+
+
 def nest(p: Pattern, i: int, j: int) -> Pattern | None:
     """`p` with inputs `i < j` grouped into one inner PATTERN, or None when the pair shares no
-    variable or the rest of `p` needs other than two of its variables."""
+    variable, the rest of `p` needs other than two of its variables, or `p` is timed."""
+    if timed(p):
+        return None
     pair = (*p.bindings[i], *p.bindings[j])
     if not set(p.bindings[i]) & set(p.bindings[j]):
         return None
@@ -71,11 +80,11 @@ def nest(p: Pattern, i: int, j: int) -> Pattern | None:
 
 
 def flatten(p: Pattern, i: int) -> Pattern | None:
-    """`p` with its input `i`, a PATTERN, inlined; None when that input is no PATTERN or its
-    head or its binding in `p` repeats a variable."""
+    """`p` with its input `i`, a PATTERN, inlined; None when that input is no PATTERN, its
+    head or its binding in `p` repeats a variable, or either is timed."""
     q = p.inputs[i]
     s, t = p.bindings[i]
-    if not isinstance(q, Pattern) or q.head[0] == q.head[1] or s == t:
+    if not isinstance(q, Pattern) or q.head[0] == q.head[1] or s == t or timed(p) or timed(q):
         return None
     used = {v for b in p.bindings for v in b} | set(p.head) | _condition_vars(p)
     rename = {q.head[0]: s, q.head[1]: t}

@@ -11,12 +11,14 @@ A PATTERN condition whose variables one input binds alone is a FILTER on that in
 The tuples of input `i` that fail the condition join nothing the condition keeps, so the
 snapshots are those of the relational plan (thesis Lemma 2); the FILTER leaves intervals as
 they are. It pays by cutting the rate into the join (eq. 6.3: r_O = f · r_i). Applies to
-conditions of the forms `x op "c"` and `x op y` with `{x, y}` the binding of one input.
+conditions of the forms `x op "c"` and `x op y` with `{x, y}` the binding of one input, in a
+PATTERN without time conditions (whose rebuilt form would drop them).
 """
 
 from __future__ import annotations
 
 from ..algebra import EdgeCondition, Filter, Op, Pattern
+from .associate_pattern import timed
 
 NAME = "push_filter_into_pattern"
 THESIS_RULE = 9
@@ -42,7 +44,7 @@ def _as_edge_condition(cond, binding: tuple[str, str]) -> EdgeCondition | None:
 def push_filter_into_pattern(op: Op) -> tuple[Op, ...]:
     """`(the PATTERN with every condition one input binds moved into a FILTER on it,)`; `()`
     when `op` is no PATTERN or no condition can move."""
-    if not isinstance(op, Pattern) or not op.conditions:
+    if not isinstance(op, Pattern) or not op.conditions or timed(op):
         return ()
     inputs = list(op.inputs)
     kept = []
