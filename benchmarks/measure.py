@@ -86,13 +86,20 @@ def run_engine(
     from sgq.stream_io import DELTA_FIELDS, ResultWriter
 
     with open(query_path, encoding="utf-8") as handle:
-        query = compile_query(
-            handle.read(),
-            filename=query_path,
-            window=workload.window,
-            slide=workload.slide,
-            options=PlanOptions(**(options or {})),
-        )
+        text = handle.read()
+    if workload.untimed:
+        from sgq.datalog.parser import parse
+        from sgq.datalog.printer import print_program
+        from sgq.datalog.untimed import without_time
+
+        text = print_program(without_time(parse(text, query_path)))
+    query = compile_query(
+        text,
+        filename=query_path,
+        window=workload.window,
+        slide=workload.slide,
+        options=PlanOptions(**(options or {})),
+    )
     engine = query.engine(history=False, deltas=workload.stream is not None)
     sink = view = writer = None
     if workload.stream is not None:
@@ -108,6 +115,7 @@ def run_engine(
     results = 0
     edges = 0
     peak_state = 0
+    peak_by_operator: dict[str, int] = {}
     gc.collect()
     start = time.perf_counter()
     next_partial = start + PARTIAL_EVERY
@@ -122,8 +130,11 @@ def run_engine(
                 slide_lat.append(slide_acc)
                 if current_slide >= full_from:
                     full_slide_lat.append(slide_acc)
-                state = engine.stats().get("state", 0)
-                peak_state = max(peak_state, state)
+                stats = engine.stats()
+                peak_state = max(peak_state, stats.get("state", 0))
+                for name, size in stats.get("operators", {}).items():
+                    if size > peak_by_operator.get(name, 0):
+                        peak_by_operator[name] = size
             current_slide, slide_acc = s, 0.0
         t0 = time.perf_counter()
         engine.push_batch(batch)
@@ -164,6 +175,7 @@ def run_engine(
         **({"deltas": writer.rows} if writer is not None else {}),
         "peak_state": max(peak_state, stats.get("peak_state", 0)),
         "state_by_operator": stats.get("operators", {}),
+        "peak_state_by_operator": peak_by_operator,
         "peak_rss_mb": _peak_rss_mb(),
     }
 

@@ -30,6 +30,9 @@ class Workload:
     #: a stream file of benchmarks/streams/ instead of a generated one (the shared streams);
     #: its workloads write their whole delta output, as `sgq run --emit deltas -o FILE` does
     stream: str | None = None
+    #: run the query without its time variables and time comparisons (datalog/untimed.py):
+    #: the unconstrained twin of a timing workload, on the same stream
+    untimed: bool = False
 
 
 def specs_dir() -> Path:
@@ -163,3 +166,19 @@ def window_sweep(base: Workload, windows_days: tuple[int, ...]) -> list[Workload
 def slide_sweep(base: Workload, slides_hours: tuple[int, ...]) -> list[Workload]:
     """Thesis Fig. 5.6: the same stream and window at growing slides."""
     return [attrs.evolve(base, name=f"{base.name}-s{s}h", slide=s * 3600) for s in slides_hours]
+
+
+def timing(quick: bool) -> list[Workload]:
+    """Issue 18: the timing-order workloads of specs/queries/timing/ (paths and cycles of 3-5
+    edges, total and partial orders), each with its time constraints and without them
+    (`-free`) on the same stream: on the so and snb generators, a 1-day window, 1-hour slide."""
+    out = []
+    edges = 20_000 if quick else 100_000
+    for kind, queries in (
+        ("so", ("path3", "cycle3", "path4", "cycle4", "path5")),
+        ("snb", ("path3", "cycle3", "path4", "cycle4")),
+    ):
+        for q in queries:
+            w = Workload(f"timing-{kind}-{q}", f"timing/{kind}/{q}.dl", kind, edges, 30, DAY, 3600)
+            out += [w, attrs.evolve(w, name=f"{w.name}-free", untimed=True)]
+    return out

@@ -153,14 +153,18 @@ def regex_nullable(regex: Regex) -> bool:
 
 @attrs.frozen
 class Atom:
-    """`p(t1, ..., tn)`: a predicate applied to terms (binary once checked). `simple` is only
-    ever set to be reported: it applies to closures and path atoms (checks/simple_paths.py)."""
+    """`p(t1, ..., tn)`: a predicate applied to terms (binary once checked); `@t` after it
+    names `time`, the start of the matched tuple's validity interval (specs/semantics.md §4b).
+    `simple` is only ever set to be reported: it applies to closures and path atoms
+    (checks/simple_paths.py)."""
 
     pred: str
     args: tuple[Term, ...]
     quoted: bool = attrs.field(default=False, eq=False, hash=False)
     simple: bool = False
     loc: Loc | None = _loc()
+    time: str | None = attrs.field(default=None, kw_only=True)
+    time_loc: Loc | None = _loc()
 
 
 @attrs.frozen
@@ -176,6 +180,8 @@ class Closure:
     simple: bool = False
     loc: Loc | None = _loc()
     alias_loc: Loc | None = _loc()
+    time: str | None = attrs.field(default=None, kw_only=True)
+    time_loc: Loc | None = _loc()
 
 
 @attrs.frozen
@@ -189,20 +195,44 @@ class PathAtom:
     simple: bool = False
     loc: Loc | None = _loc()
     alias_loc: Loc | None = _loc()
+    time: str | None = attrs.field(default=None, kw_only=True)
+    time_loc: Loc | None = _loc()
 
 
 @attrs.frozen
 class Comparison:
-    """`x = y` or `x != y` in a rule body: a FILTER, never a generator of bindings."""
+    """`x = y` or `x != y` in a rule body: a FILTER, never a generator of bindings.
+
+    Between time variables also `<`, `<=`, `>`, `>=`, and a duration added to (`offset_op`
+    "+") or taken from ("-") the right side: `t2 <= t1 + 1h` (specs/semantics.md §4b)."""
 
     left: Term
-    op: str  # "=" or "!="
+    op: str  # "=", "!=", "<", "<=", ">", ">="
     right: Term
     loc: Loc | None = _loc()
+    offset: Duration | None = attrs.field(default=None, kw_only=True)
+    offset_op: str = attrs.field(default="+", kw_only=True)  # "+" or "-"
+
+    @property
+    def shift(self) -> int:
+        """The signed offset in time units: `t1 + 1h` -> 3600, `t1 - 5` -> -5, none -> 0."""
+        if self.offset is None:
+            return 0
+        return self.offset.value if self.offset_op == "+" else -self.offset.value
 
 
 Literal = Atom | Closure | PathAtom | Comparison
 BodyAtom = Atom | Closure | PathAtom
+
+
+def time_variables(rule: Rule) -> dict[str, BodyAtom]:
+    """The time variables a rule's body binds (`atom@t`, `@_` excluded), each with its first
+    binding atom."""
+    out: dict[str, BodyAtom] = {}
+    for literal in rule.body:
+        if not isinstance(literal, Comparison) and literal.time not in (None, "_"):
+            out.setdefault(literal.time, literal)
+    return out
 
 
 def literal_preds(literal: Literal) -> tuple[str, ...]:

@@ -93,7 +93,6 @@ def source_line(source: str | None, line: int) -> str | None:
 
 # syntax (datalog/parser.py)
 SYNTAX_CHAR = "unexpected character '{char}'{expected}"
-SYNTAX_COMPARISON = "'{op}' is not a .dl comparison; only x = y and x != y are supported"
 SYNTAX_IF = "expected ':-' between the head and the body of a rule"
 SYNTAX_STRING = "unterminated string (a string ends with '\"' on the same line)"
 SYNTAX_COMMENT = "unterminated comment: '/*' has no closing '*/'"
@@ -164,6 +163,27 @@ UNBOUND_COMPARED = (
 )
 ANON_COMPARED = "'_' cannot be compared; name the variable"
 CONSTANTS_COMPARED = "a comparison of two constants is always true or always false; remove it"
+# time variables (datalog/checks/time_variables.py, specs/semantics.md §4b)
+TIME_IN_HEAD = "a rule head cannot bind a time variable ('@{name}'); time variables only filter"
+TIME_AS_TERM = (
+    "'{name}' is a time variable (bound by @{name} on line {line}), so it cannot be an atom "
+    "argument; time variables only appear after '@' and in comparisons"
+)
+TIME_REBOUND = (
+    "time variable '{name}' is already bound by @{name} on line {line}; give this atom its own "
+    "name and compare the two ({name} = {name}2)"
+)
+TIME_ANON = "'_' cannot name a time variable: write @t with a name"
+TIME_UNBOUND = "time variable '{name}' is compared but no body atom binds it with @{name}"
+TIME_MIXED = (
+    "time variable '{name}' can only be compared with another time variable, not with {other}"
+)
+ORDER_NOT_TIME = (
+    "'{op}' compares time variables only (bound by atom@t); '{name}' is an ordinary variable"
+)
+OFFSET_NOT_TIME = (
+    "a duration can only be added to a time variable (t1 + 1h); '{name}' is an ordinary variable"
+)
 ALIAS_IS_PREDICATE = "alias '{name}' is also the name of a predicate; choose another name"
 ALIAS_REUSED = (
     "alias '{name}' already names a different closure or path atom on line {line}; choose "
@@ -178,7 +198,6 @@ _W = ".window 10\n"
 
 ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (SYNTAX_CHAR, (_W + "A(x, y) :- a(x, y); b(x, y).", _W + "A(x, y) :- a(x, y) & b(x, y).")),
-    (SYNTAX_COMPARISON, (_W + "A(x, y) :- a(x, y), x < y.", _W + "A(x, y) :- a(x, y), x >= y.")),
     (SYNTAX_IF, (_W + "A(x, y) : a(x, y).", _W + "A(x, y) <- a(x, y).")),
     (SYNTAX_STRING, (_W + 'A(x, y) :- a(x, "y).',)),
     (SYNTAX_COMMENT, (_W + "A(x, y) :- a(x, y). /* never closed", "/* A(x, y) :- a(x, y).")),
@@ -270,6 +289,20 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     (UNBOUND_COMPARED, (_W + "Answer(x, y) :- a(x, y), x != z.",)),
     (ANON_COMPARED, (_W + "Answer(x, y) :- a(x, y), x != _.",)),
     (CONSTANTS_COMPARED, (_W + 'Answer(x, y) :- a(x, y), "a" = "b".',)),
+    (TIME_IN_HEAD, (_W + "Answer(x, y)@t :- a(x, y)@t.",)),
+    (TIME_AS_TERM, (_W + "Answer(x, t) :- a(x, y)@t.", _W + "Answer(x, y) :- a(x, y)@t, b(t, y).")),
+    (TIME_REBOUND, (_W + "Answer(x, y) :- a(x, z)@t, b(z, y)@t.",)),
+    (TIME_ANON, (_W + "Answer(x, y) :- a(x, y)@_.",)),
+    (
+        TIME_UNBOUND,
+        (_W + "Answer(x, y) :- a(x, y)@t, t < s.", _W + "Answer(x, y) :- a(x, y), s < t."),
+    ),
+    (
+        TIME_MIXED,
+        (_W + "Answer(x, y) :- a(x, y)@t, t != x.", _W + "Answer(x, y) :- a(x, y)@t, t = 5."),
+    ),
+    (ORDER_NOT_TIME, (_W + "A(x, y) :- a(x, y), x < y.", _W + "A(x, y) :- a(x, y), x >= y.")),
+    (OFFSET_NOT_TIME, (_W + "A(x, y) :- a(x, y), x = y + 1h.",)),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),
     (
         ALIAS_REUSED,

@@ -53,6 +53,13 @@ def _unquote(text: str) -> str:
     return "".join(out)
 
 
+def _time(tok) -> dict:
+    """The `time` and `time_loc` keywords of an atom from its `@NAME` token (or None)."""
+    if tok is None:
+        return {}
+    return {"time": str(tok), "time_loc": _loc_of(tok)}
+
+
 class _PredName:
     """A predicate name with whether the user quoted it (kept for printing)."""
 
@@ -148,15 +155,15 @@ class _ToAst(Transformer_NonRecursive):
         return list(children)
 
     def atom(self, meta, children):
-        pred, args = children
-        return ast.Atom(pred.name, args, quoted=pred.quoted, loc=pred.loc)
+        pred, args, time = children
+        return ast.Atom(pred.name, args, quoted=pred.quoted, loc=pred.loc, **_time(time))
 
     def simple_atom(self, meta, children):
         simple, pred, args = children
         return ast.Atom(pred.name, args, quoted=pred.quoted, simple=True, loc=_loc_of(simple))
 
     def closure(self, meta, children):
-        simple, pred, op, args, _as, alias = children
+        simple, pred, op, args, time, _as, alias = children
         return ast.Closure(
             pred.name,
             str(op),
@@ -166,10 +173,11 @@ class _ToAst(Transformer_NonRecursive):
             simple=simple is not None,
             loc=pred.loc,
             alias_loc=_loc_of(alias) if alias else None,
+            **_time(time),
         )
 
     def path_atom(self, meta, children):
-        simple, regex, args, _as, alias = children
+        simple, regex, args, time, _as, alias = children
         return ast.PathAtom(
             regex,
             args,
@@ -177,16 +185,26 @@ class _ToAst(Transformer_NonRecursive):
             simple=simple is not None,
             loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
             alias_loc=_loc_of(alias) if alias else None,
+            **_time(time),
         )
 
+    def time(self, meta, children):
+        (tok,) = children
+        return tok
+
     def comparison(self, meta, children):
-        left, op, right = children
+        left, op, right, offset_op, offset = children
+        extra = {} if offset is None else {"offset": offset, "offset_op": str(offset_op)}
         return ast.Comparison(
             left,
             str(op),
             right,
             loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
+            **extra,
         )
+
+    def offset(self, meta, children):
+        return self.duration(meta, children)
 
     def args(self, meta, children):
         return tuple(c for c in children if c is not None)
@@ -254,7 +272,9 @@ _TOKEN_NAMES = {
     "PLUS": "'+'",
     "QMARK": "'?'",
     "CLOSURE_OP": "'+' or '*'",
-    "COMPARE_OP": "'=' or '!='",
+    "COMPARE_OP": "a comparison ('=', '!=', '<', '<=', '>', '>=')",
+    "OFFSET_OP": "'+' or '-'",
+    "AT": "'@'",
     "__ANON_0": "':-'",
     "FOR": "'for'",
     "AS": "'as'",
@@ -364,14 +384,6 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
                     filename,
                     text,
                 )
-        if ch in "<>":
-            op = text[pos : pos + 2] if text.startswith(("<=", ">="), pos) else ch
-            return DlError(
-                errors.SYNTAX_COMPARISON.format(op=op),
-                ast.Loc(line, col, line, col + len(op)),
-                filename,
-                text,
-            )
         return DlError(
             errors.SYNTAX_CHAR.format(char=ch, expected=_describe(accepts)), loc, filename, text
         )
@@ -382,6 +394,14 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
             return DlError(errors.SYNTAX_EOF_DOT, loc, filename, text)
         return DlError(errors.SYNTAX_EOF.format(expected=_describe(accepts)), loc, filename, text)
     loc = ast.Loc(tok.line, tok.column, tok.end_line, tok.end_column)
+    if text.startswith("<-", pos) and "__ANON_0" in accepts:
+        # `<` lexes as a comparison since time variables (`t1 < t2`) exist
+        return DlError(
+            errors.SYNTAX_IF,
+            ast.Loc(tok.line, tok.column, tok.line, tok.column + 2),
+            filename,
+            text,
+        )
     if str(tok) == "(" and "LPAR" not in accepts:
         swallowed = _swallowed_by_directive(before)
         if swallowed is not None:

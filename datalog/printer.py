@@ -78,16 +78,24 @@ def _simple(literal) -> str:
     return "simple " if literal.simple else ""
 
 
+def _time(literal) -> str:
+    """`@t` after an atom's arguments, when it binds a time variable."""
+    return f"@{literal.time}" if literal.time is not None else ""
+
+
 def literal_text(literal: ast.Literal) -> str:
     if isinstance(literal, ast.Atom):
-        return _simple(literal) + name_text(literal.pred) + args_text(literal.args)
+        return _simple(literal) + name_text(literal.pred) + args_text(literal.args) + _time(literal)
     if isinstance(literal, ast.Closure):
-        text = name_text(literal.pred) + literal.op + args_text(literal.args) + _alias(literal)
-        return _simple(literal) + text
+        args = args_text(literal.args) + _time(literal)
+        return _simple(literal) + name_text(literal.pred) + literal.op + args + _alias(literal)
     if isinstance(literal, ast.PathAtom):
-        text = f"[{regex_text(literal.regex)}]" + args_text(literal.args) + _alias(literal)
-        return _simple(literal) + text
-    return f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
+        args = args_text(literal.args) + _time(literal)
+        return _simple(literal) + f"[{regex_text(literal.regex)}]" + args + _alias(literal)
+    text = f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
+    if literal.offset is not None:
+        text += f" {literal.offset_op} {literal.offset.text}"
+    return text
 
 
 def rule_text(rule: ast.Rule) -> str:

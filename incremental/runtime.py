@@ -41,6 +41,7 @@ from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp
 from .operators.rename import RenameOp
 from .operators.simple_path import SimplePathOp
+from .operators.timed_pattern import TimedPatternOp
 from .operators.union import UnionOp
 from .operators.vertices import VerticesOp
 from .operators.wscan import WScanOp
@@ -59,12 +60,20 @@ def choose_path_operator(node, ctx):
     return PathClosureOp(node, ctx)
 
 
+def choose_pattern_operator(node, ctx):
+    """PATTERN's physical operator: the timed join (operators/timed_pattern.py) when the node
+    has time conditions (specs/semantics.md §4b), else the hash join (operators/pattern.py)."""
+    if node.time_conditions:
+        return TimedPatternOp(node, ctx)
+    return PatternOp(node, ctx)
+
+
 PHYSICAL: dict[type, type] = {
     WScan: WScanOp,
     Filter: FilterOp,
     Rename: RenameOp,
     Union: UnionOp,
-    Pattern: PatternOp,
+    Pattern: choose_pattern_operator,
     Vertices: VerticesOp,
     Path: choose_path_operator,
 }
@@ -251,12 +260,13 @@ class Dataflow:
             op.settle(frontier)
 
     def purge(self, now: int) -> None:
-        """Drop every piece of state that expired at or before `now`."""
+        """Drop every piece of state that expired at or before `now` (in the shared indexes,
+        before `now`: state/edge_index.py keeps runs of validity that may go on)."""
         for op in self.ops:
             op.purge(now)
         for index in self.indexes:
             if index is not None:
-                index.purge(now)
+                index.purge(now - 1)  # an entry ending at `now` may go on (its run's start)
 
     def state_sizes(self) -> dict[str, int]:
         """State entries per operator (its own state plus its output index, if any)."""

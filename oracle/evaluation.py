@@ -35,6 +35,7 @@ from .recursion import (
 )
 from .result import OracleResult
 from .rules import KEY, evaluate_rule
+from .run_starts import numbered_points, with_starts
 from .session import spark_session
 from .simple_paths import simple_expansion
 from .windows import change_points_frame, events_frame, intervals_frame, snapshot_frame
@@ -48,8 +49,11 @@ PROGRAMS_PER_PASS = 16
 class _ProgramEvaluation:
     """The relations of one program over all its cases, as lazy DataFrames `(cid, tau, a, b)`."""
 
-    def __init__(self, spark, pid: int, checked: CheckedProgram, snapshot: DataFrame):
+    def __init__(
+        self, spark, pid: int, checked: CheckedProgram, snapshot: DataFrame, numbered: DataFrame
+    ):
         self.spark, self.checked = spark, checked
+        self.numbered = numbered  # (cid, tau, k): change points in order, for run starts
         self.snapshot = snapshot.filter(F.col("pid") == pid).drop("pid")
         self.relations: dict[str, DataFrame] = {}
         self.derived: dict[object, DataFrame] = {}
@@ -81,6 +85,10 @@ class _ProgramEvaluation:
         if isinstance(lit, PathAtom):
             return self.derived[("path", lit.regex, lit.simple)]
         raise TypeError(f"not a body atom: {lit!r}")
+
+    def starts(self, rel: DataFrame) -> DataFrame:
+        """`rel` with the start of each pair's run (oracle/run_starts.py)."""
+        return with_starts(rel, self.numbered)
 
     def _requests(self, rules) -> list:
         """The closures and path atoms `rules` need that are not computed yet:
@@ -129,7 +137,7 @@ class _ProgramEvaluation:
                     self.derived[key] = finish(result)
             frame = None
             for rule in mine:
-                part = evaluate_rule(rule, self.atom)
+                part = evaluate_rule(rule, self.atom, self.starts)
                 frame = part if frame is None else frame.unionByName(part)
             (kept,) = yield [("keep", closure_edges(frame.distinct()))]
             self.relations[pred] = closure_pairs(kept)
@@ -185,8 +193,10 @@ def _evaluate_pass(
     intervals = intervals_frame(programs, events)
     points = change_points_frame(events, intervals)
     snapshot = snapshot_frame(intervals, points).localCheckpoint(eager=True)
+    numbered = numbered_points(points)
     evaluations = {
-        pid: _ProgramEvaluation(spark, pid, checked, snapshot) for pid, checked in programs.items()
+        pid: _ProgramEvaluation(spark, pid, checked, snapshot, numbered)
+        for pid, checked in programs.items()
     }
     _run_lockstep(evaluations)
     # one collect: the output facts, and the change points as rows with pred = NULL

@@ -3,7 +3,9 @@ change point of each case; a rule body joins its atoms on `(cid, tau)` plus the 
 variables (specs/semantics.md §4, ordinary Datalog set semantics per snapshot).
 
 Constants and repeated variables filter an atom's rows; `_` drops a column; comparisons filter
-the joined bindings; the head projects. Several rules with one head are unioned.
+the joined bindings; the head projects. Several rules with one head are unioned. An atom with
+a time variable (`atom@t`) brings the start of each pair (oracle/run_starts.py) as a column
+`t_NAME`, and time comparisons filter on those columns (specs/semantics.md §4b).
 """
 
 from __future__ import annotations
@@ -19,8 +21,13 @@ def _col_name(var: str) -> str:
     return "v_" + var
 
 
-def bindings(rel: DataFrame, args) -> tuple[DataFrame, list[str]]:
-    """The variable bindings one body atom allows: `(cid, tau, v_x, ...)` and the var columns."""
+def _time_col(name: str) -> str:
+    return "t_" + name
+
+
+def bindings(rel: DataFrame, args, time: str | None = None) -> tuple[DataFrame, list[str]]:
+    """The variable bindings one body atom allows: `(cid, tau, v_x, ...)` and the var columns
+    (with `time`, `rel` has a `start` column, kept as that time variable's column)."""
     named: dict[str, str] = {}
     for column, term in zip(("a", "b"), args):
         if isinstance(term, Const):
@@ -34,6 +41,8 @@ def bindings(rel: DataFrame, args) -> tuple[DataFrame, list[str]]:
         elif not isinstance(term, Anon):
             raise TypeError(f"not a term: {term!r}")
     cols = [F.col(c).alias(n) for n, c in named.items()]
+    if time is not None:
+        cols.append(F.col("start").alias(_time_col(time)))
     return rel.select(*KEY, *cols), list(named)
 
 
@@ -43,14 +52,40 @@ def _term_expr(term):
     return F.col(_col_name(term.name))
 
 
-def evaluate_rule(rule: Rule, atom_relation) -> DataFrame:
-    """`(cid, tau, a, b)` of the head; `atom_relation(literal)` gives each body atom's pairs."""
+_ORDERS = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def _time_filter(lit: Comparison):
+    """`t_left op t_right + offset` over the start columns."""
+    shift = 0 if lit.offset is None else lit.offset.value
+    if lit.offset_op == "-":
+        shift = -shift
+    right = F.col(_time_col(lit.right.name)) + F.lit(shift)
+    return _ORDERS[lit.op](F.col(_time_col(lit.left.name)), right)
+
+
+def evaluate_rule(rule: Rule, atom_relation, starts=None) -> DataFrame:
+    """`(cid, tau, a, b)` of the head; `atom_relation(literal)` gives each body atom's pairs,
+    `starts(relation)` adds their `start` column (needed for atoms with a time variable)."""
     joined: DataFrame | None = None
     have: set[str] = set()
+    times = {
+        lit.time for lit in rule.body if not isinstance(lit, Comparison) and lit.time is not None
+    }
     for lit in rule.body:
         if isinstance(lit, Comparison):
             continue
-        frame, names = bindings(atom_relation(lit), lit.args)
+        if lit.time is not None and starts is not None:
+            frame, names = bindings(starts(atom_relation(lit)), lit.args, lit.time)
+        else:
+            frame, names = bindings(atom_relation(lit), lit.args)
         if joined is None:
             joined = frame
         else:
@@ -58,7 +93,9 @@ def evaluate_rule(rule: Rule, atom_relation) -> DataFrame:
         have.update(names)
     assert joined is not None, "a checked rule has at least one body atom"
     for lit in rule.body:
-        if isinstance(lit, Comparison):
+        if isinstance(lit, Comparison) and isinstance(lit.left, Var) and lit.left.name in times:
+            joined = joined.filter(_time_filter(lit))
+        elif isinstance(lit, Comparison):
             left, right = _term_expr(lit.left), _term_expr(lit.right)
             joined = joined.filter(left == right if lit.op == "=" else left != right)
     x, y = rule.head.args

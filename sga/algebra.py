@@ -115,6 +115,38 @@ class VarCondition(_Condition):
     or, when `right_const`, a constant vertex id."""
 
 
+_ORDER_OPS: dict[str, Callable[[int, int], bool]] = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+@attrs.frozen
+class TimeCondition:
+    """A PATTERN condition over time variables (specs/semantics.md §4b): `start(left) op
+    start(right) + offset`, each side the start of the validity interval of the tuple bound to
+    the atom that names it with `@`."""
+
+    left: str
+    op: str  # "<", "<=", ">", ">=", "=", "!="
+    right: str
+    offset: int = 0
+
+    def holds(self, left: int, right: int) -> bool:
+        """Whether the condition holds for the starts `left` and `right`."""
+        return _ORDER_OPS[self.op](left, right + self.offset)
+
+    def text(self) -> str:
+        shift = (
+            f" + {self.offset}" if self.offset > 0 else f" - {-self.offset}" if self.offset else ""
+        )
+        return f"{self.left} {self.op} {self.right}{shift}"
+
+
 # ---- operators ---------------------------------------------------------------------------
 
 
@@ -174,6 +206,10 @@ class Pattern:
     keep the combinations satisfying `conditions`, output `(head[0], head[1])` as `label`.
 
     Validity is the intersection of the joined tuples' intervals; empty ones yield nothing.
+
+    With time variables (specs/semantics.md §4b) `times[i]` names the start of input i's
+    matched tuple (None: unnamed) and `time_conditions` must hold on those starts; both are
+    empty for a PATTERN without them.
     """
 
     inputs: tuple[Op, ...]
@@ -181,6 +217,8 @@ class Pattern:
     head: tuple[str, str]
     label: str
     conditions: tuple[VarCondition, ...] = ()
+    times: tuple[str | None, ...] = ()
+    time_conditions: tuple[TimeCondition, ...] = ()
 
     def join_predicate(self) -> tuple[str, ...]:
         """Φ in the thesis's positional notation: `trg1 = src2`, ... (1-based inputs)."""

@@ -61,12 +61,18 @@ def _quote(value: str) -> str:
 
 
 def predicate_terms(op: Pattern) -> list[str]:
-    """Φ of a PATTERN: the join equalities, then its comparisons, positionally."""
+    """Φ of a PATTERN: the join equalities, then its comparisons, then its time conditions
+    over the inputs' starts `ts1`, `ts2`, ... (specs/semantics.md §4b), positionally."""
     refs = _pattern_refs(op)
     terms = list(op.join_predicate())
     for cond in op.conditions:
         right = _quote(cond.right) if cond.right_const else refs.get(cond.right, cond.right)
         terms.append(f"{refs.get(cond.left, cond.left)} {cond.op} {right}")
+    starts = {name: f"ts{i}" for i, name in enumerate(op.times, start=1) if name is not None}
+    for cond in op.time_conditions:
+        shift = abs(cond.offset)  # in time units, as WSCAN's ω
+        offset = f" + {shift}" if cond.offset > 0 else f" - {shift}" if cond.offset else ""
+        terms.append(f"{starts[cond.left]} {cond.op} {starts[cond.right]}{offset}")
     return terms
 
 
@@ -92,6 +98,11 @@ def parameters(op: Op) -> dict:
             "conditions": [
                 {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
                 for c in op.conditions
+            ],
+            "times": list(op.times),
+            "time_conditions": [
+                {"left": c.left, "op": c.op, "right": c.right, "offset": c.offset}
+                for c in op.time_conditions
             ],
         }
     if isinstance(op, Path):

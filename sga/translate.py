@@ -33,6 +33,7 @@ from collections.abc import Collection
 
 from ..datalog import ast
 from ..datalog.checked import CheckedProgram
+from ..datalog.checks.time_variables import is_time_comparison
 from . import algebra
 from .algebra import (
     EdgeCondition,
@@ -42,6 +43,7 @@ from .algebra import (
     Pattern,
     Plan,
     Rename,
+    TimeCondition,
     Union,
     VarCondition,
     Vertices,
@@ -142,13 +144,20 @@ class _Translator:
         inputs: list[Op] = []
         bindings: list[tuple[str, str]] = []
         conditions: list[VarCondition] = []
+        times_of = ast.time_variables(rule)
+        time_conditions: list[TimeCondition] = []
+        times: list[str | None] = []
         for lit in rule.body:
             if isinstance(lit, ast.Comparison):
-                conditions.append(self.comparison(lit))
+                if is_time_comparison(lit, times_of):
+                    time_conditions.append(self.time_comparison(lit, times_of))
+                else:
+                    conditions.append(self.comparison(lit))
                 continue
             node, binding = self.bind(lit, fresh)
             inputs.append(node)
             bindings.append(binding)
+            times.append(lit.time if lit.time in times_of else None)
         bound = {v for b in bindings for v in b}
         head_vars: list[str] = []
         for term in head.args:
@@ -160,12 +169,34 @@ class _Translator:
                 if var not in bound:
                     raise _unchecked(f"a compared variable '{var}' that no body atom binds")
         out = (head_vars[0], head_vars[1])
-        if len(inputs) == 1 and not conditions:
+        if len(inputs) == 1 and not conditions and not time_conditions:
             if out == bindings[0]:
                 return Rename(inputs[0], head.pred, reverse=False)
             if out == (bindings[0][1], bindings[0][0]):
                 return Rename(inputs[0], head.pred, reverse=True)
-        return Pattern(tuple(inputs), tuple(bindings), out, head.pred, tuple(conditions))
+        if not time_conditions:
+            times = []  # time variables nobody compares: a plain PATTERN
+        return Pattern(
+            tuple(inputs),
+            tuple(bindings),
+            out,
+            head.pred,
+            tuple(conditions),
+            tuple(times),
+            tuple(time_conditions),
+        )
+
+    def time_comparison(self, lit: ast.Comparison, times_of) -> TimeCondition:
+        """`t2 <= t1 + 1h` -> TimeCondition("t2", "<=", "t1", 3600)."""
+        left, right = lit.left, lit.right
+        if not (
+            isinstance(left, ast.Var)
+            and isinstance(right, ast.Var)
+            and left.name in times_of
+            and right.name in times_of
+        ):
+            raise _unchecked("a time comparison of something other than two time variables")
+        return TimeCondition(left.name, lit.op, right.name, lit.shift)
 
     def comparison(self, lit: ast.Comparison) -> VarCondition:
         left, right = lit.left, lit.right

@@ -14,6 +14,7 @@ Edges are `(src, trg, label, t, op)` with `op` "+" or "-"; vertex ids are compar
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 from sgq.datalog.ast import (
@@ -30,8 +31,19 @@ from sgq.datalog.ast import (
     Plus,
     Regex,
     Star,
+    Var,
 )
 from sgq.datalog.checked import CheckedProgram
+
+#: the comparisons of time variables (specs/semantics.md §4b), on integer starts
+TIME_OPS = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "=": operator.eq,
+    "!=": operator.ne,
+}
 
 Edge = tuple[str, str, str, int, str]
 Pair = tuple[str, str]
@@ -287,33 +299,93 @@ def _bind(term, value: str, binding: dict[str, str]) -> bool:
     return True
 
 
-def evaluate_rule(rule, relations: dict[str, set[Pair]], domain: set[str]) -> set[Pair]:
-    """All head pairs of one rule: nested loops over every body atom's pairs, then filters."""
+def literal_key(lit) -> tuple:
+    """What a body atom reads, as a key of the run-start history (`Runs`)."""
+    if isinstance(lit, Atom):
+        return ("atom", lit.pred)
+    if isinstance(lit, Closure):
+        return ("closure", lit.pred, lit.op)
+    return ("path", lit.regex)
+
+
+class Runs:
+    """Run starts (specs/semantics.md §4b) by brute force: for every body atom that binds a
+    time variable, the pairs it held at the previous change point with the instant each has
+    held since without a break. Fed the change points in increasing order."""
+
+    def __init__(self) -> None:
+        self.previous: dict[tuple, dict[Pair, int]] = {}
+        self.current: dict[tuple, dict[Pair, int]] = {}
+        self.tau: int | None = None
+
+    def at(self, tau: int) -> None:
+        """Move to change point `tau` (each atom's starts are recomputed on first use)."""
+        self.previous.update(self.current)
+        self.current = {}
+        self.tau = tau
+
+    def starts(self, lit, pairs: set[Pair]) -> dict[Pair, int]:
+        """`pair -> start` of the atom `lit` holding `pairs` at the current change point: a
+        pair held at the previous change point keeps its start (the relation did not change
+        in between), any other starts now."""
+        key = literal_key(lit)
+        if key not in self.current:
+            before = self.previous.get(key, {})
+            self.current[key] = {p: before.get(p, self.tau) for p in pairs}
+        return self.current[key]
+
+
+def _time_vars(rule) -> set[str]:
+    return {
+        lit.time for lit in rule.body if not isinstance(lit, Comparison) and lit.time is not None
+    }
+
+
+def evaluate_rule(
+    rule, relations: dict[str, set[Pair]], domain: set[str], runs: Runs | None = None
+) -> set[Pair]:
+    """All head pairs of one rule: nested loops over every body atom's pairs, then filters.
+    A time variable binds the start of its atom's pair (`runs`, needed when there are some)."""
     atoms = [lit for lit in rule.body if not isinstance(lit, Comparison)]
     comparisons = [lit for lit in rule.body if isinstance(lit, Comparison)]
     tables = [_literal_pairs(lit, relations, domain) for lit in atoms]
+    times = _time_vars(rule)
+    starts = [
+        runs.starts(lit, table) if lit.time is not None and runs is not None else None
+        for lit, table in zip(atoms, tables)
+    ]
     out: set[Pair] = set()
+
+    def compare(c, binding) -> bool:
+        if isinstance(c.left, Var) and c.left.name in times:
+            left, right = binding["@" + c.left.name], binding["@" + c.right.name]
+            shift = 0 if c.offset is None else c.offset.value
+            return TIME_OPS[c.op](left, right + (shift if c.offset_op == "+" else -shift))
+        equal = _term_value(c.left, binding) == _term_value(c.right, binding)
+        return equal == (c.op == "=")
 
     def extend(i: int, binding: dict[str, str]) -> None:
         if i == len(atoms):
-            for c in comparisons:
-                equal = _term_value(c.left, binding) == _term_value(c.right, binding)
-                if equal != (c.op == "="):
-                    return
-            out.add(tuple(_term_value(t, binding) for t in rule.head.args))
+            if all(compare(c, binding) for c in comparisons):
+                out.add(tuple(_term_value(t, binding) for t in rule.head.args))
             return
         x, y = atoms[i].args
         for a, b in tables[i]:
             b2 = dict(binding)
             if _bind(x, a, b2) and _bind(y, b, b2):
+                if starts[i] is not None:
+                    b2["@" + atoms[i].time] = starts[i][(a, b)]
                 extend(i + 1, b2)
 
     extend(0, {})
     return out
 
 
-def evaluate(checked: CheckedProgram, snapshot: Snapshot) -> dict[str, set[Pair]]:
-    """The one-time meaning on one input snapshot: every predicate -> its set of pairs."""
+def evaluate(
+    checked: CheckedProgram, snapshot: Snapshot, runs: Runs | None = None
+) -> dict[str, set[Pair]]:
+    """The one-time meaning on one input snapshot: every predicate -> its set of pairs (with
+    time variables, `runs` holds the starts at this snapshot's change point)."""
     relations: dict[str, set[Pair]] = {}
     for s, t, label in snapshot:
         relations.setdefault(label, set()).add((s, t))
@@ -326,22 +398,42 @@ def evaluate(checked: CheckedProgram, snapshot: Snapshot) -> dict[str, set[Pair]
         result: set[Pair] = set()
         for rule in rules:
             if rule.head.pred == pred:
-                result |= evaluate_rule(rule, relations, domain)
+                result |= evaluate_rule(rule, relations, domain, runs)
         relations[pred] = result
     return {p: relations.get(p, set()) for p in (*checked.edb, *checked.idb)}
 
 
+def _timed(checked: CheckedProgram) -> bool:
+    return any(_time_vars(rule) for rule in checked.program.rules)
+
+
 def output_snapshot(checked: CheckedProgram, edges: Iterable[Edge], tau: int) -> Snapshot:
-    """`(src, trg, label)` of every output predicate at `tau`: what the engine must show."""
+    """`(src, trg, label)` of every output predicate at `tau`: what the engine must show.
+    With time variables the history matters: every change point up to `tau` is evaluated."""
     edges = list(edges)
+    if _timed(checked):
+        points = [p for p in change_points(checked, edges) if p < tau] + [tau]
+        return output_snapshots(checked, edges, points)[tau]
     result = evaluate(checked, input_snapshot(checked, edges, tau))
     return {(s, t, p) for p in checked.outputs for s, t in result.get(p, ())}
 
 
-def output_snapshots(checked: CheckedProgram, edges: Iterable[Edge]) -> dict[int, Snapshot]:
-    """The output snapshot at every change point, plus one before the first (empty)."""
+def output_snapshots(
+    checked: CheckedProgram, edges: Iterable[Edge], points: list[int] | None = None
+) -> dict[int, Snapshot]:
+    """The output snapshot at every change point (or at `points`, which must include every
+    change point before the last of them when the program has time variables)."""
     edges = list(edges)
-    return {tau: output_snapshot(checked, edges, tau) for tau in change_points(checked, edges)}
+    if points is None:
+        points = change_points(checked, edges)
+    runs = Runs() if _timed(checked) else None
+    out = {}
+    for tau in points:
+        if runs is not None:
+            runs.at(tau)
+        result = evaluate(checked, input_snapshot(checked, edges, tau), runs)
+        out[tau] = {(s, t, p) for p in checked.outputs for s, t in result.get(p, ())}
+    return out
 
 
 def delta_view(

@@ -22,6 +22,7 @@ from .output_missing import check_has_output
 from .output_unknown import check_outputs_defined
 from .recursion import check_no_recursion
 from .simple_paths import check_simple_targets
+from .time_variables import check_time_variables
 from .undefined_predicates import check_predicates_defined
 from .window_missing import check_window_present
 from .window_slide import check_slide_within_windows
@@ -40,6 +41,7 @@ ALL_CHECKS = (
     check_head_terms,
     check_head_safety,
     check_comparisons,
+    check_time_variables,
     check_predicates_defined,
     check_heads_not_inputs,
     check_outputs_defined,

@@ -1,13 +1,14 @@
-"""Comparisons `x = y`, `x != y` filter bindings made by atoms (FILTER, specs/semantics.md §3): each
+"""Comparisons `x = y`, `x != y` of ordinary variables filter bindings made by atoms (FILTER, specs/semantics.md §3): each
 variable must appear in a body atom, `_` cannot be compared, and two constants compare to a
 fixed truth value."""
 
 from __future__ import annotations
 
-from ..ast import Anon, Comparison, Const, Var
+from ..ast import Anon, Comparison, Const, Var, time_variables
 from ..errors import ANON_COMPARED, CONSTANTS_COMPARED, UNBOUND_COMPARED, DlError
 from .context import CheckContext
 from .head_safety import atom_variables
+from .time_variables import is_time_comparison
 
 
 def check_comparisons(ctx: CheckContext) -> list[DlError]:
@@ -15,9 +16,10 @@ def check_comparisons(ctx: CheckContext) -> list[DlError]:
     errors = []
     for rule in ctx.program.rules:
         bound = atom_variables(rule)
+        times = time_variables(rule)
         for literal in rule.body:
-            if not isinstance(literal, Comparison):
-                continue
+            if not isinstance(literal, Comparison) or is_time_comparison(literal, times):
+                continue  # time comparisons: checks/time_variables.py
             sides = (literal.left, literal.right)
             if all(isinstance(t, Const) for t in sides):
                 errors.append(ctx.error(CONSTANTS_COMPARED, literal.loc))

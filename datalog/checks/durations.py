@@ -5,7 +5,7 @@ The parser keeps every duration as written so that this check reports them all a
 
 from __future__ import annotations
 
-from ..ast import Duration
+from ..ast import Comparison, Duration
 from ..errors import DlError
 from ..parser import parse_duration
 from .context import CheckContext
@@ -23,4 +23,11 @@ def check_durations(ctx: CheckContext) -> list[DlError]:
                     parse_duration(value.text)
                 except ValueError as exc:
                     errors.append(ctx.error(str(exc), value.loc))
+    for rule in ctx.program.rules:  # offsets of time comparisons: `t1 + 1h`
+        for literal in rule.body:
+            if isinstance(literal, Comparison) and literal.offset is not None:
+                try:
+                    parse_duration(literal.offset.text)
+                except ValueError as exc:
+                    errors.append(ctx.error(str(exc), literal.offset.loc))
     return errors

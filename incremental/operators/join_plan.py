@@ -17,6 +17,7 @@ step of a worst-case-optimal join, Ngo et al.'s Generic Join).
 
 from __future__ import annotations
 
+import math
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -32,6 +33,48 @@ class Condition(NamedTuple):
     eq: bool
     right: int | None
     const: str | None
+
+
+def conditions_hold(conds, vals) -> bool:
+    """Whether the variable slots `vals` satisfy every Condition of `conds`."""
+    for left, eq, right, const in conds:
+        if (vals[left] == (const if right is None else vals[right])) != eq:
+            return False
+    return True
+
+
+def step_candidates(index, mode: int, a_val, b_val):
+    """The `(src, trg, entry)` of `index` (an EdgeIndex) that one join step ranges over, given
+    the values already bound to its endpoints (None when unbound); expired entries included
+    (the caller checks `exp`)."""
+    if mode == _BOTH or mode == _LOOP_BOUND:
+        b_val = a_val if mode == _LOOP_BOUND else b_val
+        entry = index.get(a_val, b_val)
+        return ((a_val, b_val, entry),) if entry is not None else ()
+    if mode == _SRC:
+        row = index.successors(a_val)
+        return [(a_val, t, e) for t, e in row.items()] if row else ()
+    if mode == _TRG:
+        col = index.predecessors(b_val)
+        return [(s, b_val, e) for s, e in col.items()] if col else ()
+    if mode == _LOOP_FREE:
+        return [(s, t, e) for s, t, e in index.entries() if s == t]
+    return list(index.entries())
+
+
+def index_fanout(indexes) -> list:
+    """`(entries per src, entries per trg)` of each EdgeIndex, in steps of a factor sqrt(2)
+    (so a plan made for them does not flap): the `fanout` `join_plan` breaks ties with."""
+    fanout = []
+    for index in indexes:
+        n = len(index)
+        fanout.append(
+            tuple(
+                round(2 * math.log2(n / keys)) if n > keys > 0 else 0
+                for keys in (index.sources(), index.targets())
+            )
+        )
+    return fanout
 
 
 def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:

@@ -16,7 +16,7 @@ and `purge` drops them from the indexes (no negative tuples: the direct approach
 go out as native deltas (operators/native_keys.py). Cost per new tuple: O(number of matching
 combinations).
 
-Deletions (`retract`): an end record of `(s, t)` on input i is joined like a new tuple, through
+Deletions (`retract`, operators/probing_join.py): an end record of `(s, t)` on input i is joined like a new tuple, through
 the same hash indexes, but only to collect the head keys built on it (an entry cut in this very
 round is still found: it ends at `now`, so the probe admits entries with `exp >= now`). Each
 such key is then re-derived by probing with both head variables bound (a join plan of its own),
@@ -27,22 +27,22 @@ O(combinations through it + re-derivations of the keys it touched).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
-from .base import BuildContext, CoalescedOperator
+from .base import BuildContext
 from .join_plan import (
-    _BOTH,
     _LOOP_BOUND,
     _LOOP_FREE,
     _NONE,
     _SRC,
     _TRG,
-    Condition,
+    conditions_hold,
     frontier_steps,
     join_plan,
+    step_candidates,
 )
+from .probing_join import ProbingJoin
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -51,48 +51,19 @@ if TYPE_CHECKING:
 _ABSENT = (NEVER, NEVER)
 
 
-class PatternOp(CoalescedOperator):
+class PatternOp(ProbingJoin):
     __slots__ = (
-        "indexes",
         "plans",
-        "head",
         "head_plan",
-        "nvars",
-        "paths",
-        "probe",
         "frontier_plans",
         "head_frontier",
         "end_frontiers",
-        "bindings",
-        "conditions",
-        "fanout",
         "batched",
         "shared_keys",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
-        super().__init__(node)
-        self.indexes = [ctx.index_of(inp) for inp in node.inputs]
-        self.paths = ctx.paths
-        self.probe = None  # set while retract() collects keys or re-derives one
-        # an output read by no operator: head keys enter and leave the DeltaView directly
-        self._native_output(node, ctx)
-        slot: dict[str, int] = {}
-        for s, t in node.bindings:
-            slot.setdefault(s, len(slot))
-            slot.setdefault(t, len(slot))
-        self.nvars = len(slot)
-        head_src, head_trg = node.head
-        self.head = (slot[head_src], slot[head_trg])
-        conditions = []
-        for c in node.conditions:
-            if c.right_const:
-                conditions.append(Condition(slot[c.left], c.op == "=", None, str(c.right)))
-            else:
-                conditions.append(Condition(slot[c.left], c.op == "=", slot[c.right], None))
-        self.bindings = [(slot[s], slot[t]) for s, t in node.bindings]
-        self.conditions = conditions
-        self.fanout = None
+        super().__init__(node, ctx)
         tuning = ctx.options.tuning  # sgq/options.py
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
         self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
@@ -130,32 +101,6 @@ class PatternOp(CoalescedOperator):
         n = len(self.bindings)
         _conds, steps = join_plan(self.bindings, self.conditions, {h}, list(range(n)), fanout)
         return frontier_steps(steps, self.head, (h, h))
-
-    def _replan(self) -> None:
-        """Once per slide: re-order the joins for the current fan-out of each input's index
-        (entries per src and per trg, in steps of a factor sqrt(2)). A person has many
-        messages but a message few replies, which no count of bound variables can tell."""
-        if len(self.bindings) < 3:
-            return  # two inputs: one order
-        fanout = []
-        for index in self.indexes:
-            n = len(index)
-            fanout.append(
-                tuple(
-                    round(2 * math.log2(n / keys)) if n > keys > 0 else 0
-                    for keys in (index.sources(), index.targets())
-                )
-            )
-        if fanout != self.fanout:
-            self.fanout = fanout
-            self._plan(fanout)
-
-    @staticmethod
-    def _holds(conds, vals) -> bool:
-        for left, eq, right, const in conds:
-            if (vals[left] == (const if right is None else vals[right])) != eq:
-                return False
-        return True
 
     def process(self, batches: list, now: int) -> list:
         result: list = []
@@ -203,7 +148,7 @@ class PatternOp(CoalescedOperator):
                 vals = [None] * self.nvars
                 vals[s_slot] = s
                 vals[t_slot] = t
-                if not self._holds(conds, vals):
+                if not conditions_hold(conds, vals):
                     continue
             row = (s, t)
             _cur_ts, cur_exp = frontier.get(row, _ABSENT)
@@ -324,14 +269,10 @@ class PatternOp(CoalescedOperator):
 
     def _start(self, i, s, t, ts, exp, wit, now, result) -> None:
         """Join one tuple `(s, t)` of input i against the other inputs."""
-        (s_slot, t_slot, conds), steps = self.plans[i]
-        if s_slot == t_slot and s != t:
+        vals = self._bind_tuple(i, s, t)
+        if vals is None:
             return
-        vals = [None] * self.nvars
-        vals[s_slot] = s
-        vals[t_slot] = t
-        if conds and not self._holds(conds, vals):
-            return
+        _first, steps = self.plans[i]
         wits = [None] * len(self.indexes) if self.paths else None
         if wits is not None:
             wits[i] = wit
@@ -339,47 +280,16 @@ class PatternOp(CoalescedOperator):
 
     def _extend(self, steps, k, vals, ts, exp, wits, now, result) -> None:
         if k == len(steps):
-            h0, h1 = self.head
-            src, trg = vals[h0], vals[h1]
-            if self.probe is not None:
-                self.probe(src, trg, exp, wits)
-                return
-            if self.native is not None:
-                self.native.admit((((src, trg), ts, exp),), now)
-                return
-            got = self.out.admit((src, trg), ts, exp, now)
-            if got is not None:
-                wit = None
-                if wits is not None:
-                    wit = tuple(e for w in wits if w for e in w)
-                g_ts, g_exp = got
-                result.append((src, trg, g_ts, g_exp, wit))
+            self._complete(vals, ts, exp, wits, now, result)
             return
         j, a, b, mode, conds = steps[k]
-        index = self.indexes[j]
-        if mode == _BOTH:
-            entry = index.get(vals[a], vals[b])
-            candidates = ((vals[a], vals[b], entry),) if entry is not None else ()
-        elif mode == _SRC:
-            row = index.successors(vals[a])
-            candidates = ((vals[a], t, e) for t, e in row.items()) if row else ()
-        elif mode == _TRG:
-            col = index.predecessors(vals[b])
-            candidates = ((s, vals[b], e) for s, e in col.items()) if col else ()
-        elif mode == _LOOP_BOUND:
-            entry = index.get(vals[a], vals[a])
-            candidates = ((vals[a], vals[a], entry),) if entry is not None else ()
-        elif mode == _LOOP_FREE:
-            candidates = ((s, t, e) for s, t, e in index.entries() if s == t)
-        else:
-            candidates = index.entries()
-        for s, t, entry in list(candidates) if mode in (_NONE, _LOOP_FREE) else candidates:
+        for s, t, entry in step_candidates(self.indexes[j], mode, vals[a], vals[b]):
             e_ts, e_exp = entry.ts, entry.exp
             if e_exp <= now:
                 continue
             vals[a] = s
             vals[b] = t
-            if conds and not self._holds(conds, vals):
+            if conds and not conditions_hold(conds, vals):
                 continue
             if wits is not None:
                 wits[j] = entry.wit
@@ -395,35 +305,10 @@ class PatternOp(CoalescedOperator):
             )
 
     def retract(self, batches: list, now: int) -> list:
-        if self.native is not None:
-            self.native.stop(now)
-            self.native = None
+        self._stop_native(now)
         if self.batched and self.frontier_plans is not None and not self.paths:
             return self._retract_batch(batches, now)
-        touched: dict = {}
-
-        def collect(src, trg, _exp, _wits):
-            touched[(src, trg)] = None
-
-        self.probe = collect
-        try:
-            for i, batch in enumerate(batches):
-                if batch:
-                    for s, t, _ts, _exp, _wit in batch:
-                        # `now - 1`: entries cut at `now` in this round still join
-                        self._start(i, s, t, NEVER, FOREVER, None, now - 1, None)
-            result: list = []
-            cut = self.out.cut
-            for key in touched:
-                exp, wit = self._rederive(key, now)
-                got = cut(key, exp, now, self.paths)
-                if got is not None:
-                    src, trg = key
-                    g_ts, g_end = got
-                    result.append((src, trg, g_ts, g_end, wit))
-            return result
-        finally:
-            self.probe = None
+        return self._retract_by_probing(batches, now)
 
     def _retract_batch(self, batches, now) -> list:
         """`retract` breadth-first: collect the head keys built on the end records (entries
@@ -458,7 +343,7 @@ class PatternOp(CoalescedOperator):
             if conds:
                 vals = [None] * self.nvars
                 vals[h0], vals[h1] = src, trg
-                if not self._holds(conds, vals):
+                if not conditions_hold(conds, vals):
                     continue
             seed[key] = (NEVER, FOREVER)
         best = self._rederive_batch(seed, now) if seed else {}
@@ -490,46 +375,9 @@ class PatternOp(CoalescedOperator):
                 return {key: got for key in seed if (got := reached.get(key)) is not None}
         return self._frontier(self.head_frontier, seed, now)
 
-    def _rederive(self, key, now) -> tuple:
-        """`(exp, witness)` of the longest-lived derivation of head `key` (exp `now`: none)."""
-        h0, h1 = self.head
-        src, trg = key
-        if h0 == h1 and src != trg:
-            return now, None
-        vals = [None] * self.nvars
-        vals[h0], vals[h1] = src, trg
-        conds, steps = self.head_plan
-        if conds and not self._holds(conds, vals):
-            return now, None
-        best = {"exp": now, "wit": None}
-        paths = self.paths
-
-        def keep(_src, _trg, exp, wits):
-            if exp > best["exp"]:
-                best["exp"] = exp
-                best["wit"] = tuple(e for w in wits if w for e in w) if paths else None
-
-        self.probe = keep
-        self._extend(
-            steps, 0, vals, NEVER, FOREVER, [None] * len(self.indexes) if paths else None, now, None
-        )
-        return best["exp"], best["wit"]
-
-    def purge(self, now: int) -> None:
-        super().purge(now)
-        self._replan()
-
-    def state(self) -> dict:
-        """The output's coverage and the index statistics the join plans were made for."""
-        return {**super().state(), "fanout": self.fanout}
-
-    def restore(self, state: dict) -> None:
-        super().restore(state)
-        fanout = state["fanout"]
-        fanout = None if fanout is None else [tuple(f) for f in fanout]
-        if fanout != self.fanout:
-            self.fanout = fanout
-            self._plan(fanout)
+    def _from_head(self, steps, vals, wits, now) -> None:
+        """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""
+        self._extend(steps, 0, vals, NEVER, FOREVER, wits, now, None)
 
 
 def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:

@@ -9,6 +9,12 @@ arrangements). An end record from the producer (an explicit deletion, specs/sema
 an entry: shortened, or ended at `now`, when it stays, invisible to readers, until `purge`; so
 within the round of the deletion a reader can still find what the deleted entry joined with.
 
+Each entry also knows its `start` (specs/semantics.md §4b): the first instant of the unbroken
+run of validity it belongs to, what `atom@t` binds. An insert that overlaps the entry, or abuts
+it (the entry ends at `now`), continues the run; one after a gap, or for a new key, starts it
+at `now` (by timeliness a tuple not on record was not valid at `now - 1`). For that an entry
+that ends at `now` must still be there at `now`: the runtime purges indexes up to `now - 1`.
+
 Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per returned entry.
 """
 
@@ -22,18 +28,19 @@ from .expiry import ExpiryBuckets
 
 class Entry:
     """The coalesced tuple of one edge `(s, t)`: valid on `[ts, exp)`, derived by `wit` (the
-    witness path of a derived input, or None). Readers take its fields by name and never
-    write them; only the EdgeIndex holding it does."""
+    witness path of a derived input, or None), in a run of validity since `start`. Readers
+    take its fields by name and never write them; only the EdgeIndex holding it does."""
 
-    __slots__ = ("ts", "exp", "wit")
+    __slots__ = ("ts", "exp", "wit", "start")
 
-    def __init__(self, ts: int, exp: int, wit: tuple | None) -> None:
+    def __init__(self, ts: int, exp: int, wit: tuple | None, start: int) -> None:
         self.ts = ts
         self.exp = exp
         self.wit = wit
+        self.start = start
 
     def __repr__(self) -> str:
-        return f"Entry({self.ts}, {self.exp}, {self.wit!r})"
+        return f"Entry({self.ts}, {self.exp}, {self.wit!r}, start={self.start})"
 
 
 class EdgeIndex:
@@ -43,7 +50,7 @@ class EdgeIndex:
 
     __slots__ = ("by_src", "by_trg", "heap", "count")
 
-    STATE_VERSION = 1
+    STATE_VERSION = 2  # 2: entries carry their run's start
 
     def __init__(self) -> None:
         self.by_src: dict[str, dict[str, list]] = {}
@@ -53,13 +60,13 @@ class EdgeIndex:
 
     def insert(self, s: str, t: str, ts: int, exp: int, wit, now: int) -> None:
         """Keep `[ts, exp)` for `(s, t)` if it outlives the stored entry (merging the two
-        when the stored one still holds `now`)."""
+        when the stored one still holds `now`; its run goes on when it held `now - 1`)."""
         row = self.by_src.get(s)
         if row is None:
             row = self.by_src[s] = {}
         entry = row.get(t)
         if entry is None:
-            entry = Entry(ts, exp, wit)
+            entry = Entry(ts, exp, wit, now)
             row[t] = entry
             col = self.by_trg.get(t)
             if col is None:
@@ -67,6 +74,8 @@ class EdgeIndex:
             col[s] = entry
             self.count += 1
         elif exp > entry.exp:
+            if entry.exp < now:
+                entry.start = now  # after a gap: a new run
             if entry.exp <= now or ts < entry.ts:
                 entry.ts = ts
             entry.exp = exp
@@ -140,15 +149,15 @@ class EdgeIndex:
         """The checkpoint contract (incremental/stateful.py): every entry as a row in the
         order of `by_src`, the order of `by_trg` as sources per target, the expiry index."""
         return {
-            "edges": [(s, t, e.ts, e.exp, e.wit) for s, t, e in self.entries()],
+            "edges": [(s, t, e.ts, e.exp, e.wit, e.start) for s, t, e in self.entries()],
             "sources_by_target": {t: list(col) for t, col in self.by_trg.items()},
             "expiry": state_of(self.heap),
         }
 
     def restore(self, state: dict) -> None:
         by_src: dict = {}
-        for s, t, ts, exp, wit in state["edges"]:
-            by_src.setdefault(s, {})[t] = Entry(ts, exp, wit)
+        for s, t, ts, exp, wit, start in state["edges"]:
+            by_src.setdefault(s, {})[t] = Entry(ts, exp, wit, start)
         self.by_src = by_src
         self.by_trg = {
             t: {s: by_src[s][t] for s in sources}

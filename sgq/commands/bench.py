@@ -46,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="add the deletion sweep (0/2/5/10%% of lines are - edges; just these: --only=-x)",
     )
+    parser.add_argument(
+        "--timing",
+        action="store_true",
+        help="add the timing-order workloads, each with and without its time constraints "
+        "(engine only; just these: --only=timing)",
+    )
     parser.add_argument("--output", "-o", default=None, help="write the JSON results here")
     parser.add_argument(
         "--report",
@@ -97,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     if args.simple:
         names = {w.name for w in workloads}
         workloads += [w for w in wl.simple_paths(args.quick) if w.name not in names]
+    if args.timing:
+        workloads += wl.timing(args.quick)
     if args.only:
         wanted = [p for p in args.only.split(",") if p]
         workloads = [w for w in workloads if any(p in w.name for p in wanted)]
@@ -157,6 +165,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
         format_simple,
         format_table,
         format_targets,
+        format_timing,
         write_report,
     )
 
@@ -170,6 +179,11 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     simple = format_simple(result)
     if simple:
         print("\nsimple paths (vs arbitrary paths on the same stream):\n" + simple)
+    timing = format_timing(result)
+    if timing:
+        print(
+            "\ntiming order (with the time constraints vs the same query without them):\n" + timing
+        )
     goals = format_targets(result)
     if goals:
         print("\ntargets:\n" + goals)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 
+import attrs
 from hypothesis import strategies as st
 from sgq.datalog import ast
 from sgq.datalog.parser import UNITS, parse_duration
@@ -56,12 +57,31 @@ def args(n_min=0, n_max=3):
 aliases = st.one_of(st.none(), st.sampled_from(("FP", "Path", "R1", "for", "as", "_")))
 
 
+times = st.one_of(st.none(), st.sampled_from(("t", "t1", "for", "as", "_")))
+COMPARE_OPS = ("=", "!=", "<", "<=", ">", ">=")
+
+
+def comparisons() -> st.SearchStrategy[ast.Comparison]:
+    """`x op y`, sometimes with an offset on the right (`t2 <= t1 + 1h`)."""
+    offsets = st.one_of(
+        st.just({}),
+        st.builds(lambda d, o: {"offset": d, "offset_op": o}, durations(), st.sampled_from("+-")),
+    )
+    return st.builds(
+        lambda left, op, right, extra: ast.Comparison(left, op, right, **extra),
+        terms(),
+        st.sampled_from(COMPARE_OPS),
+        terms(),
+        offsets,
+    )
+
+
 def literals() -> st.SearchStrategy[ast.Literal]:
     return st.one_of(
-        st.builds(ast.Atom, names(), args()),
-        st.builds(ast.Closure, names(), st.sampled_from("+*"), args(), aliases),
-        st.builds(ast.PathAtom, regexes(), args(), aliases),
-        st.builds(ast.Comparison, terms(), st.sampled_from(("=", "!=")), terms()),
+        st.builds(ast.Atom, names(), args(), time=times),
+        st.builds(ast.Closure, names(), st.sampled_from("+*"), args(), aliases, time=times),
+        st.builds(ast.PathAtom, regexes(), args(), aliases, time=times),
+        comparisons(),
     )
 
 
@@ -174,6 +194,18 @@ def _valid_rule(draw, head: str, readable: list[str], alias_count: list[int]) ->
             )
         )
         body.append(ast.Comparison(left, draw(st.sampled_from(("=", "!="))), right))
+    if draw(st.booleans()):  # time variables on some atoms, compared (specs/semantics.md §4b)
+        times = []
+        for k, literal in enumerate(body):
+            if not isinstance(literal, ast.Comparison) and draw(st.booleans()):
+                body[k] = attrs.evolve(literal, time=f"t{k}")
+                times.append(ast.Var(f"t{k}"))
+        for _ in range(draw(st.integers(0, 2)) if times else 0):
+            extra = {}
+            if draw(st.booleans()):
+                extra = {"offset": draw(durations()), "offset_op": draw(st.sampled_from("+-"))}
+            left, right = draw(st.sampled_from(times)), draw(st.sampled_from(times))
+            body.append(ast.Comparison(left, draw(st.sampled_from(COMPARE_OPS)), right, **extra))
     body = draw(st.permutations(body))
     head_args = (chain[0], chain[-1]) if draw(st.booleans()) else (chain[-1], chain[0])
     return ast.Rule(ast.Atom(head, head_args), tuple(body))

@@ -8,7 +8,8 @@ One generator serves two drivers through a tiny "chooser" interface:
 
 Programs cover joins, unions (several rules per head), chains of derived predicates, closures
 `p+`/`p*` over input and derived predicates, path atoms `[R]` over both, constants, `_`,
-comparisons, slides and per-label windows. Streams use few vertices (so joins and cycles
+comparisons, time variables and their order (`a(x, y)@t0, t0 < t1 + 2`), slides and per-label
+windows. Streams use few vertices (so joins and cycles
 happen), ties, same-slide buckets, bursts, long gaps, labels no rule reads, and '-' edges of
 every kind in DELETION_KINDS (also of absent edges).
 """
@@ -131,13 +132,34 @@ def gen_rule(ch, head: str, available: list[str]) -> str:
             body.append(f"{_simple(ch)}{render_name(ch.choice(available))}{op}({x}, {y})")
         else:
             body.append(f"{_simple(ch)}[{gen_regex(ch, available)}]({x}, {y})")
+    timing = _time_order(ch, body) if ch.bool(0.3) else []
     if ch.bool(0.25):
         left = ch.choice(bound)
         right = ch.choice(bound) if len(bound) > 1 and ch.bool(0.7) else ch.choice(VERTICES[:3])
         if left != right:
             body.append(f"{left} {ch.choice(('!=', '='))} {right}")
+    body += timing
     head_args = (ch.choice(bound), ch.choice(bound))
     return f"{head}({head_args[0]}, {head_args[1]}) :- {', '.join(body)}."
+
+
+TIME_OPS = ("<", "<=", ">", ">=", "=", "!=")
+
+
+def _time_order(ch, body: list[str]) -> list[str]:
+    """Time variables on some atoms of `body` (changed in place, `atom@t0`) and one or two
+    comparisons of them, sometimes with an offset (specs/semantics.md §4b)."""
+    times = []
+    for i, literal in enumerate(body):
+        if ch.bool(0.7):
+            body[i] = f"{literal}@t{i}"
+            times.append(f"t{i}")
+    comparisons = []
+    for _ in range(ch.int(1, 2) if times else 0):
+        left, right = ch.choice(times), ch.choice(times)
+        offset = f" {ch.choice('+-')} {ch.int(1, 5)}" if ch.bool(0.3) else ""
+        comparisons.append(f"{left} {ch.choice(TIME_OPS)} {right}{offset}")
+    return comparisons
 
 
 def gen_program(ch) -> str:

@@ -23,6 +23,9 @@ from sgq.state_codec import StateError, decode, decode_value, encode, encode_val
 PATH_PROGRAM = ".window 10\n.slide 2\nAnswer(x, y) :- [a*/b*](x, y)."
 PATTERN_PROGRAM = ".window 10\nAnswer(x, z) :- a(x, y), b(y, z), x != z."
 SIMPLE_PROGRAM = ".window 10\n.slide 2\nAnswer(x, y) :- simple [a/b*](x, y)."
+TIMED_PROGRAM = (
+    ".window 10\nAnswer(x, z) :- a(x, y)@t1, b(y, z)@t2, a(z, x)@t3, t1 < t2, t3 <= t2 + 3."
+)
 
 
 def to_json(roots: dict) -> dict:
@@ -165,6 +168,7 @@ ENGINES = [
     pytest.param(SIMPLE_PROGRAM, {}, id="simple-path"),
     pytest.param(PATH_PROGRAM, {"history": False, "deltas": True}, id="path-deltas"),
     pytest.param(PATTERN_PROGRAM, {"history": False, "deltas": True}, id="pattern-deltas"),
+    pytest.param(TIMED_PROGRAM, {}, id="timed-pattern"),
 ]
 
 

@@ -7,7 +7,7 @@ from sgq.datalog.check import check_text
 from sgq.datalog.parser import parse
 from sgq.oracle import evaluate, evaluate_cases, evaluate_many
 from sgq.oracle.automaton import build_automaton
-from snapshot_reference import change_points, delta_view, output_snapshot
+from snapshot_reference import change_points, delta_view, output_snapshots
 
 pytestmark = pytest.mark.spark
 
@@ -80,14 +80,27 @@ def test_several_programs_one_pass(spark):
             prog(".window 5\nAnswer(x, y) :- [a?/b+](x, y), b(y, 3).\n"),
             [("1", "2", "a", 0, "+"), ("2", "3", "b", 1, "+"), ("3", "3", "b", 1, "+")],
         ),
+        (
+            # time variables (specs/semantics.md §4b): a(1, 2) renewed at 3 and, abutting,
+            # at 8 keeps its start 0; b(2, 3) starts at 2
+            prog(".window 5\nAnswer(x, z) :- a(x, y)@t1, b(y, z)@t2, t1 < t2.\n"),
+            [
+                ("1", "2", "a", 0, "+"),
+                ("2", "3", "b", 2, "+"),
+                ("1", "2", "a", 3, "+"),
+                ("2", "3", "b", 4, "+"),
+                ("1", "2", "a", 8, "+"),
+            ],
+        ),
     ]
-    r0, r1, r2 = evaluate_many(cases)
+    r0, r1, r2, r3 = evaluate_many(cases)
     assert r0.delta() == [(0, "+", "1", "3", "Answer"), (2, "-", "1", "3", "Answer")]
     # D* holds (v, v) for the active domain even where D is empty
     assert r1.snapshot(0) == {("1", "1", "Answer")}
     assert r1.snapshot(3) == {("1", "1", "Answer"), ("2", "2", "Answer"), ("1", "2", "Answer")}
     assert r2.snapshot(1) == {("1", "3", "Answer"), ("2", "3", "Answer"), ("3", "3", "Answer")}
-    for (checked, edges), res in zip(cases, (r0, r1, r2)):
+    assert r3.delta() == [(2, "+", "1", "3", "Answer"), (9, "-", "1", "3", "Answer")]
+    for (checked, edges), res in zip(cases, (r0, r1, r2, r3)):
         assert res.delta() == delta_view(checked, edges)
 
 
@@ -98,5 +111,6 @@ def test_oracle_equals_reference_on_random_cases(spark):
     results = evaluate_many([(c, e) for _text, c, e in cases])
     for (text, checked, edges), res in zip(cases, results):
         assert res.points == change_points(checked, edges), text
+        wanted = output_snapshots(checked, edges)
         for tau in res.points:
-            assert res.snapshot(tau) == output_snapshot(checked, edges, tau), (text, edges, tau)
+            assert res.snapshot(tau) == wanted[tau], (text, edges, tau)
