@@ -41,6 +41,8 @@ def path_program(ch, shape: str) -> str:
         regex = "/".join(part() for _ in range(ch.int(2, 3)))
     elif shape == "alt":
         regex = "|".join(part() for _ in range(ch.int(2, 3)))
+    elif shape == "letter":
+        regex = ch.choice(labels)
     else:
         regex = gen_regex(ch, labels)
     window = ch.int(2, 12)

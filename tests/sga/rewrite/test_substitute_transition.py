@@ -13,7 +13,7 @@ from sgq.sga.rewrite.substitute_transition import substitute_transition
 @given(st.data())
 def test_substitute_transition_keeps_every_snapshot(data):
     ch = DataChooser(data)
-    text = path_program(ch, "any")
+    text = path_program(ch, "letter" if ch.bool(0.7) else "any")
     plan, applied, edges = rule_case(ch, text, substitute_transition, skip=("finite_paths",))
     assume(applied)
     mismatch = mismatch_of(text, plan, edges)
