@@ -13,6 +13,7 @@ Operator lines follow thesis 5.2.1: `WSCAN[likes](ω=86400, β=3600)`, `FILTER[t
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from .algebra import (
     Filter,
@@ -143,8 +144,9 @@ def describe(op: Op) -> str:
     return op_kind(op)  # pragma: no cover - every operator is listed above
 
 
-def explain_text(plan: Plan) -> str:
-    """The order line, then each output's tree; a node already printed shows as `#n (shared)`."""
+def explain_text(plan: Plan, annotate: Callable[[Op], str] | None = None) -> str:
+    """The order line, then each output's tree; a node already printed shows as `#n (shared)`.
+    `annotate(op)`, when given, is appended to each operator's first line (estimated costs)."""
     ids = number(plan)
     lines = ["order: " + ", ".join(plan.order)]
     printed: set[Op] = set()
@@ -155,7 +157,8 @@ def explain_text(plan: Plan) -> str:
             lines.append(f"{pad}#{ids[op]} (shared) {describe(op)}")
             return
         printed.add(op)
-        lines.append(f"{pad}#{ids[op]} {describe(op)}")
+        note = f"  {annotate(op)}" if annotate is not None else ""
+        lines.append(f"{pad}#{ids[op]} {describe(op)}{note}")
         for child in children(op):
             walk(child, depth + 1)
 
@@ -165,8 +168,9 @@ def explain_text(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def explain_data(plan: Plan) -> dict:
-    """The plan as plain data: order, output ids, operators by id."""
+def explain_data(plan: Plan, extra: Callable[[Op], dict] | None = None) -> dict:
+    """The plan as plain data: order, output ids, operators by id; `extra(op)`, when given,
+    adds keys to each operator's entry (estimated costs)."""
     ids = number(plan)
     operators = []
     for op, ident in sorted(ids.items(), key=lambda item: item[1]):
@@ -180,6 +184,8 @@ def explain_data(plan: Plan) -> dict:
         }
         if isinstance(op, Path) and op.domain is not None:
             entry["domain"] = ids[op.domain]
+        if extra is not None:
+            entry.update(extra(op))
         operators.append(entry)
     return {
         "order": list(plan.order),

@@ -26,6 +26,8 @@ from .errors import UserError
 from .incremental.engine import Engine, Result
 from .options import PlanOptions
 from .sga.algebra import Plan
+from .sga.cost.statistics import StreamStatistics
+from .sga.optimize.search import optimize
 from .sga.translate import translate
 
 if TYPE_CHECKING:
@@ -145,11 +147,14 @@ def compile(
     text: str | None = None,
     filename: str | None = None,
     options: PlanOptions = PlanOptions(),
+    statistics: StreamStatistics | None = None,
 ) -> Query:
     """Parse, check and plan a program: the `.dl` file at `path`, or the program `text`.
 
     `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
-    rewrite passes to skip and the PATH operator of the query's engines; `filename` names
+    rewrite passes to skip and the PATH operator of the query's engines; with
+    `options.optimize`, the plan is the optimizer's choice over `statistics` (required then:
+    `sgq.sga.cost.statistics.collect(edges)` of a sample of the stream); `filename` names
     the program in messages. Raises `sgq.DlErrors` for a bad program (each error with its
     `line`, `column` and `message`) and `UserError` for a file that cannot be read.
 
@@ -182,4 +187,8 @@ def compile(
         name = filename or "<string>"
     checked = check_text(text, name, window=window, slide=slide)
     plan = translate(checked, skip=options.skip_rewrites)
+    if options.optimize:
+        if statistics is None:
+            raise UserError("the optimizer needs statistics of the input stream (statistics=)")
+        plan = optimize(plan, statistics).chosen.plan
     return Query(checked, plan, text, options)

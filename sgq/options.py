@@ -111,6 +111,11 @@ class PlanOptions:
 
     `tuning` (default `Tuning()`): the operators' own thresholds (API only, no flag).
 
+    `optimize` (default False): let the cost-based optimizer (sga/optimize/, thesis ch. 6)
+    choose among the plans the equivalence rules of sga/rewrite/equivalences.py give, priced
+    over statistics of the input stream (`sgq.compile(..., statistics=...)`); off, the plan
+    is today's: the canonical plan after the rewrite passes (`--optimize`/`--no-optimize`).
+
     `simple_budget` (default 2,000,000): the steps the simple-path search of one `simple`
     PATH may take in one round (incremental/state/simple_search.py) before the run stops with
     an error naming the atom and the vertex where conflicts exploded (`--simple-budget`).
@@ -124,6 +129,7 @@ class PlanOptions:
     )
     tuning: Tuning = attrs.field(default=Tuning(), converter=_tuning)
     simple_budget: int = attrs.field(default=DEFAULT_SIMPLE_BUDGET, validator=_check_budget)
+    optimize: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (checkpoint settings, benchmark children); `PlanOptions(**d)` reads
@@ -136,4 +142,6 @@ class PlanOptions:
             out["tuning"] = attrs.asdict(self.tuning)
         if self.simple_budget != DEFAULT_SIMPLE_BUDGET:
             out["simple_budget"] = self.simple_budget
+        if self.optimize:
+            out["optimize"] = True
         return out

@@ -31,7 +31,10 @@ translation unless it is skipped by name (`PlanOptions(skip_rewrites={"shared_ch
 
 from __future__ import annotations
 
+import attrs
+
 from ..algebra import Op, Pattern, Plan, map_plan
+from .associate_pattern import nest
 
 
 def _label(op: Op, forward: bool) -> str:
@@ -39,30 +42,24 @@ def _label(op: Op, forward: bool) -> str:
     return name if forward else f"^{name}"
 
 
-def _merge(p: Pattern, i: int, j: int, m: str) -> Pattern:
+def merge_pair(p: Pattern, i: int, j: int, m: str) -> Pattern:
     """`p` with atoms i and j (linked by `m`) replaced by their join projected on their other
-    endpoints, at position min(i, j)."""
+    endpoints, at position min(i, j): associate_pattern.nest, the inner PATTERN named as the
+    path it is (`[a/^b]`: `^` for an atom read against its direction)."""
     i, j = min(i, j), max(i, j)
-    (si, ti), (sj, tj) = p.bindings[i], p.bindings[j]
-    # orient the pair as a path p_end -> m -> q_end, atom i first
-    a_fwd = ti == m
-    b_fwd = sj == m
-    pe = si if a_fwd else ti
-    qe = tj if b_fwd else sj
-    inner = Pattern(
-        (p.inputs[i], p.inputs[j]),
-        (p.bindings[i], p.bindings[j]),
-        (pe, qe),
-        f"[{_label(p.inputs[i], a_fwd)}/{_label(p.inputs[j], b_fwd)}]",
+    nested = nest(p, i, j)
+    if nested is None:  # pragma: no cover - a projectable link leaves two ends outside
+        raise AssertionError(f"no grouping of atoms {i}, {j} over {m!r}")
+    a_fwd = p.bindings[i][1] == m
+    b_fwd = p.bindings[j][0] == m
+    inner = attrs.evolve(
+        nested.inputs[i],
+        label=f"[{_label(p.inputs[i], a_fwd)}/{_label(p.inputs[j], b_fwd)}]",
     )
-    inputs = list(p.inputs)
-    bindings = list(p.bindings)
-    inputs[i], bindings[i] = inner, (pe, qe)
-    del inputs[j], bindings[j]
-    return Pattern(tuple(inputs), tuple(bindings), p.head, p.label, p.conditions)
+    return attrs.evolve(nested, inputs=nested.inputs[:i] + (inner,) + nested.inputs[i + 1 :])
 
 
-def _links(p: Pattern) -> dict[str, list[int]]:
+def projectable_links(p: Pattern) -> dict[str, list[int]]:
     """Variables that may be projected out, each with the two atoms it links."""
     uses: dict[str, list[int]] = {}
     for k, (s, t) in enumerate(p.bindings):
@@ -117,7 +114,7 @@ def share_chains(p: Pattern) -> Pattern:
     if p.time_conditions:
         return p
     while len(p.inputs) >= 3:
-        links = _links(p)
+        links = projectable_links(p)
         closing = None
         for v, (i, j) in links.items():
             ends = {x for x in p.bindings[i] + p.bindings[j] if x != v}
@@ -125,12 +122,12 @@ def share_chains(p: Pattern) -> Pattern:
                 closing = v
                 break
         if closing is not None:
-            p = _merge(p, *links[closing], closing)
+            p = merge_pair(p, *links[closing], closing)
             continue
         order = _chain_order(p)
         if order is None or order[-2] not in links:
             return p
-        p = _merge(p, *links[order[-2]], order[-2])
+        p = merge_pair(p, *links[order[-2]], order[-2])
     return p
 
 

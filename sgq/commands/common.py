@@ -4,6 +4,7 @@ user."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..api import read_program
 from ..errors import UserError
@@ -108,6 +109,60 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: input edges `--optimize` reads for statistics when no `--stats` file is given
+DEFAULT_SAMPLE = 20_000
+
+
+def add_optimizer_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--optimize`/`--no-optimize`, `--stats FILE` and `--sample N` (sga/optimize/)."""
+    parser.add_argument(
+        "--optimize",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="let the cost-based optimizer (thesis ch. 6) choose the plan from statistics of "
+        "the input stream (default: off, today's plan; --no-optimize)",
+    )
+    parser.add_argument(
+        "--stats",
+        metavar="FILE",
+        help="statistics written by 'sgq stats' (default: sample the input's first edges)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=DEFAULT_SAMPLE,
+        metavar="N",
+        help=f"input edges --optimize samples without --stats (default {DEFAULT_SAMPLE:,})",
+    )
+
+
+def load_statistics(
+    args: argparse.Namespace, source: str | None, fmt: str | None = None, columns=None
+):
+    """The stream statistics `--optimize` plans with: `--stats FILE`, else the first
+    `--sample` edges of the edge file `source` (in format `fmt`, with `columns`); a
+    UserError when there is neither."""
+    from ..sga.cost.statistics import collect, loads
+    from ..stream_io import read_edges
+
+    if args.stats:
+        try:
+            with open(args.stats, encoding="utf-8") as handle:
+                return loads(handle.read(), args.stats)
+        except OSError as exc:
+            raise UserError(f"cannot read statistics file '{args.stats}': {exc.strerror}") from None
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+    if args.sample < 1:
+        raise UserError(f"--sample: must be a positive integer, not {args.sample}")
+    if source is None or source == "-" or not os.path.isfile(source):
+        raise UserError(
+            "--optimize needs statistics: give --stats FILE (from 'sgq stats'), or an edge "
+            "file to sample"
+        )
+    return collect(read_edges(source, fmt, columns), args.sample)
+
+
 def plan_options(args: argparse.Namespace) -> PlanOptions:
     """The PlanOptions of `add_plan_arguments`' flags; an unknown rewrite is a UserError."""
     budget = getattr(args, "simple_budget", DEFAULT_SIMPLE_BUDGET)
@@ -115,10 +170,30 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
         raise UserError(f"--simple-budget: must be a positive integer, not {budget}")
     try:
         return PlanOptions(
-            path_operator=args.path_operator, skip_rewrites=args.no_rewrite, simple_budget=budget
+            path_operator=args.path_operator,
+            skip_rewrites=args.no_rewrite,
+            simple_budget=budget,
+            optimize=getattr(args, "optimize", False),
         )
     except UserError as exc:
         raise UserError(f"--no-rewrite: {exc}") from None
+
+
+def compile_for_input(args: argparse.Namespace):
+    """`args.program` planned with the plan flags and, with `--optimize`, the statistics of
+    `--stats` or of the `--input` file's first edges (`sgq run`, `sgq verify`)."""
+    options = plan_options(args)
+    if options.optimize and getattr(args, "paths", False):
+        raise UserError(
+            "--optimize does not go with --paths: the optimized plan's witness paths run "
+            "over its derived edges"
+        )
+    statistics = (
+        load_statistics(args, args.input, args.format, args.columns) if options.optimize else None
+    )
+    return compile_program(
+        args.program, options=options, statistics=statistics, **window_overrides(args)
+    )
 
 
 def compile_program(
@@ -126,14 +201,22 @@ def compile_program(
     window: int | None = None,
     slide: int | None = None,
     options: PlanOptions = PlanOptions(),
+    statistics=None,
 ):
-    """Parse, check and plan the program at `path` with `options`; its errors become a
-    UserError (exit 1)."""
+    """Parse, check and plan the program at `path` with `options` (and `statistics`, for the
+    optimizer); its errors become a UserError (exit 1)."""
     from ..api import compile as compile_query
     from ..datalog.errors import DlErrors
 
     text = read_program(path)
     try:
-        return compile_query(text, filename=path, window=window, slide=slide, options=options)
+        return compile_query(
+            text,
+            filename=path,
+            window=window,
+            slide=slide,
+            options=options,
+            statistics=statistics,
+        )
     except DlErrors as exc:
         raise UserError(exc.render(), exit_code=1) from None

@@ -2,7 +2,9 @@
 5.2.2, then the rewrite passes of sga/rewrite/pipeline.py); `--no-rewrite NAME` skips a pass,
 `--canonical` skips `shared_chains`. The text form opens with the passes by name (those that
 changed the plan, those that had nothing to change, those skipped) and the PATH operator
-`--path-operator` chooses for `sgq run`.
+`--path-operator` chooses for `sgq run`. `--optimize` (with `--stats FILE` or `--input EDGES`
+to sample) prints the optimizer's choice with each operator's estimated cost per time unit
+(text, json) and `--plans N` the N cheapest alternatives (sga/optimize/, thesis ch. 6).
 
 Errors in the program are printed as `FILE:LINE:COL: error: ...` with the source line and a
 caret, exit code 1; a missing file or a bad option is a usage error, exit code 2.
@@ -16,11 +18,21 @@ import sys
 from sgq.api import read_program
 from sgq.datalog.check import check_text
 from sgq.datalog.errors import DlErrors
+from sgq.errors import UserError
 from sgq.sga.explain import explain_dot, explain_json, explain_text
+from sgq.sga.optimize.report import optimized_json, optimized_text
+from sgq.sga.optimize.search import optimize
 from sgq.sga.rewrite.pipeline import REWRITES
 from sgq.sga.translate import translate
 
-from .common import add_plan_arguments, add_window_arguments, plan_options, window_overrides
+from .common import (
+    add_optimizer_arguments,
+    add_plan_arguments,
+    add_window_arguments,
+    load_statistics,
+    plan_options,
+    window_overrides,
+)
 
 NAME = "explain"
 HELP = "Print the streaming graph algebra plan of a .dl program."
@@ -43,6 +55,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the canonical plan (thesis Algorithm SGQParser) without the shared-chains rewrite",
     )
     add_plan_arguments(parser)
+    add_optimizer_arguments(parser)
+    parser.add_argument(
+        "--input", "-i", metavar="EDGES", help="edge file --optimize samples for statistics"
+    )
+    parser.add_argument(
+        "--plans",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --optimize: also list the N cheapest plans with their estimated costs",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +78,16 @@ def run(args: argparse.Namespace) -> int:
     except DlErrors as exc:
         print(exc.render(), file=sys.stderr)
         return 1
+    if args.plans and not options.optimize:
+        raise UserError("--plans lists the optimizer's plans: add --optimize")
+    if options.optimize:
+        if args.format == "dot" or args.plans < 0:
+            raise UserError("--optimize: the formats are text and json; --plans must be >= 0")
+        stats = load_statistics(args, args.input)
+        result = optimize(plan, stats, alternatives=max(1, args.plans))
+        write = optimized_text if args.format == "text" else optimized_json
+        sys.stdout.write(write(result, stats, args.plans))
+        return 0
     if args.format == "text":
         passes = [
             name

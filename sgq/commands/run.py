@@ -34,11 +34,11 @@ from ..run_job import RunJob, output_format
 from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
 from .common import (
     add_input_arguments,
+    add_optimizer_arguments,
     add_plan_arguments,
     add_window_arguments,
-    compile_program,
+    compile_for_input,
     duration_arg,
-    plan_options,
     seconds_arg,
     window_overrides,
 )
@@ -74,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--paths", action="store_true", help="add a witness path column to interval output"
     )
     add_plan_arguments(parser)
+    add_optimizer_arguments(parser)
     parser.add_argument(
         "--output",
         "-o",
@@ -287,7 +288,7 @@ def _skip(edges: Iterator, count: int, digest: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_follow_arguments(args)
-    query = compile_program(args.program, options=plan_options(args), **window_overrides(args))
+    query = compile_for_input(args)
     columns = parse_columns(args.columns) if args.columns else None
     job = RunJob(args, query, _checkpoints(args, query, columns), live=args.follow)
     try:

@@ -21,11 +21,10 @@ from ..incremental.time_order import out_of_order
 from ..stream_io import DELTA_FIELDS, ResultWriter, read_edges
 from .common import (
     add_input_arguments,
+    add_optimizer_arguments,
     add_plan_arguments,
     add_window_arguments,
-    compile_program,
-    plan_options,
-    window_overrides,
+    compile_for_input,
 )
 
 NAME = "verify"
@@ -40,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_window_arguments(parser)
     add_plan_arguments(parser)
+    add_optimizer_arguments(parser)
     parser.add_argument(
         "--oracle-output",
         metavar="OUT",
@@ -97,7 +97,7 @@ def run(args) -> int:
     from ..oracle.compare import check_engine
     from ..oracle.evaluation import evaluate
 
-    query = compile_program(args.program, options=plan_options(args), **window_overrides(args))
+    query = compile_for_input(args)
     checked = query.checked
     if not checked.outputs:
         raise UserError(f"{args.program}: no output predicate (.output, or a rule for Answer)")

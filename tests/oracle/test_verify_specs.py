@@ -2,7 +2,8 @@
 (timely and after close) on a generated stream over the program's own input labels.
 
 All programs go to the oracle in one Spark pass (`evaluate_many`), then each engine is checked
-with the same `check_engine` the command uses. Streams are small and dense (few vertices, a
+with the same `check_engine` the command uses. The second test does the same for the plans
+the cost-based optimizer ranks cheapest (sga/optimize/), priced over each stream's statistics. Streams are small and dense (few vertices, a
 couple of windows long, ties and slide buckets included) so that closures and joins fire.
 """
 
@@ -14,7 +15,10 @@ from pathlib import Path
 import pytest
 from sgq.oracle import evaluate_many
 from sgq.oracle.compare import check_engine
+from sgq.sga.cost.statistics import collect
+from sgq.sga.optimize.search import optimize
 
+from sgq.api import Query
 from sgq.api import compile as compile_query
 
 SPECS = Path(__file__).resolve().parents[2] / "specs" / "queries"
@@ -36,16 +40,21 @@ def _stream(checked, seed: int, n: int = 70) -> list[tuple]:
     return edges
 
 
-@pytest.mark.spark
-@pytest.mark.slow
-def test_verify_agrees_on_every_spec_program(spark):
-    assert len(PROGRAMS) >= 30
+def _spec_cases():
+    """Every spec program compiled, its stream, and the oracle's answers (one Spark pass)."""
     queries, cases = [], []
     for i, path in enumerate(PROGRAMS):
         query = compile_query(path.read_text(encoding="utf-8"), filename=str(path))
         queries.append(query)
         cases.append((query.checked, _stream(query.checked, seed=i)))
-    expected = evaluate_many(cases)
+    return queries, cases, evaluate_many(cases)
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_verify_agrees_on_every_spec_program(spark):
+    assert len(PROGRAMS) >= 30
+    queries, cases, expected = _spec_cases()
     failures = []
     total = 0
     for path, query, (_checked, edges), oracle in zip(PROGRAMS, queries, cases, expected):
@@ -55,3 +64,24 @@ def test_verify_agrees_on_every_spec_program(spark):
             failures.append(f"{path.relative_to(SPECS)}:\n{mismatch.describe()}")
     assert not failures, "\n\n".join(failures)
     assert total > 1000
+
+
+ALTERNATIVES = 3
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_every_ranked_plan_agrees_on_every_spec_program(spark):
+    queries, cases, expected = _spec_cases()
+    failures = []
+    rewritten = 0
+    for path, query, (checked, edges), oracle in zip(PROGRAMS, queries, cases, expected):
+        result = optimize(query.plan, collect(edges), alternatives=ALTERNATIVES)
+        for ranked in result.ranked:
+            rewritten += ranked.plan != query.plan
+            engine = Query(checked, ranked.plan, query.source, query.options).engine
+            mismatch, _ = check_engine(engine, edges, oracle.points, oracle.snapshot)
+            if mismatch is not None:
+                failures.append(f"{path.relative_to(SPECS)}:\n{mismatch.describe()}")
+    assert not failures, "\n\n".join(failures)
+    assert rewritten > len(PROGRAMS) // 2  # other plans were checked (42 when written)

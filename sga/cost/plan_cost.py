@@ -1,0 +1,46 @@
+"""A plan's estimated cost: every distinct operator's output characteristics (estimates.py)
+and cost per unit time (operator_costs.py), and their sum (thesis 6.3.2)."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..algebra import Op, Plan, children
+from .estimates import StreamEstimate, estimate
+from .operator_costs import Weights, operator_cost
+from .statistics import StreamStatistics
+
+
+@attrs.frozen
+class OperatorCost:
+    """One operator: its output's estimate and its own cost per unit time."""
+
+    estimate: StreamEstimate
+    cost: float
+
+
+class CostModel:
+    """Estimates and costs of plan nodes over one `StreamStatistics`, cached per node (a node
+    is its whole sub-plan, so the cache holds across the plans the optimizer compares)."""
+
+    def __init__(self, stats: StreamStatistics, weights: Weights = Weights()) -> None:
+        self.stats = stats
+        self.weights = weights
+        self._costs: dict[Op, OperatorCost] = {}
+
+    def of(self, op: Op) -> OperatorCost:
+        """`op`'s estimate and own cost (its inputs first, recursively)."""
+        got = self._costs.get(op)
+        if got is None:
+            inputs = [self.of(child).estimate for child in children(op)]
+            out = estimate(op, inputs, self.stats)
+            got = OperatorCost(out, operator_cost(op, inputs, out, self.weights))
+            self._costs[op] = got
+        return got
+
+    def total(self, roots) -> float:
+        """The summed cost of the distinct operators under `roots`."""
+        return sum(self.of(op).cost for op in Plan(tuple(roots)).nodes())
+
+    def per_operator(self, plan: Plan) -> dict[Op, OperatorCost]:
+        return {op: self.of(op) for op in plan.nodes()}

@@ -1,0 +1,123 @@
+"""Streaming graph characteristics of an input stream, measured on a sample (thesis 6.3.1 and
+6.4.2): per label the arrival rate r and, for System-R selectivities under the uniformity and
+inclusion assumptions, the distinct source and target vertices.
+
+A window holds `r · ω` tuples of a label, usually more or fewer than the sample has, so the
+distinct counts are kept at two sample sizes (the whole sample and its first half) and read
+at any size `N` by Heaps' law through both points, `d(N) = d · (N / n)^β`: vertex counts of
+social streams grow sub-linearly with the edges seen (few persons, many messages per person).
+
+`collect` reads edges `(src, trg, label, ts, op)` once (`+` edges only); `sgq stats INPUT`
+writes the result as JSON and `sgq run/explain --stats FILE` read it back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+
+import attrs
+
+FORMAT = "sgq-statistics/1"
+
+
+@attrs.frozen
+class LabelStatistics:
+    """One label in the sample: `count` tuples with `distinct_src` / `distinct_trg` vertices,
+    and the same counts over the sample's first half (`half_*`)."""
+
+    count: int
+    distinct_src: int
+    distinct_trg: int
+    half_count: int
+    half_distinct_src: int
+    half_distinct_trg: int
+
+    def distinct(self, end: str, size: float) -> float:
+        """Distinct vertices at `end` ("src" or "trg") among `size` tuples (Heaps' law through
+        the two measured points; at least 1, at most `size`)."""
+        full = self.distinct_src if end == "src" else self.distinct_trg
+        half = self.half_distinct_src if end == "src" else self.half_distinct_trg
+        if self.count == 0 or full == 0:
+            return 1.0
+        beta = 1.0
+        if 0 < self.half_count < self.count and 0 < half < full:
+            beta = math.log(full / half) / math.log(self.count / self.half_count)
+        elif half == full:
+            beta = 0.0
+        beta = min(1.0, max(0.0, beta))
+        return max(1.0, min(size, full * (size / self.count) ** beta))
+
+
+@attrs.frozen
+class StreamStatistics:
+    """A sample of `edges` edges over `span` time units (last ts - first ts + 1)."""
+
+    edges: int
+    span: int
+    labels: dict[str, LabelStatistics] = attrs.field(factory=dict)
+
+    def rate(self, label: str) -> float:
+        """Tuples of `label` per time unit (the thesis's r); a label the sample lacks gets one
+        tuple per sample span, so that nothing costs zero."""
+        stats = self.labels.get(label)
+        count = stats.count if stats is not None and stats.count else 1
+        return count / max(1, self.span)
+
+    def as_dict(self) -> dict:
+        return {
+            "format": FORMAT,
+            "edges": self.edges,
+            "span": self.span,
+            "labels": {name: attrs.asdict(s) for name, s in sorted(self.labels.items())},
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.as_dict(), indent=2) + "\n"
+
+
+def loads(text: str, source: str = "statistics") -> StreamStatistics:
+    """Statistics written by `StreamStatistics.dumps`; ValueError naming `source` otherwise."""
+    try:
+        data = json.loads(text)
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not an {FORMAT} file")
+        labels = {name: LabelStatistics(**fields) for name, fields in data["labels"].items()}
+        return StreamStatistics(int(data["edges"]), int(data["span"]), labels)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise ValueError(f"{source}: not a statistics file written by sgq stats ({exc})") from None
+
+
+def collect(edges: Iterable[tuple], limit: int | None = None) -> StreamStatistics:
+    """The statistics of the first `limit` edges (all when None); `-` edges are skipped."""
+    rows = []
+    for edge in edges:
+        if limit is not None and len(rows) >= limit:
+            break
+        src, trg, label, ts, *rest = edge
+        if rest and rest[0] == "-":
+            continue
+        rows.append((src, trg, label, int(ts)))
+    return StreamStatistics(
+        len(rows),
+        rows[-1][3] - rows[0][3] + 1 if rows else 1,
+        _label_statistics(rows, len(rows) // 2),
+    )
+
+
+def _label_statistics(rows: list[tuple], half: int) -> dict[str, LabelStatistics]:
+    """Per label: count and distinct src/trg over `rows` and over `rows[:half]`."""
+    seen: dict[str, tuple[list[int], set, set]] = {}
+    at_half: dict[str, tuple[int, int, int]] = {}
+    for k, (src, trg, label, _) in enumerate(rows):
+        if k == half:
+            at_half = {name: (c[0], len(s), len(t)) for name, (c, s, t) in seen.items()}
+        count, srcs, trgs = seen.setdefault(label, ([0], set(), set()))
+        count[0] += 1
+        srcs.add(src)
+        trgs.add(trg)
+    return {
+        name: LabelStatistics(count[0], len(srcs), len(trgs), *at_half.get(name, (0, 0, 0)))
+        for name, (count, srcs, trgs) in seen.items()
+    }
