@@ -13,6 +13,7 @@ import pytest
 from sgq.generators import generate, write_csv
 
 
+@pytest.mark.slow  # ~9 s: 200k lines generated under tracemalloc
 def test_tracemalloc_peak_stays_small():
     # 200k so lines held as tuples would take ~50 MB; the stream, with its deletion pool full,
     # must stay far below.

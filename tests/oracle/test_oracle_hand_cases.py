@@ -104,6 +104,7 @@ def test_several_programs_one_pass(spark):
         assert res.delta() == delta_view(checked, edges)
 
 
+@pytest.mark.slow  # ~17 s of Spark; the README's test run keeps the hand cases above
 def test_oracle_equals_reference_on_random_cases(spark):
     from harness_support import batch_cases
 
