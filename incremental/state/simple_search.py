@@ -1,29 +1,23 @@
-"""The simple paths from one root over a window graph, with a budget of work (RPQ paper §4,
-RSPQ; Mendelzon and Wood's conflicts, Definition 16).
+"""The search for simple paths where the spanning trees conflict, with a budget of work (RPQ
+paper §4.1, Algorithm Extend after Unmark; Mendelzon and Wood's conflicts, Definition 16).
 
-`search_root(x, ...)` gives, for every vertex `y != x` that a simple path from `x` spelling a
-word of L(R) reaches, the best such path: the one whose edges' intervals intersect to the
-latest end (`exp`: the max over simple paths of the min over their edges, what the result's
-validity is after `now`; specs/semantics.md §4a and §6), with its start (the max `ts` of its
-edges) and its edges' witnesses.
+`search_unmarked(x, ...)` gives, for vertices `y` whose result from `x` is unmarked (the walk
+of `T_x` to `y` conflicts: state/tree_conflicts.py), the best simple path from `x` to `y`
+spelling a word of L(R): the one whose edges' intervals intersect to the latest end (`exp`:
+the max over simple paths of the min over their edges, specs/semantics.md §4a and §6), with
+its start (the max `ts` of its edges) and its edges, where it beats what is known already.
 
-It goes in two steps, so that inputs without conflicts cost what arbitrary paths cost:
-
-1. the widest arbitrary paths from `(x, start)` in the product graph (a max-min Dijkstra, as
-   S-PATH keeps per node the derivation that expires last): an upper bound per `y`, and a
-   witness walk. Where that walk visits no vertex twice, it is the best simple path: done.
-2. where it does (a conflict: the walk visits a vertex in two states), a depth-first search
-   over the simple paths, restricted to the product nodes that lead to such a `y`, pruned
-   when a branch's interval ends no later than what every open `y` already has, and stopped
-   when every open `y` reaches its upper bound. This is the exponential part (the problem
-   is NP-hard); each step counts against the `budget`, and exhausting it raises
-   `SimplePathBudgetError` naming the vertex the search entered most often: where the
-   conflicts exploded.
+It is a depth-first search over simple paths (the paper's Extend visiting unmarked nodes more
+than once), restricted to the product nodes of `T_x` that lead to an unmarked `y`, pruned when
+a branch's interval ends no later than what every unmarked `y` has already (its known simple
+result, or what the search found) and stopped when every `y` reaches its upper bound (the
+exp of its node in `T_x`). This is the exponential part (the problem is NP-hard): each step
+counts against the `budget`, and exhausting it raises `SimplePathBudgetError` naming the
+vertex the search entered most often: where the conflicts exploded.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections import Counter
 
 from ...errors import UserError
@@ -117,89 +111,22 @@ class Graph:
                             stack.append(node)
         return seen
 
-    def roots_reaching(self, starts, start_state: int, now: int) -> set:
-        """The roots `x` from which the product graph reaches a node of `starts` (`(u, s)`
-        pairs): the roots whose results a change at those nodes touches."""
-        return {u for u, s in self.backward(starts, now) if s == start_state}
 
-    def sources_of(self, letter: str, u: str):
-        """The product nodes `(u, s)` an edge of `letter` leaves."""
-        return [(u, s) for s, _q in self.moves[letter]]
-
-
-def search_root(x: str, dfa, graph: Graph, now: int, budget: Budget) -> dict:
-    """`{y: (exp, ts, witnesses)}`: the best simple path from `x` to each `y != x` whose word
-    is in L(R), valid after `now` (see the module docstring)."""
-    best_exp, parent = _widest(x, dfa, graph, now)
-    finals = dfa.finals
-    upper: dict = {}  # y -> (exp, final node)
-    for (v, q), exp in best_exp.items():
-        if q in finals and v != x and exp > upper.get(v, (now, None))[0]:
-            upper[v] = (exp, (v, q))
-    found: dict = {}
-    open_: dict = {}
-    for y, (exp, node) in upper.items():
-        walk = _walk(node, parent)
-        vertices = [x] + [v for v, _q, _e in walk]
-        if len(set(vertices)) == len(vertices):
-            found[y] = (exp, max(e.ts for _v, _q, e in walk), tuple(e for _v, _q, e in walk))
-        else:
-            open_[y] = exp
-    if open_:
-        found.update(_search_open(x, dfa, graph, now, budget, open_, best_exp))
-    return found
-
-
-def _widest(x: str, dfa, graph: Graph, now: int):
-    """Max-min Dijkstra over the product graph from `(x, start)`: per node the latest end of
-    a walk to it, and the step that gives it."""
-    start = (x, dfa.start)
-    best = {start: float("inf")}
-    parent: dict = {start: None}
-    heap = [(-best[start], x, dfa.start)]
-    done = set()
-    while heap:
-        neg, v, q = heapq.heappop(heap)
-        if (v, q) in done:
-            continue
-        done.add((v, q))
-        width = -neg
-        for w, r, entry in graph.steps(dfa, v, q, now):
-            got = min(width, entry.exp)
-            if got > best.get((w, r), now):
-                best[(w, r)] = got
-                parent[(w, r)] = ((v, q), entry)
-                heapq.heappush(heap, (-got, w, r))
-    del best[start]
-    return best, parent
-
-
-def _walk(node, parent) -> list:
-    """`[(v, q, entry), ...]` from the root's child to `node`, along `parent`."""
-    out = []
-    step = parent[node]
-    while step is not None:
-        prev, entry = step
-        v, q = node
-        out.append((v, q, entry))
-        node = prev
-        step = parent[node]
-    out.reverse()
-    return out
-
-
-def _search_open(x, dfa, graph, now, budget, open_: dict, reach: dict) -> dict:
-    """The best simple paths to the vertices of `open_` (`{y: upper bound}`): a depth-first
-    search over simple paths through the product nodes that lead to an open `y`."""
+def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict) -> dict:
+    """`{y: (exp, ts, entries)}`: the best simple paths to the vertices of `open_` (`{y: upper
+    bound}`) that end later than `known[y]` (the simple result known already, if any), through
+    the product nodes of `reach` (those of `T_x`) that lead to an open `y`."""
     finals = dfa.finals
     useful = _leading_to(x, dfa, graph, now, open_, reach)
-    best: dict = {}  # y -> (exp, ts, edges)
+    best: dict = {y: (exp, None, None) for y, exp in known.items() if y in open_}
     on_path = {x}
     edges: list = []
     start = dfa.start
     # frames: (vertex, state, width, latest start, iterator over its steps)
     stack = [(x, start, float("inf"), -float("inf"), iter(graph.steps(dfa, x, start, now)))]
-    left = len(open_)
+    left = sum(1 for y, bound in open_.items() if best.get(y, (now,))[0] < bound)
+    if left == 0:
+        return {}
     while stack:
         v, q, width, ts, steps = stack[-1]
         advanced = False
@@ -217,7 +144,7 @@ def _search_open(x, dfa, graph, now, budget, open_: dict, reach: dict) -> dict:
                     left -= 1
                 best[w] = (got, got_ts, tuple(edges))
                 if left == 0:
-                    return best
+                    break
             on_path.add(w)
             stack.append((w, r, got, got_ts, iter(graph.steps(dfa, w, r, now))))
             advanced = True
@@ -227,12 +154,14 @@ def _search_open(x, dfa, graph, now, budget, open_: dict, reach: dict) -> dict:
             if stack:
                 on_path.discard(v)
                 edges.pop()
-    return best
+        if left == 0:
+            break
+    return {y: got for y, got in best.items() if got[2] is not None}
 
 
 def _leading_to(x, dfa, graph, now, open_: dict, reach: dict) -> set:
-    """The product nodes reachable from `(x, start)` (the keys of `reach`, and the start) from
-    which a final node of an open vertex is reachable."""
+    """The product nodes of `reach` (a container of the nodes reachable from `(x, start)`, and
+    the start) from which a final node of an open vertex is reachable."""
     targets = [(y, q) for y in open_ for q in dfa.finals if (y, q) in reach]
     root = (x, dfa.start)
     return graph.backward(targets, now, lambda node: node in reach or node == root)

@@ -122,3 +122,20 @@ def test_sgq_run_reports_the_budget_without_a_traceback(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
     assert "simple paths of 'simple [a/b*]'" in err and "--simple-budget" in err
+
+
+def test_a_new_simple_path_below_the_trees_bound_is_found():
+    """`(x, y)` is unmarked (the widest walk `x -a-> v -b-> x -b-> y` conflicts, and no simple
+    path spells a/b*); the later `x -a-> w` makes the simple `x -a-> w -b-> y`, which ends
+    before the walk does, so the tree's node of y does not grow: the unmarked result is
+    searched again because the new edge leaves a node of `T_x`."""
+    text = ".window 100\nAnswer(x, y) :- simple [a/b*](x, y).\n"
+    engine = sgq.compile(text).engine()
+    edges = [("w", "y", "b", 0), ("x", "y", "b", 1), ("x", "v", "a", 2), ("v", "x", "b", 2)]
+    for e in edges + [("x", "w", "a", 3)]:
+        engine.push(*e)
+    engine.close()
+    assert ("x", "y", "Answer") not in engine.snapshot(2)
+    assert ("x", "y", "Answer") in engine.snapshot(3)
+    assert ("x", "y", "Answer") in engine.snapshot(99)
+    assert ("x", "y", "Answer") not in engine.snapshot(100)
