@@ -136,34 +136,38 @@ class SimplePathOp(PhysicalOperator):
         """The simple results `(x, y)` for `y` in `targets`: marked where `T_x`'s walk gives
         them, searched where it conflicts; admitted where they end later than emitted and,
         after end records (not `inserts`), cut where they end earlier."""
-        tree = self.delta_path.trees.get(x)
+        state = self.delta_path
         opened = self.unmarked.get(x, set())
         bounds: dict = {}  # unmarked y -> the tree's exp (an upper bound)
         known: dict = {}  # unmarked y -> the simple result emitted, still valid
         for y in targets:
-            top = _best_final(tree, self.dfa.finals, y, now)
+            top = state.top_final(x, y, now)
             if top is None:
                 opened.discard(y)
                 if not inserts:
                     self._emit(x, y, None, now, result, True)
                 continue
-            got = simple_walk(self.delta_path, self.letters_of, x, top[1], now)
+            upper, key = top
+            got = simple_walk(state, self.letters_of, x, key, now)
             if got is not None:
                 opened.discard(y)
                 self._emit(x, y, got, now, result, not inserts)
                 continue
-            bounds[y] = top[0]
+            bounds[y] = upper
             if inserts:
                 until = self.out.until((x, y))
                 if until is not None and until > now:
                     known[y] = until
         if bounds:
-            found = search_unmarked(x, self.dfa, self.graph, now, self.budget, bounds, tree, known)
+            reach = state.nodes(x)
+            found = search_unmarked(x, self.dfa, self.graph, now, self.budget, bounds, reach, known)
             for y, upper in bounds.items():
                 got = found.get(y)
                 if got is not None or not inserts:
                     self._emit(x, y, got, now, result, not inserts)
-                have = got[0] if got is not None else known.get(y, now)
+                have = known.get(y, now)
+                if got is not None:
+                    have, _ts, _entries = got
                 if have < upper:
                     opened.add(y)
                 else:
@@ -179,17 +183,17 @@ class SimplePathOp(PhysicalOperator):
         end record, also for a new witness of the same end with `--paths`)."""
         key = (x, y)
         until = self.out.until(key)
-        if got is not None and (until is None or got[0] > until):
-            span = self.out.admit(key, got[1], got[0], now)
+        exp, ts, entries = (now, now, ()) if got is None else got
+        if got is not None and (until is None or exp > until):
+            span = self.out.admit(key, ts, exp, now)
         elif not cuts:
             return
         else:
-            span = self.out.cut(key, now if got is None else got[0], now, self.paths)
+            span = self.out.cut(key, exp, now, self.paths)
         if span is not None:
-            wit = None
-            if self.paths:
-                wit = () if got is None else tuple(w for e in got[2] for w in (e.wit or ()))
-            result.append((x, y, span[0], span[1], wit))
+            start, end = span
+            wit = tuple(w for e in entries for w in (e.wit or ())) if self.paths else None
+            result.append((x, y, start, end, wit))
 
     # ---- end records
     def retract(self, batches: list, now: int) -> list:
@@ -215,13 +219,8 @@ class SimplePathOp(PhysicalOperator):
                 state.below_tree_edges(u, v, moves, exp, now, False, below)
         for x, starts in below.items():
             state.reconnect(x, starts, now)
-        finals = self.dfa.finals
         for x in touched:
-            tree = state.trees.get(x)
-            if tree is None:
-                continue
-            ys = {v for v, q in tree if q in finals and v != x}
-            self._resolve(x, ys, now, result, inserts=False)
+            self._resolve(x, state.final_vertices(x), now, result, inserts=False)
         return result
 
     def _reread_epsilon(self, v: str, now: int, result: list) -> None:
@@ -239,16 +238,13 @@ class SimplePathOp(PhysicalOperator):
     def purge(self, now: int) -> None:
         self.delta_path.purge(now)
         self.out.purge(now)
-        trees, finals = self.delta_path.trees, self.dfa.finals
+        top_final = self.delta_path.top_final
         for x in list(self.unmarked):
-            tree = trees.get(x)
-            ys = self.unmarked[x]
-            if tree is not None:
-                ys = {y for y in ys if _best_final(tree, finals, y, now) is not None}
-            if tree is None or not ys:
-                del self.unmarked[x]
-            else:
+            ys = {y for y in self.unmarked[x] if top_final(x, y, now) is not None}
+            if ys:
                 self.unmarked[x] = ys
+            else:
+                del self.unmarked[x]
 
     def size(self) -> int:
         return len(self.delta_path) + len(self.out) + sum(map(len, self.unmarked.values()))
@@ -269,16 +265,3 @@ class SimplePathOp(PhysicalOperator):
     def _check(self) -> None:
         self.delta_path._check()
         self.out._check()
-
-
-def _best_final(tree: dict | None, finals, y: str, now: int) -> tuple | None:
-    """`(exp, key)` of the final node of `y` in `tree` that expires last, valid after `now`."""
-    if tree is None:
-        return None
-    best = None
-    for f in finals:
-        node = tree.get((y, f))
-        if node is not None and node[1] > now and node[2] is not None:
-            if best is None or node[1] > best[0]:
-                best = (node[1], (y, f))
-    return best
