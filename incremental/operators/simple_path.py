@@ -46,6 +46,7 @@ from ..state.delta_path import DeltaPath
 from ..state.simple_search import Budget, Graph, search_unmarked
 from ..state.tree_conflicts import moving_letters, simple_walk
 from ..stateful import restore_into, state_of
+from ..suffix_languages import conflict_free_states
 from .base import BuildContext, PhysicalOperator
 from .path import epsilon_pairs, path_automaton
 
@@ -62,6 +63,7 @@ class SimplePathOp(PhysicalOperator):
         "delta_path",
         "graph",
         "letters_of",
+        "free",
         "unmarked",
         "out",
         "paths",
@@ -78,6 +80,7 @@ class SimplePathOp(PhysicalOperator):
         self.delta_path = DeltaPath(self.dfa, window)
         self.graph = Graph(self.dfa, self.letters, window)
         self.letters_of = moving_letters(self.dfa)
+        self.free = conflict_free_states(self.dfa)  # past these states no walk conflicts
         self.unmarked: dict[str, set] = {}  # root -> vertices whose tree walk conflicts
         self.out = Coalescer()
         self.paths = ctx.paths
@@ -160,7 +163,9 @@ class SimplePathOp(PhysicalOperator):
                     known[y] = until
         if bounds:
             reach = state.nodes(x)
-            found = search_unmarked(x, self.dfa, self.graph, now, self.budget, bounds, reach, known)
+            found = search_unmarked(
+                x, self.dfa, self.graph, now, self.budget, bounds, reach, known, self.free
+            )
             for y, upper in bounds.items():
                 got = found.get(y)
                 if got is not None or not inserts:

@@ -18,9 +18,11 @@ vertex the search entered most often: where the conflicts exploded.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 
 from ...errors import UserError
+from ..suffix_languages import shortcut
 
 
 class SimplePathBudgetError(UserError):
@@ -45,10 +47,15 @@ class Budget:
         self.visits.clear()
 
     def spend(self, vertex: str, now: int) -> None:
+        """One step of the search, entering `vertex`."""
         self.visits[vertex] += 1
-        self.left -= 1
+        self.charge(1, now)
+
+    def charge(self, steps: int, now: int) -> None:
+        """`steps` steps of work; over the budget: the error, naming the most entered vertex."""
+        self.left -= steps
         if self.left < 0:
-            worst, count = self.visits.most_common(1).pop()
+            worst, count = (self.visits.most_common(1) or [("?", 0)]).pop()
             raise SimplePathBudgetError(
                 f"simple paths of {self.atom}: the search for the batch at time {now} went over "
                 f"its budget of {self.limit} steps; conflicts exploded at vertex {worst!r} "
@@ -112,41 +119,66 @@ class Graph:
         return seen
 
 
-def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict) -> dict:
+def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict, free) -> dict:
     """`{y: (exp, ts, entries)}`: the best simple paths to the vertices of `open_` (`{y: upper
     bound}`) that end later than `known[y]` (the simple result known already, if any), through
-    the product nodes of `reach` (those of `T_x`) that lead to an open `y`."""
+    the product nodes of `reach` (those of `T_x`) that lead to an open `y`. Past a state of
+    `free` (suffix_languages.py `conflict_free_states`) no walk conflicts, so the search
+    enumerates simple prefixes only up to such states: the steps of a prefix into them are
+    completed together by the widest walks that avoid the prefix (cut to simple paths)."""
     finals = dfa.finals
     useful = _leading_to(x, dfa, graph, now, open_, reach)
     best: dict = {y: (exp, None, None) for y, exp in known.items() if y in open_}
+    left = [sum(1 for y, bound in open_.items() if best.get(y, (now,))[0] < bound)]
+    if left[0] == 0:
+        return {}
+
+    def offer(y, exp, ts, path) -> None:
+        had = best.get(y, (now,))[0]
+        if exp > had:
+            if had < open_[y] <= exp:
+                left[0] -= 1
+            best[y] = (exp, ts, path)
+
+    def frame(v, q, width, ts):
+        """A prefix ending at `(v, q)`: its steps into free states completed at once, the
+        others (widest last) left to the depth-first search."""
+        steps = _steps(graph, dfa, v, q, now, useful)
+        sources = [step for step in steps if step[1] in free and step[0] not in on_path]
+        if sources:
+            for y, got in _widest_tails(
+                graph, dfa, sources, width, ts, now, useful, on_path, open_, budget
+            ).items():
+                exp, t_ts, tail = got
+                offer(y, exp, t_ts, tuple(edges) + tail)
+            steps = [step for step in steps if step[1] not in free]
+        return (v, q, width, ts, steps)
+
     on_path = {x}
     edges: list = []
-    start = dfa.start
-    # frames: (vertex, state, width, latest start, iterator over its steps)
-    stack = [(x, start, float("inf"), -float("inf"), iter(graph.steps(dfa, x, start, now)))]
-    left = sum(1 for y, bound in open_.items() if best.get(y, (now,))[0] < bound)
-    if left == 0:
-        return {}
-    while stack:
+    stack = [frame(x, dfa.start, float("inf"), -float("inf"))]
+    while stack and left[0]:
         v, q, width, ts, steps = stack[-1]
         advanced = False
-        for w, r, entry in steps:
-            if w in on_path or (w, r) not in useful:
+        while steps:
+            w, r, entry = steps.pop()
+            if w in on_path:
                 continue
             got = min(width, entry.exp)
-            if all(best.get(y, (now,))[0] >= min(got, bound) for y, bound in open_.items()):
-                continue  # nothing down this branch can do better for any open y
+            wanted = [y for y, bound in open_.items() if best.get(y, (now,))[0] < min(got, bound)]
+            if not wanted:  # nothing down this branch can do better for any open y,
+                steps.clear()  # nor down the rest, which are no wider
+                continue
             budget.spend(w, now)
+            on_path.add(w)
+            if not _reaches(graph, dfa, w, r, got, now, useful, on_path, wanted, best, budget):
+                on_path.discard(w)
+                continue
             got_ts = max(ts, entry.ts)
             edges.append(entry)
-            if r in finals and w in open_ and got > best.get(w, (now,))[0]:
-                if best.get(w, (now,))[0] < open_[w] <= got:
-                    left -= 1
-                best[w] = (got, got_ts, tuple(edges))
-                if left == 0:
-                    break
-            on_path.add(w)
-            stack.append((w, r, got, got_ts, iter(graph.steps(dfa, w, r, now))))
+            if r in finals and w in open_:
+                offer(w, got, got_ts, tuple(edges))
+            stack.append(frame(w, r, got, got_ts))
             advanced = True
             break
         if not advanced:
@@ -154,9 +186,92 @@ def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict)
             if stack:
                 on_path.discard(v)
                 edges.pop()
-        if left == 0:
-            break
     return {y: got for y, got in best.items() if got[2] is not None}
+
+
+def _steps(graph, dfa, v, q, now, useful) -> list:
+    """The steps out of `(v, q)` into `useful` nodes, widest last (popped first)."""
+    out = [step for step in graph.steps(dfa, v, q, now) if (step[0], step[1]) in useful]
+    out.sort(key=lambda step: step[2].exp)
+    return out
+
+
+def _widest_tails(graph, dfa, sources, width, ts, now, useful, on_path, open_, budget) -> dict:
+    """`{y: (exp, ts, entries)}`: per open `y`, the best simple path that starts with one of
+    the `sources` (steps `(w, r, entry)` out of a prefix of width `width` and start `ts` into
+    conflict-free states) and avoids the prefix (`on_path`): the widest walk (a max-min
+    Dijkstra over the product graph from all sources at once, each settled node counted
+    against the budget), cut to a simple path at repeated vertices (suffix_languages.py
+    `shortcut`, allowed past a conflict-free state)."""
+    finals = dfa.finals
+    best: dict = {}
+    parent: dict = {}
+    heap: list = []
+    for w, r, entry in sources:
+        got = min(width, entry.exp)
+        if got > best.get((w, r), now):
+            best[(w, r)] = got
+            parent[(w, r)] = (None, entry)
+            heap.append((-got, w, r))
+    heapq.heapify(heap)
+    done = set()
+    out: dict = {}
+    while heap:
+        neg, v, q = heapq.heappop(heap)
+        if (v, q) in done:
+            continue
+        done.add((v, q))
+        if q in finals and v in open_ and v not in out:
+            out[v] = (v, q)
+        for u, s, entry in graph.steps(dfa, v, q, now):
+            node = (u, s)
+            if u in on_path or node not in useful:
+                continue
+            got = min(-neg, entry.exp)
+            if got > best.get(node, now):
+                best[node] = got
+                parent[node] = ((v, q), entry)
+                heapq.heappush(heap, (-got, u, s))
+    budget.charge(len(done), now)
+    tails = {}
+    for y, node in out.items():
+        vertices, steps = [], []
+        while node is not None:
+            prev, entry = parent[node]
+            vertices.append(node[0])
+            steps.append(entry)
+            node = prev
+        steps.reverse()
+        vertices.reverse()
+        # vertices[i] is where steps[i] ends; the walk starts at the prefix's end, off the walk
+        steps = shortcut([None, *vertices], steps)
+        exp = min(width, min(e.exp for e in steps))
+        tails[y] = (exp, max(ts, max(e.ts for e in steps)), tuple(steps))
+    return tails
+
+
+def _reaches(graph, dfa, w, r, width, now, useful, on_path, wanted, best, budget) -> bool:
+    """Whether some vertex of `wanted` can still be reached from `(w, r)` by a path through
+    `useful` nodes off `on_path`, over edges valid past what that vertex has already (a
+    breadth-first search over the product graph, each node counted against the budget): a
+    branch that cannot is cut before its simple paths are enumerated."""
+    floor = min(best.get(y, (now,))[0] for y in wanted)
+    targets = set(wanted)
+    finals = dfa.finals
+    seen = {(w, r)}
+    todo = [(w, r)]
+    while todo:
+        v, q = todo.pop()
+        if q in finals and v in targets and width > best.get(v, (now,))[0]:
+            budget.charge(len(seen), now)
+            return True
+        for u, s, entry in graph.steps(dfa, v, q, now):
+            node = (u, s)
+            if entry.exp > floor and node in useful and u not in on_path and node not in seen:
+                seen.add(node)
+                todo.append(node)
+    budget.charge(len(seen), now)
+    return False
 
 
 def _leading_to(x, dfa, graph, now, open_: dict, reach: dict) -> set:
@@ -164,4 +279,7 @@ def _leading_to(x, dfa, graph, now, open_: dict, reach: dict) -> set:
     the start) from which a final node of an open vertex is reachable."""
     targets = [(y, q) for y in open_ for q in dfa.finals if (y, q) in reach]
     root = (x, dfa.start)
-    return graph.backward(targets, now, lambda node: node in reach or node == root)
+    # a simple path visits x only at its start
+    return graph.backward(
+        targets, now, lambda node: node == root or (node[0] != x and node in reach)
+    )

@@ -16,7 +16,7 @@ from sgq.datalog.check import check_text
 import sgq
 
 #: conflicting expressions (none is conflict-free: the rewrite leaves them to the RSPQ operator)
-REGEXES = ["a/b*", "a/b/c*", "(a/b)*", "a/b/c", "a/(b|c)*", "(a|b)/a*/b", "a*/b/a*"]
+REGEXES = ["a/b*", "a/b/c*", "(a/b)*", "a/b/c", "a/(b|c)*", "(a|b)/a*/b", "a*/b/a*", "a/b*/c/b"]
 
 
 @st.composite
