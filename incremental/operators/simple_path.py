@@ -129,16 +129,16 @@ class SimplePathOp(PhysicalOperator):
                             got.add(y)
                 reached.clear()
         for x in touched.union(grown):
-            targets = set(grown.get(x, ()))
-            if x in touched:
-                targets.update(unmarked.get(x, ()))
-            self._resolve(x, targets, now, result, inserts=True)
+            fresh = grown.get(x, set())
+            targets = fresh | unmarked.get(x, set()) if x in touched else fresh
+            self._resolve(x, targets, fresh, now, result, inserts=True)
         return result
 
-    def _resolve(self, x: str, targets, now: int, result: list, inserts: bool) -> None:
+    def _resolve(self, x: str, targets, fresh, now: int, result: list, inserts: bool) -> None:
         """The simple results `(x, y)` for `y` in `targets`: marked where `T_x`'s walk gives
-        them, searched where it conflicts; admitted where they end later than emitted and,
-        after end records (not `inserts`), cut where they end earlier."""
+        them (checked for the `fresh` ones, whose node grew, and for the marked ones), searched
+        where it conflicts; admitted where they end later than emitted and, after end records
+        (not `inserts`), cut where they end earlier."""
         state = self.delta_path
         opened = self.unmarked.get(x, set())
         bounds: dict = {}  # unmarked y -> the tree's exp (an upper bound)
@@ -151,7 +151,9 @@ class SimplePathOp(PhysicalOperator):
                     self._emit(x, y, None, now, result, True)
                 continue
             upper, key = top
-            got = simple_walk(state, self.letters_of, x, key, now)
+            got = None
+            if y in fresh or y not in opened:
+                got = simple_walk(state, self.letters_of, x, key, now)
             if got is not None:
                 opened.discard(y)
                 self._emit(x, y, got, now, result, not inserts)
@@ -225,7 +227,8 @@ class SimplePathOp(PhysicalOperator):
         for x, starts in below.items():
             state.reconnect(x, starts, now)
         for x in touched:
-            self._resolve(x, state.final_vertices(x), now, result, inserts=False)
+            ys = state.final_vertices(x)
+            self._resolve(x, ys, ys, now, result, inserts=False)
         return result
 
     def _reread_epsilon(self, v: str, now: int, result: list) -> None:
