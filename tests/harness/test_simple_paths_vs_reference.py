@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 
-from harness_support import judge_with_reference, report
+from harness_support import THOROUGH, judge_with_reference, report
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgq.datalog.check import check_text
 
 import sgq
+
+#: examples per property: 60 by default, 2000 in the thorough profile (HYPOTHESIS_PROFILE)
+EXAMPLES = 2000 if THOROUGH else 60
 
 #: conflicting expressions (none is conflict-free: the rewrite leaves them to the RSPQ operator)
 REGEXES = ["a/b*", "a/b/c*", "(a/b)*", "a/b/c", "a/(b|c)*", "(a|b)/a*/b", "a*/b/a*", "a/b*/c/b"]
@@ -47,19 +50,19 @@ def _judge(text, edges):
     assert mismatch is None, report(text, edges, mismatch)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(cases(deletions=False))
 def test_conflicting_simple_paths_match_the_reference_append_only(case):
     _judge(*case)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(cases(deletions=True))
 def test_conflicting_simple_paths_match_the_reference_with_deletions(case):
     _judge(*case)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=EXAMPLES // 2, deadline=None)
 @given(cases(deletions=True))
 def test_witnesses_of_conflicting_simple_paths_are_simple_words(case):
     text, edges = case
