@@ -68,6 +68,20 @@ def conflict_free(dfa: DFA) -> bool:
     return True
 
 
+def conflict_free_states(dfa: DFA) -> set[int]:
+    """The states `r` from which no walk can conflict: for `q` equal to `r` or reachable from
+    it and `t` reachable from `q` by a non-empty word, `[q] ⊇ [t]` (Definition 15 on the
+    automaton started at `r`). A walk from `(w, r)` that visits no vertex of a given set can
+    be cut to a simple path that spells a word of `[r]` and avoids that set; so past such a
+    state the best simple continuation is the widest walk (state/simple_search.py)."""
+    out = set()
+    for r in range(len(dfa.delta)):
+        states = {r} | reachable_by_nonempty(dfa, r)
+        if all(contains(dfa, q, t) for q in states for t in reachable_by_nonempty(dfa, q)):
+            out.add(r)
+    return out
+
+
 def shortcut(vertices: list, edges: list) -> list:
     """The edges of a simple path made from the walk `vertices[0] -edges[0]-> vertices[1] ...`
     by cutting, at each vertex kept, to its last visit (a conflict-free automaton still accepts

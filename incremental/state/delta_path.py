@@ -329,6 +329,15 @@ class DeltaPath:
     def best_final(self, x: str, v: str, now: int, paths: bool) -> tuple[int, tuple | None] | None:
         """`(exp, witness)` of the final-state node of `v` in `T_x` that expires last (the
         witness only with `paths`), or None when none is valid after `now`."""
+        top = self.top_final(x, v, now)
+        if top is None:
+            return None
+        best, key = top
+        return best, (self.path_to(x, key) if paths else None)
+
+    def top_final(self, x: str, v: str, now: int) -> tuple[int, tuple] | None:
+        """`(exp, key)` of the final-state node of `v` in `T_x` that expires last, or None when
+        none is valid after `now`."""
         tree = self.trees.get(x)
         if tree is None:
             return None
@@ -337,9 +346,18 @@ class DeltaPath:
             node = tree.get((v, q))
             if node is not None and node[1] > best and node[2] is not None:
                 best, key = node[1], (v, q)
-        if key is None:
-            return None
-        return best, (self.path_to(x, key) if paths else None)
+        return None if key is None else (best, key)
+
+    def final_vertices(self, x: str) -> set:
+        """The vertices other than `x` that `T_x` holds in a final state (valid or not)."""
+        tree = self.trees.get(x)
+        finals = self.finals
+        return set() if tree is None else {v for v, q in tree if q in finals and v != x}
+
+    def nodes(self, x: str) -> Collection[tuple]:
+        """The product nodes of `T_x` (valid or not): those reachable from `(x, s0)`."""
+        tree = self.trees.get(x)
+        return () if tree is None else tree.keys()
 
     def path_to(self, root: str, key: tuple) -> tuple:
         """The witness edges from the root to `key`, following parent pointers; for a simple

@@ -1,24 +1,19 @@
-"""The simple paths from one root over a window graph, with a budget of work (RPQ paper §4,
-RSPQ; Mendelzon and Wood's conflicts, Definition 16).
+"""The search for simple paths where the spanning trees conflict, with a budget of work (RPQ
+paper §4.1, Algorithm Extend after Unmark; Mendelzon and Wood's conflicts, Definition 16).
 
-`search_root(x, ...)` gives, for every vertex `y != x` that a simple path from `x` spelling a
-word of L(R) reaches, the best such path: the one whose edges' intervals intersect to the
-latest end (`exp`: the max over simple paths of the min over their edges, what the result's
-validity is after `now`; specs/semantics.md §4a and §6), with its start (the max `ts` of its
-edges) and its edges' witnesses.
+`search_unmarked(x, ...)` gives, for vertices `y` whose result from `x` is unmarked (the walk
+of `T_x` to `y` conflicts: state/tree_conflicts.py), the best simple path from `x` to `y`
+spelling a word of L(R): the one whose edges' intervals intersect to the latest end (`exp`:
+the max over simple paths of the min over their edges, specs/semantics.md §4a and §6), with
+its start (the max `ts` of its edges) and its edges, where it beats what is known already.
 
-It goes in two steps, so that inputs without conflicts cost what arbitrary paths cost:
-
-1. the widest arbitrary paths from `(x, start)` in the product graph (a max-min Dijkstra, as
-   S-PATH keeps per node the derivation that expires last): an upper bound per `y`, and a
-   witness walk. Where that walk visits no vertex twice, it is the best simple path: done.
-2. where it does (a conflict: the walk visits a vertex in two states), a depth-first search
-   over the simple paths, restricted to the product nodes that lead to such a `y`, pruned
-   when a branch's interval ends no later than what every open `y` already has, and stopped
-   when every open `y` reaches its upper bound. This is the exponential part (the problem
-   is NP-hard); each step counts against the `budget`, and exhausting it raises
-   `SimplePathBudgetError` naming the vertex the search entered most often: where the
-   conflicts exploded.
+It is a depth-first search over simple paths (the paper's Extend visiting unmarked nodes more
+than once), restricted to the product nodes of `T_x` that lead to an unmarked `y`, pruned when
+a branch's interval ends no later than what every unmarked `y` has already (its known simple
+result, or what the search found) and stopped when every `y` reaches its upper bound (the
+exp of its node in `T_x`). This is the exponential part (the problem is NP-hard): each step
+counts against the `budget`, and exhausting it raises `SimplePathBudgetError` naming the
+vertex the search entered most often: where the conflicts exploded.
 """
 
 from __future__ import annotations
@@ -27,6 +22,7 @@ import heapq
 from collections import Counter
 
 from ...errors import UserError
+from ..suffix_languages import shortcut
 
 
 class SimplePathBudgetError(UserError):
@@ -51,10 +47,15 @@ class Budget:
         self.visits.clear()
 
     def spend(self, vertex: str, now: int) -> None:
+        """One step of the search, entering `vertex`."""
         self.visits[vertex] += 1
-        self.left -= 1
+        self.charge(1, now)
+
+    def charge(self, steps: int, now: int) -> None:
+        """`steps` steps of work; over the budget: the error, naming the most entered vertex."""
+        self.left -= steps
         if self.left < 0:
-            worst, count = self.visits.most_common(1).pop()
+            worst, count = (self.visits.most_common(1) or [("?", 0)]).pop()
             raise SimplePathBudgetError(
                 f"simple paths of {self.atom}: the search for the batch at time {now} went over "
                 f"its budget of {self.limit} steps; conflicts exploded at vertex {worst!r} "
@@ -117,109 +118,67 @@ class Graph:
                             stack.append(node)
         return seen
 
-    def roots_reaching(self, starts, start_state: int, now: int) -> set:
-        """The roots `x` from which the product graph reaches a node of `starts` (`(u, s)`
-        pairs): the roots whose results a change at those nodes touches."""
-        return {u for u, s in self.backward(starts, now) if s == start_state}
 
-    def sources_of(self, letter: str, u: str):
-        """The product nodes `(u, s)` an edge of `letter` leaves."""
-        return [(u, s) for s, _q in self.moves[letter]]
-
-
-def search_root(x: str, dfa, graph: Graph, now: int, budget: Budget) -> dict:
-    """`{y: (exp, ts, witnesses)}`: the best simple path from `x` to each `y != x` whose word
-    is in L(R), valid after `now` (see the module docstring)."""
-    best_exp, parent = _widest(x, dfa, graph, now)
-    finals = dfa.finals
-    upper: dict = {}  # y -> (exp, final node)
-    for (v, q), exp in best_exp.items():
-        if q in finals and v != x and exp > upper.get(v, (now, None))[0]:
-            upper[v] = (exp, (v, q))
-    found: dict = {}
-    open_: dict = {}
-    for y, (exp, node) in upper.items():
-        walk = _walk(node, parent)
-        vertices = [x] + [v for v, _q, _e in walk]
-        if len(set(vertices)) == len(vertices):
-            found[y] = (exp, max(e.ts for _v, _q, e in walk), tuple(e for _v, _q, e in walk))
-        else:
-            open_[y] = exp
-    if open_:
-        found.update(_search_open(x, dfa, graph, now, budget, open_, best_exp))
-    return found
-
-
-def _widest(x: str, dfa, graph: Graph, now: int):
-    """Max-min Dijkstra over the product graph from `(x, start)`: per node the latest end of
-    a walk to it, and the step that gives it."""
-    start = (x, dfa.start)
-    best = {start: float("inf")}
-    parent: dict = {start: None}
-    heap = [(-best[start], x, dfa.start)]
-    done = set()
-    while heap:
-        neg, v, q = heapq.heappop(heap)
-        if (v, q) in done:
-            continue
-        done.add((v, q))
-        width = -neg
-        for w, r, entry in graph.steps(dfa, v, q, now):
-            got = min(width, entry.exp)
-            if got > best.get((w, r), now):
-                best[(w, r)] = got
-                parent[(w, r)] = ((v, q), entry)
-                heapq.heappush(heap, (-got, w, r))
-    del best[start]
-    return best, parent
-
-
-def _walk(node, parent) -> list:
-    """`[(v, q, entry), ...]` from the root's child to `node`, along `parent`."""
-    out = []
-    step = parent[node]
-    while step is not None:
-        prev, entry = step
-        v, q = node
-        out.append((v, q, entry))
-        node = prev
-        step = parent[node]
-    out.reverse()
-    return out
-
-
-def _search_open(x, dfa, graph, now, budget, open_: dict, reach: dict) -> dict:
-    """The best simple paths to the vertices of `open_` (`{y: upper bound}`): a depth-first
-    search over simple paths through the product nodes that lead to an open `y`."""
+def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict, free) -> dict:
+    """`{y: (exp, ts, entries)}`: the best simple paths to the vertices of `open_` (`{y: upper
+    bound}`) that end later than `known[y]` (the simple result known already, if any), through
+    the product nodes of `reach` (those of `T_x`) that lead to an open `y`. Past a state of
+    `free` (suffix_languages.py `conflict_free_states`) no walk conflicts, so the search
+    enumerates simple prefixes only up to such states: the steps of a prefix into them are
+    completed together by the widest walks that avoid the prefix (cut to simple paths)."""
     finals = dfa.finals
     useful = _leading_to(x, dfa, graph, now, open_, reach)
-    best: dict = {}  # y -> (exp, ts, edges)
+    best: dict = {y: (exp, None, None) for y, exp in known.items() if y in open_}
+    left = [sum(1 for y, bound in open_.items() if best.get(y, (now,))[0] < bound)]
+    if left[0] == 0:
+        return {}
+
+    def offer(y, exp, ts, path) -> None:
+        had = best.get(y, (now,))[0]
+        if exp > had:
+            if had < open_[y] <= exp:
+                left[0] -= 1
+            best[y] = (exp, ts, path)
+
+    def frame(v, q, width, ts):
+        """A prefix ending at `(v, q)`: its steps into free states completed at once, the
+        others (widest last) left to the depth-first search."""
+        steps = _steps(graph, dfa, v, q, now, useful)
+        sources = [step for step in steps if step[1] in free and step[0] not in on_path]
+        if sources:
+            for y, got in _widest_tails(
+                graph, dfa, sources, width, ts, now, useful, on_path, open_, budget
+            ).items():
+                exp, t_ts, tail = got
+                offer(y, exp, t_ts, tuple(edges) + tail)
+            steps = [step for step in steps if step[1] not in free]
+        return (v, q, width, ts, steps)
+
     on_path = {x}
     edges: list = []
-    start = dfa.start
-    # frames: (vertex, state, width, latest start, iterator over its steps)
-    stack = [(x, start, float("inf"), -float("inf"), iter(graph.steps(dfa, x, start, now)))]
-    left = len(open_)
-    while stack:
+    stack = [frame(x, dfa.start, float("inf"), -float("inf"))]
+    while stack and left[0]:
         v, q, width, ts, steps = stack[-1]
         advanced = False
-        for w, r, entry in steps:
-            if w in on_path or (w, r) not in useful:
+        while steps:
+            w, r, entry = steps.pop()
+            if w in on_path:
                 continue
             got = min(width, entry.exp)
-            if all(best.get(y, (now,))[0] >= min(got, bound) for y, bound in open_.items()):
-                continue  # nothing down this branch can do better for any open y
+            wanted = [y for y, bound in open_.items() if best.get(y, (now,))[0] < min(got, bound)]
+            if not wanted:  # nothing down this branch can do better for any open y,
+                steps.clear()  # nor down the rest, which are no wider
+                continue
             budget.spend(w, now)
+            on_path.add(w)
+            if not _reaches(graph, dfa, w, r, got, now, useful, on_path, wanted, best, budget):
+                on_path.discard(w)
+                continue
             got_ts = max(ts, entry.ts)
             edges.append(entry)
-            if r in finals and w in open_ and got > best.get(w, (now,))[0]:
-                if best.get(w, (now,))[0] < open_[w] <= got:
-                    left -= 1
-                best[w] = (got, got_ts, tuple(edges))
-                if left == 0:
-                    return best
-            on_path.add(w)
-            stack.append((w, r, got, got_ts, iter(graph.steps(dfa, w, r, now))))
+            if r in finals and w in open_:
+                offer(w, got, got_ts, tuple(edges))
+            stack.append(frame(w, r, got, got_ts))
             advanced = True
             break
         if not advanced:
@@ -227,12 +186,100 @@ def _search_open(x, dfa, graph, now, budget, open_: dict, reach: dict) -> dict:
             if stack:
                 on_path.discard(v)
                 edges.pop()
-    return best
+    return {y: got for y, got in best.items() if got[2] is not None}
+
+
+def _steps(graph, dfa, v, q, now, useful) -> list:
+    """The steps out of `(v, q)` into `useful` nodes, widest last (popped first)."""
+    out = [step for step in graph.steps(dfa, v, q, now) if (step[0], step[1]) in useful]
+    out.sort(key=lambda step: step[2].exp)
+    return out
+
+
+def _widest_tails(graph, dfa, sources, width, ts, now, useful, on_path, open_, budget) -> dict:
+    """`{y: (exp, ts, entries)}`: per open `y`, the best simple path that starts with one of
+    the `sources` (steps `(w, r, entry)` out of a prefix of width `width` and start `ts` into
+    conflict-free states) and avoids the prefix (`on_path`): the widest walk (a max-min
+    Dijkstra over the product graph from all sources at once, each settled node counted
+    against the budget), cut to a simple path at repeated vertices (suffix_languages.py
+    `shortcut`, allowed past a conflict-free state)."""
+    finals = dfa.finals
+    best: dict = {}
+    parent: dict = {}
+    heap: list = []
+    for w, r, entry in sources:
+        got = min(width, entry.exp)
+        if got > best.get((w, r), now):
+            best[(w, r)] = got
+            parent[(w, r)] = (None, entry)
+            heap.append((-got, w, r))
+    heapq.heapify(heap)
+    done = set()
+    out: dict = {}
+    while heap:
+        neg, v, q = heapq.heappop(heap)
+        if (v, q) in done:
+            continue
+        done.add((v, q))
+        if q in finals and v in open_ and v not in out:
+            out[v] = (v, q)
+        for u, s, entry in graph.steps(dfa, v, q, now):
+            node = (u, s)
+            if u in on_path or node not in useful:
+                continue
+            got = min(-neg, entry.exp)
+            if got > best.get(node, now):
+                best[node] = got
+                parent[node] = ((v, q), entry)
+                heapq.heappush(heap, (-got, u, s))
+    budget.charge(len(done), now)
+    tails = {}
+    for y, node in out.items():
+        vertices, steps = [], []
+        while node is not None:
+            prev, entry = parent[node]
+            vertices.append(node[0])
+            steps.append(entry)
+            node = prev
+        steps.reverse()
+        vertices.reverse()
+        # vertices[i] is where steps[i] ends; the walk starts at the prefix's end, off the walk
+        steps = shortcut([None, *vertices], steps)
+        exp = min(width, min(e.exp for e in steps))
+        tails[y] = (exp, max(ts, max(e.ts for e in steps)), tuple(steps))
+    return tails
+
+
+def _reaches(graph, dfa, w, r, width, now, useful, on_path, wanted, best, budget) -> bool:
+    """Whether some vertex of `wanted` can still be reached from `(w, r)` by a path through
+    `useful` nodes off `on_path`, over edges valid past what that vertex has already (a
+    breadth-first search over the product graph, each node counted against the budget): a
+    branch that cannot is cut before its simple paths are enumerated."""
+    floor = min(best.get(y, (now,))[0] for y in wanted)
+    targets = set(wanted)
+    finals = dfa.finals
+    seen = {(w, r)}
+    todo = [(w, r)]
+    while todo:
+        v, q = todo.pop()
+        if q in finals and v in targets and width > best.get(v, (now,))[0]:
+            budget.charge(len(seen), now)
+            return True
+        for u, s, entry in graph.steps(dfa, v, q, now):
+            node = (u, s)
+            if entry.exp > floor and node in useful and u not in on_path and node not in seen:
+                seen.add(node)
+                todo.append(node)
+    budget.charge(len(seen), now)
+    return False
 
 
 def _leading_to(x, dfa, graph, now, open_: dict, reach: dict) -> set:
-    """The product nodes reachable from `(x, start)` (the keys of `reach`, and the start) from
-    which a final node of an open vertex is reachable."""
+    """The product nodes of `reach` (a container of the nodes reachable from `(x, start)`, and
+    the start) from which a final node of an open vertex is reachable."""
     targets = [(y, q) for y in open_ for q in dfa.finals if (y, q) in reach]
     root = (x, dfa.start)
-    return graph.backward(targets, now, lambda node: node in reach or node == root)
+    # a simple path visits x only at its start
+    return graph.backward(
+        targets, now, lambda node: node == root or (node[0] != x and node in reach)
+    )

@@ -82,38 +82,42 @@ def test_witnesses_are_simple_paths(regex, rewrites):
     assert checked
 
 
-CLIQUE = 8
+CLIQUE = 7
+REGEX = "a/b*/c/b/d"
 
 
 def _conflicting_stream():
-    """`simple [a/b*]` from x: the widest walk to y goes round x (`x -a-> v -b-> x -b-> y`),
-    so y is open, and every simple path through the b-clique leads back to x, never to y."""
-    edges = [("x", "v", "a", 1), ("v", "x", "b", 1), ("x", "y", "b", 1), ("v", "k0", "b", 2)]
+    """`simple [a/b*/c/b/d]` from x: every walk to y runs `z -c-> t -b-> z -d-> y`, through z
+    twice (a conflict: no cut of it spells a word of the language), so y is unmarked, and the
+    search enumerates every simple path through the b-clique before it knows that none reaches
+    y; `x2 -a-> m -c-> n -b-> o -d-> p` is a simple result."""
+    edges = [("x", "k0", "a", 1), ("z", "t", "c", 1), ("t", "z", "b", 1), ("z", "y", "d", 1)]
+    edges += [("x2", "m", "a", 1), ("m", "n", "c", 1), ("n", "o", "b", 1), ("o", "p", "d", 1)]
     clique = [f"k{i}" for i in range(CLIQUE)]
     for i in clique:
-        edges += [(i, j, "b", 3) for j in clique if j != i] + [(i, "x", "b", 3)]
+        edges += [(i, j, "b", 3) for j in clique if j != i] + [(i, "z", "b", 3)]
     return edges
 
 
 def test_a_conflict_heavy_input_stops_at_the_budget_with_the_atom_and_vertex():
-    text = ".window 100\nAnswer(x, y) :- simple [a/b*](x, y) as Flow.\n"
+    text = f".window 100\nAnswer(x, y) :- simple [{REGEX}](x, y) as Flow.\n"
     engine = sgq.compile(text, options=PlanOptions(simple_budget=2000)).engine()
     with pytest.raises(SimplePathBudgetError) as info:
         engine.push_batch([(*e, "+") for e in _conflicting_stream()])
         engine.close()
     message = str(info.value)
     assert "'Flow'" in message and "budget of 2000 steps" in message
-    assert "conflicts exploded at vertex 'k" in message
+    assert "conflicts exploded at vertex 'z'" in message
     # with room enough the same input is answered, without (x, y): no simple path spells it
     engine = sgq.compile(text).engine()
     engine.push_batch([(*e, "+") for e in _conflicting_stream()])
     engine.close()
     assert ("x", "y", "Answer") not in engine.snapshot(3)
-    assert ("x", "k5", "Answer") in engine.snapshot(3)
+    assert ("x2", "p", "Answer") in engine.snapshot(3)
 
 
 def test_sgq_run_reports_the_budget_without_a_traceback(tmp_path, capsys):
-    (tmp_path / "q.dl").write_text(".window 100\nAnswer(x, y) :- simple [a/b*](x, y).\n")
+    (tmp_path / "q.dl").write_text(f".window 100\nAnswer(x, y) :- simple [{REGEX}](x, y).\n")
     rows = ["src,trg,label,ts"] + [",".join(map(str, e)) for e in _conflicting_stream()]
     (tmp_path / "e.csv").write_text("\n".join(rows) + "\n")
     code = main(
@@ -121,4 +125,36 @@ def test_sgq_run_reports_the_budget_without_a_traceback(tmp_path, capsys):
     )
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err
-    assert "simple paths of 'simple [a/b*]'" in err and "--simple-budget" in err
+    assert f"simple paths of 'simple [{REGEX}]'" in err and "--simple-budget" in err
+
+
+def test_a_new_simple_path_below_the_trees_bound_is_found():
+    """`(x, y)` is unmarked (the widest walk `x -a-> v -b-> x -b-> y` conflicts, and no simple
+    path spells a/b*); the later `x -a-> w` makes the simple `x -a-> w -b-> y`, which ends
+    before the walk does, so the tree's node of y does not grow: the unmarked result is
+    searched again because the new edge leaves a node of `T_x`."""
+    text = ".window 100\nAnswer(x, y) :- simple [a/b*](x, y).\n"
+    engine = sgq.compile(text).engine()
+    edges = [("w", "y", "b", 0), ("x", "y", "b", 1), ("x", "v", "a", 2), ("v", "x", "b", 2)]
+    for e in edges + [("x", "w", "a", 3)]:
+        engine.push(*e)
+    engine.close()
+    assert ("x", "y", "Answer") not in engine.snapshot(2)
+    assert ("x", "y", "Answer") in engine.snapshot(3)
+    assert ("x", "y", "Answer") in engine.snapshot(99)
+    assert ("x", "y", "Answer") not in engine.snapshot(100)
+
+
+def test_the_completion_past_a_conflict_free_state_avoids_the_prefix():
+    """`simple [a/b/c*]`: past `x -a-> q -b-> w` (state of c*, where nothing conflicts) the
+    widest walk `w -c-> q -c-> y` goes back through q, on the prefix; the simple path is the
+    older `w -c-> m -c-> y`, which ends at 100."""
+    text = ".window 100\nAnswer(x, y) :- simple [a/b/c*](x, y).\n"
+    engine = sgq.compile(text).engine()
+    edges = [("w", "m", "c", 0), ("m", "y", "c", 0), ("x", "q", "a", 1), ("q", "w", "b", 1)]
+    for e in edges + [("w", "q", "c", 2), ("q", "y", "c", 2)]:
+        engine.push(*e)
+    engine.close()
+    assert ("x", "w", "Answer") in engine.snapshot(2)
+    assert ("x", "y", "Answer") in engine.snapshot(99)
+    assert ("x", "y", "Answer") not in engine.snapshot(100)
