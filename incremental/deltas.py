@@ -39,7 +39,7 @@ class DeltaView:
     """Feed results (rows `(src, trg, label, ts, exp, ...)`, e.g. engine `Result`s) and the
     engine's time frontier; get the delta events it makes final."""
 
-    __slots__ = ("open", "ends", "plus", "minus", "instants", "dropped")
+    __slots__ = ("open", "ends", "plus", "minus", "fplus", "fminus", "instants", "dropped")
 
     STATE_VERSION = 1
 
@@ -50,6 +50,8 @@ class DeltaView:
         self.minus: dict[int, list] = {}  # τ -> keys leaving at τ
         self.instants: list[int] = []  # heap of the instants with events
         self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn
+        self.fplus: dict[int, list] = {}  # τ -> (label, src, targets) entering at τ
+        self.fminus: dict[int, list] = {}  # τ -> (label, src, targets) leaving at τ
 
     def state(self) -> dict:
         """The checkpoint contract (incremental/stateful.py): open segments, their ends,
@@ -57,8 +59,8 @@ class DeltaView:
         return {
             "open": self.open,
             "ends": state_of(self.ends),
-            "plus": self.plus,
-            "minus": self.minus,
+            "plus": _flat_events(self.plus, self.fplus),
+            "minus": _flat_events(self.minus, self.fminus),
             "withdrawn": self.dropped,
         }
 
@@ -67,18 +69,22 @@ class DeltaView:
         restore_into(self.ends, state["ends"])
         self.plus = {int(tau): list(keys) for tau, keys in state["plus"].items()}
         self.minus = {int(tau): list(keys) for tau, keys in state["minus"].items()}
+        self.fplus, self.fminus = {}, {}
         self.instants = sorted(set(self.plus) | set(self.minus))  # a sorted list is a heap
         self.dropped = dict(state["withdrawn"])
 
     def _event(self, events: dict, tau: int, key: tuple) -> None:
         bucket = events.get(tau)
         if bucket is None:
+            self._instant(tau)
             events[tau] = [key]
-            other = self.minus if events is self.plus else self.plus
-            if tau not in other:  # the first event at tau
-                heapq.heappush(self.instants, tau)
         else:
             bucket.append(key)
+
+    def _instant(self, tau: int) -> None:
+        """Before the first event at `tau` goes into one of the four event dicts."""
+        if not (tau in self.plus or tau in self.minus or tau in self.fplus or tau in self.fminus):
+            heapq.heappush(self.instants, tau)
 
     def feed(self, results, frontier=math.inf) -> list[tuple]:
         """Take new results; return the events at instants `< frontier`, in order."""
@@ -141,6 +147,23 @@ class DeltaView:
             else:
                 bucket.extend(keys)
 
+    def enter_fans(self, tau: int, label: str, fans: list) -> None:
+        """Keys entering at `tau` given per source: `(src, [trg, ...])` under `label` (the
+        closure PATH's rows; see `enter`). The target lists become the view's."""
+        self._fans(self.fplus, tau, label, fans)
+
+    def leave_fans(self, tau: int, label: str, fans: list) -> None:
+        """Keys leaving at `tau`, per source (see `enter_fans`)."""
+        self._fans(self.fminus, tau, label, fans)
+
+    def _fans(self, events: dict, tau: int, label: str, fans: list) -> None:
+        if fans:
+            bucket = events.get(tau)
+            if bucket is None:
+                self._instant(tau)
+                events[tau] = bucket = []
+            bucket.extend([(label, src, trgs) for src, trgs in fans])
+
     def adopt(self, key: tuple, start: int, until: int) -> None:
         """A native key becomes an ordinary one: its coverage `[start, until)` is open here,
         and rows widen or cut it from now on (its '+' was already given by `enter`)."""
@@ -164,10 +187,20 @@ class DeltaView:
                 self._event(self.minus, until, key)
         out: list = []
         instants, plus, minus, dropped = self.instants, self.plus, self.minus, self.dropped
+        fplus, fminus = self.fplus, self.fminus
         while instants and instants[0] < frontier:
             tau = heapq.heappop(instants)
             entering = plus.pop(tau, None)
             leaving = minus.pop(tau, None)
+            if fplus or fminus:
+                fin, fout = fplus.pop(tau, None), fminus.pop(tau, None)
+                if fin or fout:
+                    label = (fin or fout)[0][0]
+                    if not dropped and _one_label(label, fin, fout, entering, leaving):
+                        _release_fans(tau, label, fin, fout, entering, leaving, out)
+                        continue
+                    entering = _flat_keys(fin, entering)
+                    leaving = _flat_keys(fout, leaving)
             if entering and leaving:  # left and entered again at tau: never left
                 both = set(entering).intersection(leaving)
                 if both:
@@ -199,9 +232,110 @@ class DeltaView:
         return kept
 
 
+class Fans(list):
+    """The keys of one released group as `(src, [trg, ...])` sorted by src, each target list
+    sorted, all under `label`: the order of the flat keys `(src, trg, label)` sorted."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label: str, fans: list) -> None:
+        super().__init__(fans)
+        self.label = label
+
+    def count(self) -> int:  # type: ignore[override]
+        """How many keys (events) the fans hold."""
+        return sum(len(trgs) for _src, trgs in self)
+
+    def keys(self) -> list[tuple]:
+        """The flat keys `(src, trg, label)`, in order."""
+        label = self.label
+        return [(s, t, label) for s, trgs in self for t in trgs]
+
+
+def group_keys(keys) -> list:
+    """A group's flat keys (a `Fans` group's expanded)."""
+    return keys.keys() if type(keys) is Fans else keys
+
+
 def rows_of(groups) -> list[tuple]:
     """Delta rows `(τ, op, src, trg, label)` of `(τ, op, keys)` groups."""
-    return [(tau, op, s, t, label) for tau, op, keys in groups for s, t, label in keys]
+    return [(tau, op, s, t, label) for tau, op, keys in groups for s, t, label in group_keys(keys)]
+
+
+def _one_label(label: str, fin, fout, entering, leaving) -> bool:
+    """Whether every event of an instant, fans and flat keys, is under `label`."""
+    return (
+        all(f[0] == label for f in fin or ())
+        and all(f[0] == label for f in fout or ())
+        and all(k[2] == label for k in entering or ())
+        and all(k[2] == label for k in leaving or ())
+    )
+
+
+def _gather(fans, keys) -> dict:
+    """`{src: [trg, ...]}` of one sign's fans and flat keys at an instant (one label). The
+    lists may be shared with other sources' (sorting one in place is harmless)."""
+    by_src: dict = {}
+    own: set = set()  # the sources whose list is this function's (a producer's may be shared)
+    for _label, src, trgs in fans or ():
+        got = by_src.get(src)
+        if got is None:
+            by_src[src] = trgs
+        elif src in own:
+            got.extend(trgs)
+        else:
+            by_src[src] = got + trgs
+            own.add(src)
+    for src, trg, _label in keys or ():
+        got = by_src.get(src)
+        if got is None:
+            by_src[src] = [trg]
+            own.add(src)
+        elif src in own:
+            got.append(trg)
+        else:
+            by_src[src] = [*got, trg]
+            own.add(src)
+    return by_src
+
+
+def _release_fans(tau: int, label: str, fin, fout, entering, leaving, out: list) -> None:
+    """Release one instant that has fans, as `Fans` groups ('+' first), netted per key as
+    flat keys are (`_net`)."""
+    gained, lost = _gather(fin, entering), _gather(fout, leaving)
+    if gained and lost:
+        for src in gained.keys() & lost.keys():
+            plus, minus = gained[src], lost[src]
+            both = set(plus).intersection(minus)
+            if both:
+                gained[src], lost[src] = _net(plus, minus, both)
+    for op, by_src in (("+", gained), ("-", lost)):
+        fans = []
+        for src in sorted(by_src):
+            trgs = by_src[src]
+            if trgs:
+                trgs.sort()
+                fans.append((src, trgs))
+        if fans:
+            out.append((tau, op, Fans(label, fans)))
+
+
+def _flat_keys(fans, keys) -> list | None:
+    """An instant's fans as flat keys, after its flat `keys`."""
+    if not fans:
+        return keys
+    flat = list(keys or ())
+    for label, src, trgs in fans:
+        flat.extend([(src, trg, label) for trg in trgs])
+    return flat
+
+
+def _flat_events(events: dict, fans: dict) -> dict:
+    """`{τ: flat keys}` of the flat and the fanned events (a checkpoint holds them flat)."""
+    out = {tau: list(keys) for tau, keys in events.items()}
+    for tau, fanned in fans.items():
+        out[tau] = _flat_keys(fanned, out.get(tau))
+    return out
 
 
 def delta_rows(results) -> list[tuple]:

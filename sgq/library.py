@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 from .errors import UserError
 from .evaluation import BATCH_EDGES, Evaluation
+from .incremental.deltas import rows_of
 from .incremental.engine import Result
 from .parquet_input import is_prepared, read_prepared
 from .reorder import ordered
@@ -68,7 +69,7 @@ def run_query(
 
 def _changes(evaluation: Evaluation, out: list) -> list:
     if evaluation.deltas:
-        return [Delta(tau, op, s, t, label) for tau, op, keys in out for s, t, label in keys]
+        return [Delta(*row) for row in rows_of(out)]
     return [Result(*r) for r in out]
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 from .errors import UserError
-from .incremental.deltas import rows_of
+from .incremental.deltas import Fans, rows_of
 
 Edge = tuple[str, str, str, int, str]
 
@@ -415,6 +415,9 @@ class ResultWriter:
             self.write_many(rows_of(groups))
             return
         for tau, op, keys in groups:
+            if type(keys) is Fans:
+                self._write_fans(tau, op, keys)
+                continue
             self.rows += len(keys)
             prefix = f"{tau},{op},"
             for i in range(0, len(keys), _CHUNK):
@@ -424,6 +427,29 @@ class ResultWriter:
                     self._csv.writerows(rows_of([(tau, op, chunk)]))
                 else:
                     self.out.write(text)
+
+    def _write_fans(self, tau: int, op: str, fans: Fans) -> None:
+        """A `Fans` group: per source, its targets joined in one call between the line's
+        `τ,op,src,` and `,label`."""
+        tail = f",{fans.label}\n"
+        parts = []
+        n = 0
+        for src, trgs in fans:
+            head = f"{tau},{op},{src},"
+            parts.append(head)
+            try:
+                parts.append((tail + head).join(trgs))
+            except TypeError:  # a vertex that is not a string (the API takes any value)
+                self.write_many(rows_of([(tau, op, fans)]))
+                return
+            parts.append(tail)
+            n += len(trgs)
+        text = "".join(parts)
+        self.rows += n
+        if _needs_csv(text, n):
+            self._csv.writerows(rows_of([(tau, op, fans)]))
+        else:
+            self.out.write(text)
 
     def flush(self) -> None:
         self.out.flush()

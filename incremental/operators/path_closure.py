@@ -218,30 +218,45 @@ class PathClosureOp(PhysicalOperator):
 
     # ---- native deltas
     def _keys(self, rows) -> list:
-        """`(src, trg, label)` output keys of `(start node, vertices)` rows."""
+        """`(src, trg, label)` output keys of `(start node, vertices)` rows (vertices as bit
+        positions `v * nstates`; x's own vertex is not among them)."""
         names, ns, label = self.closure.names, self.closure.nstates, self.label
-        own, reverse = self.own_vertex, self.reverse
         keys: list = []
-        append = keys.append
         for x, vertices in rows:
-            if own:
-                vertices &= ~(1 << (x - x % ns))
             xv = names[x // ns]
-            if vertices.bit_count() <= 8:  # most rows: a few vertices, peeled here (no calls)
-                while vertices:
-                    low = vertices & -vertices
-                    yv = names[(low.bit_length() - 1) // ns]
-                    append((yv, xv, label) if reverse else (xv, yv, label))
-                    vertices ^= low
-            elif reverse:
-                keys.extend([(names[y // ns], xv, label) for y in bits(vertices)])
+            if self.reverse:
+                keys.extend([(names[y // ns], xv, label) for y in vertices])
             else:
-                keys.extend([(xv, names[y // ns], label) for y in bits(vertices)])
+                keys.extend([(xv, names[y // ns], label) for y in vertices])
         return keys
 
+    def _fans(self, rows) -> list:
+        """`(src, [trg, ...])` of `(start node, vertices)` rows (the view's fans: no tuple
+        per result). Fans may share a target list: the view copies before it extends one."""
+        names, ns = self.closure.names, self.closure.nstates
+        fans: list = []
+        per_list: dict = {}  # rows share vertex lists (state/window_closure.py): names once
+        for x, vertices in rows:
+            trgs = per_list.get(id(vertices))
+            if trgs is None:
+                if ns == 1:
+                    trgs = [names[y] for y in vertices]
+                else:
+                    trgs = [names[y // ns] for y in vertices]
+                per_list[id(vertices)] = trgs
+            fans.append((names[x // ns], trgs))
+        return fans
+
     def _enter(self, entering, now) -> None:
+        if entering and self.own_vertex:  # (x, x) is an ε-pair's, not the closure's
+            ns = self.closure.nstates
+            entering = [(x, _without(vs, x - x % ns)) for x, vs in entering]
+            entering = [(x, vs) for x, vs in entering if vs]
         if entering:
-            self.sink.enter(now, self._keys(entering))
+            if self.reverse:
+                self.sink.enter(now, self._keys(entering))
+            else:
+                self.sink.enter_fans(now, self.label, self._fans(entering))
 
     def _drop(self, upto, strict: bool) -> None:
         """Drop the closure's levels `<= upto` (`< upto` when `strict`); with native deltas,
@@ -252,8 +267,12 @@ class PathClosureOp(PhysicalOperator):
             self.closure.drop(upto)
             return
         for level, rows in self.closure.drop_reporting(upto, strict, self.own_vertex):
-            if rows:
+            if not rows:
+                continue
+            if self.reverse:
                 self.sink.leave(level, self._keys(rows))
+            else:
+                self.sink.leave_fans(level, self.label, self._fans(rows))
 
     def settle(self, frontier: float) -> None:
         """Time has reached `frontier` (no input before it will come): with native deltas,
@@ -449,3 +468,10 @@ class PathClosureOp(PhysicalOperator):
                     if y % ns in finals and y != x:
                         end = until((xv, closure.names[y // ns]))
                         assert end is not None and end >= level, (xv, y, level, end)
+
+
+def _without(vertices: list, v: int) -> list:
+    """`vertices` less `v` (the list itself when `v` is not in it)."""
+    if v in vertices:
+        vertices = [w for w in vertices if w != v]
+    return vertices

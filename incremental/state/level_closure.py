@@ -77,7 +77,8 @@ class LevelClosure(ProductNodes):
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """`drop` the levels `<= upto` (`< upto` when `strict`), first reporting what leaves
-        with each: `[(L, [(x, vertices)])]`, per start node x the vertices whose results have
+        with each: `[(L, [(x, vertices)])]`, per start node x the vertices (bit positions
+        `v * nstates`) whose results have
         bottleneck exactly L (in L's closure, not in the next higher level's), so the pairs
         that leave the output at L. `own_vertex`: x's own vertex is never reported (its pair
         comes from the ε-pairs of a nullable regex). O(rows of the dropped levels) bitset
@@ -92,15 +93,16 @@ class LevelClosure(ProductNodes):
             level = levels[i]
             higher = reach[levels[i + 1]] if i + 1 < len(levels) else {}
             rows = []
+            fresh_vertices = self.fresh_vertices
             for x, m in reach[level].items():
                 if x % ns != start:
                     continue
-                gone = self.vertices_of(m)
-                up = higher.get(x)
-                if up is not None:
-                    gone &= ~self.vertices_of(up)
-                if own_vertex:
-                    gone &= ~(1 << (x - start))
+                up = higher.get(x, 0)
+                if up == m:
+                    continue
+                gone = fresh_vertices(up, m ^ up)  # a higher level's graph is within L's
+                if own_vertex and x - start in gone:
+                    gone.remove(x - start)
                 if gone:
                     rows.append((x, gone))
             report.append((level, rows))
@@ -176,9 +178,12 @@ class LevelClosure(ProductNodes):
             if gained:
                 higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
                 for x, _before, added in gained:
-                    new = added & fmask & ~(1 << x)
+                    new = added & fmask  # `a ^ (a & b)`, not `a & ~b` (see extend)
+                    bx = 1 << x
+                    if new & bx:
+                        new ^= bx
                     if higher is not None:
-                        new &= ~higher.get(x, 0)
+                        new ^= new & higher.get(x, 0)
                     if new:
                         found.append((x, new, level))
             idx -= 1

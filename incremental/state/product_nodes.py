@@ -22,27 +22,25 @@ from .expiry import ExpiryBuckets
 def bits(m: int) -> list[int]:
     """The positions of the 1 bits of `m >= 0` (in no promised order).
 
+    The top bit first, by `bit_length` (O(1)) and one xor that shortens `m` to its next
+    bit: on a wide mask with few bits, a few short operations, where `bit_count`, `m & -m` or
+    a shift would each walk the whole width (a 40k-bit mask with 5 bits: 2.4 us against 10).
+    From the 40th bit on, numpy takes what is left.
+
     >>> sorted(bits(0b101001))
     [0, 3, 5]
     """
-    n = m.bit_count()
-    if n <= 8:
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
-    if n > 256 or (n > 12 and m.bit_length() > 2048):
-        return _bits_numpy(m)
-    s = bin(m)
-    top = len(s) - 1
     out = []
-    find = s.find
-    p = find("1", 2)
-    while p != -1:
-        out.append(top - p)
-        p = find("1", p + 1)
+    append = out.append
+    n = 0
+    while m:
+        if n == 40:
+            out.extend(_bits_numpy(m))
+            return out
+        p = m.bit_length() - 1
+        append(p)
+        m ^= 1 << p
+        n += 1
     return out
 
 
@@ -70,6 +68,7 @@ class ProductNodes:
         "vexp",
         "vheap",
         "fmask",
+        "vfinals",
         "vbase",
         "cap",
         "work",
@@ -85,6 +84,7 @@ class ProductNodes:
         self.vexp: list[int] = []  # index -> largest exp of a tuple at the vertex
         self.vheap = ExpiryBuckets()  # vexp -> index, possibly stale
         self.fmask = 0  # final-state bits of vertex indexes < cap
+        self.vfinals = sum(1 << q for q in self.finals)  # one vertex's final-state bits
         self.vbase = 0  # state-0 bits (one per vertex index < cap)
         self.cap = 0
         self.work = 0  # bitset operations of `extend` since the last `take_work`
@@ -201,6 +201,37 @@ class ProductNodes:
         for f in self.finals:
             out |= (m >> f) & base
         return out
+
+    def final_vertices(self, m: int) -> list[tuple[int, int]]:
+        """`(v, mask)` per vertex with a final-state node in `m`: its bit `v * nstates` and
+        the mask of its final-state nodes (what `fresh_among` tests a reach against)."""
+        ns = self.nstates
+        if ns == 1:
+            return [(p, 1 << p) for p in bits(m)] if self.finals else []
+        fm = m & self.fmask
+        if not fm:
+            return []
+        finals = self.vfinals
+        out: list = []
+        seen: set = set()
+        for p in bits(fm):
+            v = p - p % ns
+            if v not in seen:
+                seen.add(v)
+                out.append((v, finals << v))
+        return out
+
+    def fresh_vertices(self, held: int, gained: int) -> list[int]:
+        """The vertices (bit `v * nstates` of vertex index v) with a final-state node in
+        `gained` and none in `held` (disjoint bitsets of one start node's reach: what it
+        reaches now against what it reached before, or what it lost against what it keeps).
+        Per final node of `gained`, one test against `held`; no fold of the wide `held`.
+
+        >>> c = ProductNodes(2, 0, {0, 1}); c._grow(4)
+        >>> sorted(c.fresh_vertices(0b0000_0001, 0b1000_0110))  # vertex 0 held; 1, 3 fresh
+        [2, 6]
+        """
+        return [v for v, mask in self.final_vertices(gained) if not held & mask]
 
     def pairs_by_level(self, top_down: Iterable[tuple[int, dict]], own_vertex: bool) -> dict:
         """`{(x, vertex bit): bottleneck}` from `top_down`, `(level, reach rows)` from the

@@ -84,7 +84,8 @@ class WindowClosure(ProductNodes):
     def insert(self, edges: list, entering: list) -> None:
         """Add product edges `(a, b, exp)` (exp above every dropped level); `entering` gets
         `(x, vertices)`: the vertices start node x reaches now and did not before (the results
-        that enter)."""
+        that enter; the vertices as bit positions `v * nstates`, a list that rows may share:
+        read, do not change it)."""
         by_exp = self.by_exp
         for a, b, exp in edges:
             level = by_exp.get(exp)
@@ -94,28 +95,41 @@ class WindowClosure(ProductNodes):
             level.add((a, b))
         R, A = self.reach, self.anc
         ns, start, fmask = self.nstates, self.start, self.fmask
-        vertices_of = self.vertices_of
         gained: list = []
         work = 0
         for a, b, _exp in edges:
             work += extend(R, A, a, b, ns, start, fmask, gained)
         self.work += work
+        # most start nodes gain the very same set (extend): its final vertices once per set
+        per_set: dict = {}
+        one_final = ns == 1 or len(self.finals) == 1  # any final node gained is a new vertex
+        final_vertices = self.final_vertices
         for x, before, added in gained:
-            new = vertices_of(added) & ~vertices_of(before)
-            if new:
-                entering.append((x, new))
+            got = per_set.get(id(added))
+            if got is None:
+                vs = final_vertices(added)
+                got = per_set[id(added)] = (vs, [v for v, _mask in vs])
+            if one_final:
+                if got[1]:
+                    entering.append((x, got[1]))
+            else:
+                new = [v for v, mask in got[0] if not before & mask]
+                if len(new) == len(got[1]):
+                    new = got[1]  # all of them (most rows): the shared list
+                if new:
+                    entering.append((x, new))
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """Drop the levels `<= upto` (`< upto` when `strict`), reporting what leaves with each:
-        `[(L, [(x, vertices)])]`, per start node x the vertices it reaches with L's edges and
-        not without them (bottleneck exactly L). `own_vertex`: x's own vertex is never
+        `[(L, [(x, vertices)])]`, per start node x the vertices (bit positions) it reaches
+        with L's edges and not without them (bottleneck exactly L). `own_vertex`: x's own vertex is never
         reported (its pair is an ε-pair of a nullable regex)."""
         levels = self.levels
         k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
         if not k:
             return []
         ns, start = self.nstates, self.start
-        vertices_of = self.vertices_of
+        fresh_vertices = self.fresh_vertices
         report = []
         for level in levels[:k]:
             del self.by_exp[level]
@@ -124,12 +138,12 @@ class WindowClosure(ProductNodes):
             for x, m in self.reach.items():
                 if x % ns != start:
                     continue
-                gone = vertices_of(m)
-                up = reach.get(x)
-                if up is not None:
-                    gone &= ~vertices_of(up)
-                if own_vertex:
-                    gone &= ~(1 << (x - start))
+                up = reach.get(x, 0)
+                if up == m:
+                    continue
+                gone = fresh_vertices(up, m ^ up)  # the graph shrank: up is within m
+                if own_vertex and x - start in gone:
+                    gone.remove(x - start)
                 if gone:
                     rows.append((x, gone))
             report.append((level, rows))

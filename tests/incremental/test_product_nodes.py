@@ -1,0 +1,58 @@
+"""The bit helpers of the closure states (state/product_nodes.py) against plain definitions:
+`bits` on masks narrow and wide, sparse and dense (its two routes meet at the 40th bit), and
+`fresh_vertices` against a fold of whole masks, with several final states per vertex."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sgq.incremental.state.product_nodes import ProductNodes, bits
+
+_positions = st.sets(st.integers(0, 5000), max_size=120)
+
+
+def _mask(positions) -> int:
+    return sum(1 << p for p in positions)
+
+
+@settings(max_examples=200)
+@given(_positions)
+def test_bits_are_the_set_positions(positions):
+    assert sorted(bits(_mask(positions))) == sorted(positions)
+
+
+@settings(max_examples=300)
+@given(
+    st.integers(1, 3),
+    st.sets(st.integers(0, 2), min_size=1),
+    st.sets(st.integers(0, 3000), max_size=80),
+    st.sets(st.integers(0, 3000), max_size=80) | st.sets(st.integers(0, 200), max_size=150),
+)
+def test_fresh_vertices_are_the_vertices_with_a_final_node_gained_and_none_held(
+    ns, finals, held_at, gained_at
+):
+    finals = {q for q in finals if q < ns} or {0}
+    nodes = ProductNodes(ns, 0, finals)
+    nodes._grow(3001 // ns + 1)
+    held = _mask(held_at)
+    gained = _mask(gained_at) & ~held
+    want = {
+        v * ns
+        for v in range(3001 // ns + 1)
+        if any(gained >> (v * ns + f) & 1 for f in finals)
+        and not any(held >> (v * ns + f) & 1 for f in finals)
+    }
+    got = nodes.fresh_vertices(held, gained)
+    assert len(got) == len(set(got))  # each vertex once, however many final nodes it gained
+    assert set(got) == want
+
+
+def test_a_vertex_whose_final_nodes_straddle_the_40th_bit_comes_once():
+    """43 final nodes: 39 single ones high up, and both of vertices 0 and 1: `bits` gives 40
+    from the top (vertex 1's higher node last) and the rest lowest first (vertex 0's two, then
+    vertex 1's lower one)."""
+    nodes = ProductNodes(2, 0, {0, 1})
+    nodes._grow(200)
+    gained = 0b1111 | _mask(2 * v for v in range(10, 49))
+    got = nodes.fresh_vertices(0, gained)
+    assert sorted(got) == [0, 2] + [2 * v for v in range(10, 49)]
