@@ -200,21 +200,35 @@ def explain_json(plan: Plan) -> str:
 
 
 def _dot_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def dot_nodes(
+    plan: Plan, prefix: str = "n", annotate: Callable[[Op], str] | None = None, indent: str = "  "
+) -> list[str]:
+    """The Graphviz node and edge lines of `plan`, node ids `prefix` + number (so that several
+    plans can share one digraph), each label followed by `annotate(op)` when given."""
+    ids = number(plan)
+    outputs = set(plan.outputs)
+    lines = []
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        style = ", style=bold" if op in outputs else ""
+        text = f"#{ident} " + describe(op) + (f"\n{annotate(op)}" if annotate else "")
+        lines.append(f"{indent}{prefix}{ident} [label={_dot_string(text)}{style}];")
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        for child in op.inputs:
+            lines.append(f"{indent}{prefix}{ids[child]} -> {prefix}{ident};")
+        if isinstance(op, Path) and op.domain is not None:
+            lines.append(
+                f'{indent}{prefix}{ids[op.domain]} -> {prefix}{ident} [style=dashed, label="ε"];'
+            )
+    return lines
+
+
+DOT_HEADER = ["  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
 
 
 def explain_dot(plan: Plan) -> str:
     """A Graphviz digraph; edges follow the data, from an input up to its consumer."""
-    ids = number(plan)
-    outputs = set(plan.outputs)
-    lines = ["digraph sga {", "  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
-    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
-        style = ", style=bold" if op in outputs else ""
-        lines.append(f"  n{ident} [label={_dot_string(f'#{ident} ' + describe(op))}{style}];")
-    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
-        for child in op.inputs:
-            lines.append(f"  n{ids[child]} -> n{ident};")
-        if isinstance(op, Path) and op.domain is not None:
-            lines.append(f'  n{ids[op.domain]} -> n{ident} [style=dashed, label="ε"];')
-    lines.append("}")
+    lines = ["digraph sga {", *DOT_HEADER, *dot_nodes(plan), "}"]
     return "\n".join(lines) + "\n"

@@ -27,7 +27,7 @@ from .incremental.engine import Engine, Result
 from .options import PlanOptions
 from .sga.algebra import Plan
 from .sga.cost.statistics import StreamStatistics
-from .sga.optimize.search import optimize
+from .sga.optimize.search import Optimized, optimize
 from .sga.translate import translate
 
 if TYPE_CHECKING:
@@ -41,17 +41,24 @@ __all__ = ["Query", "compile", "Engine", "PlanOptions", "Result"]
 
 class Query:
     """A compiled program: `checked` (the CheckedProgram), `plan` (its SGA plan), `source`,
-    and the `options` it was planned with (its engines use their PATH operator)."""
+    the `options` it was planned with (its engines use their PATH operator), and `optimized`,
+    the optimizer's answer when it planned the query (None: no statistics, or it was off)."""
 
-    __slots__ = ("checked", "plan", "source", "options")
+    __slots__ = ("checked", "plan", "source", "options", "optimized")
 
     def __init__(
-        self, checked: CheckedProgram, plan: Plan, source: str, options: PlanOptions = PlanOptions()
+        self,
+        checked: CheckedProgram,
+        plan: Plan,
+        source: str,
+        options: PlanOptions = PlanOptions(),
+        optimized: Optimized | None = None,
     ) -> None:
         self.checked = checked
         self.plan = plan
         self.source = source
         self.options = options
+        self.optimized = optimized
 
     def engine(self, paths: bool = False, history: bool = True, deltas: bool = False) -> Engine:
         """A fresh engine for this query. `paths`: results carry a witness path; `history`:
@@ -153,8 +160,9 @@ def compile(
 
     `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
     rewrite passes to skip and the PATH operator of the query's engines; with
-    `options.optimize`, the plan is the optimizer's choice over `statistics` (required then:
-    `sgq.sga.cost.statistics.collect(edges)` of a sample of the stream); `filename` names
+    `options.optimize`, the plan is the optimizer's choice over `statistics`
+    (`sgq.sga.cost.statistics.collect(edges)` of a sample of the stream; without them, today's
+    plan: the canonical plan after the rewrite passes); `filename` names
     the program in messages. Raises `sgq.DlErrors` for a bad program (each error with its
     `line`, `column` and `message`) and `UserError` for a file that cannot be read.
 
@@ -187,8 +195,8 @@ def compile(
         name = filename or "<string>"
     checked = check_text(text, name, window=window, slide=slide)
     plan = translate(checked, skip=options.skip_rewrites)
-    if options.optimize:
-        if statistics is None:
-            raise UserError("the optimizer needs statistics of the input stream (statistics=)")
-        plan = optimize(plan, statistics).chosen.plan
-    return Query(checked, plan, text, options)
+    optimized = None
+    if options.optimize and statistics is not None:
+        optimized = optimize(plan, statistics)
+        plan = optimized.chosen.plan
+    return Query(checked, plan, text, options, optimized)
