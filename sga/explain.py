@@ -76,17 +76,22 @@ def predicate_terms(op: Pattern) -> list[str]:
     return terms
 
 
+def _conditions(conditions) -> list[dict]:
+    return [
+        {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
+        for c in conditions
+    ]
+
+
 def parameters(op: Op) -> dict:
     """The operator's own parameters (not its inputs), as plain JSON-able values."""
     if isinstance(op, WScan):
-        return {"window": op.window, "slide": op.slide}
+        out: dict = {"window": op.window, "slide": op.slide}
+        if op.conditions:  # thesis rule 12: a FILTER before the window
+            out["conditions"] = _conditions(op.conditions)
+        return out
     if isinstance(op, Filter):
-        return {
-            "conditions": [
-                {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
-                for c in op.conditions
-            ]
-        }
+        return {"conditions": _conditions(op.conditions)}
     if isinstance(op, Rename):
         return {"reverse": op.reverse}
     if isinstance(op, Pattern):
@@ -113,16 +118,19 @@ def parameters(op: Op) -> dict:
     return {}
 
 
+def _condition_text(conditions) -> str:
+    return ", ".join(
+        f"{c.left} {c.op} {_quote(c.right) if c.right_const else c.right}" for c in conditions
+    )
+
+
 def describe(op: Op) -> str:
     """One operator on one line, in the papers' notation (without its inputs)."""
     if isinstance(op, WScan):
-        return f"WSCAN[{op.label}](ω={op.window}, β={op.slide})"
+        where = f"; {_condition_text(op.conditions)}" if op.conditions else ""
+        return f"WSCAN[{op.label}](ω={op.window}, β={op.slide}{where})"
     if isinstance(op, Filter):
-        conds = ", ".join(
-            f"{c.left} {c.op} {_quote(c.right) if c.right_const else c.right}"
-            for c in op.conditions
-        )
-        return f"FILTER[{conds}]"
+        return f"FILTER[{_condition_text(op.conditions)}]"
     if isinstance(op, Rename):
         ends = "trg, src" if op.reverse else "src, trg"
         return f"RENAME[{ends} -> {op.label}]"
