@@ -100,15 +100,15 @@ def run_engine(
         text = print_program(without_time(parse(text, query_path)))
     plan_options = PlanOptions(**(options or {}))
     plan_cpu = time.process_time()
-    # with the optimizer on, the statistics `sgq run` would plan with: the first edges
-    sampled = sample_input(stream) if plan_options.optimize else None
+    # with the optimizer on, the statistics `sgq run` would plan with: the first edges, read
+    # only when the rules give the plan alternatives
     query = compile_query(
         text,
         filename=query_path,
         window=workload.window,
         slide=workload.slide,
         options=plan_options,
-        statistics=None if sampled is None else sampled.statistics,
+        statistics=lambda: sample_input(stream).statistics,
     )
     plan_cpu = time.process_time() - plan_cpu
     engine = query.engine(history=False, deltas=workload.stream is not None)

@@ -17,7 +17,7 @@ gives the engine itself, to push edges by hand.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .datalog.check import check_text
@@ -27,7 +27,7 @@ from .incremental.engine import Engine, Result
 from .options import PlanOptions
 from .sga.algebra import Plan
 from .sga.cost.statistics import StreamStatistics
-from .sga.optimize.search import Optimized, optimize
+from .sga.optimize.search import Optimized, has_alternatives, optimize
 from .sga.translate import translate
 
 if TYPE_CHECKING:
@@ -154,14 +154,15 @@ def compile(
     text: str | None = None,
     filename: str | None = None,
     options: PlanOptions = PlanOptions(),
-    statistics: StreamStatistics | None = None,
+    statistics: StreamStatistics | Callable[[], StreamStatistics | None] | None = None,
 ) -> Query:
     """Parse, check and plan a program: the `.dl` file at `path`, or the program `text`.
 
     `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
     rewrite passes to skip and the PATH operator of the query's engines; with
     `options.optimize`, the plan is the optimizer's choice over `statistics`
-    (`sgq.sga.cost.statistics.collect(edges)` of a sample of the stream; without them, today's
+    (`sgq.sga.cost.statistics.collect(edges)` of a sample of the stream, or a function giving
+    them, called only when the rules give the plan an alternative; without them, today's
     plan: the canonical plan after the rewrite passes); `filename` names
     the program in messages. Raises `sgq.DlErrors` for a bad program (each error with its
     `line`, `column` and `message`) and `UserError` for a file that cannot be read.
@@ -196,6 +197,8 @@ def compile(
     checked = check_text(text, name, window=window, slide=slide)
     plan = translate(checked, skip=options.skip_rewrites)
     optimized = None
+    if options.optimize and callable(statistics):  # read only if there is a choice to make
+        statistics = statistics() if has_alternatives(plan) else None
     if options.optimize and statistics is not None:
         optimized = optimize(plan, statistics)
         plan = optimized.chosen.plan

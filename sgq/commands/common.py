@@ -183,15 +183,19 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
 
 def compile_for_input(args: argparse.Namespace, command: str):
     """`args.program` planned with the plan flags and, with the optimizer on, the statistics
-    of `--stats` or of the `--input`'s first edges (`sgq run`, `sgq verify`); when there are
-    none (stdin, `--follow`), today's plan, and a note on stderr says so."""
+    of `--stats` or of the `--input`'s first edges (`sgq run`, `sgq verify`), read only when
+    the rules give the plan alternatives; when there are none to read (stdin, `--follow`),
+    today's plan, and a note on stderr says so."""
     options = plan_options(args)
-    statistics = None
-    if options.optimize:
+    if options.optimize and args.sample < 1:
+        raise UserError(f"--sample: must be a positive integer, not {args.sample}")
+
+    def statistics():  # read only when the optimizer has plans to choose among
         sampled = plan_statistics(args, args.input, args.format, args.columns)
-        statistics = sampled.statistics
-        if statistics is None:
+        if sampled.statistics is None:
             optimizer_note(command, sampled.note)
+        return sampled.statistics
+
     return compile_program(
         args.program, options=options, statistics=statistics, **window_overrides(args)
     )
