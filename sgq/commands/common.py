@@ -170,12 +170,13 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
     budget = getattr(args, "simple_budget", DEFAULT_SIMPLE_BUDGET)
     if budget < 1:
         raise UserError(f"--simple-budget: must be a positive integer, not {budget}")
+    optimize = _optimize(args)
     try:
         return PlanOptions(
             path_operator=args.path_operator,
             skip_rewrites=args.no_rewrite,
             simple_budget=budget,
-            optimize=_optimize(args),
+            optimize=optimize,
         )
     except UserError as exc:
         raise UserError(f"--no-rewrite: {exc}") from None
