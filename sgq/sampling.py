@@ -39,6 +39,17 @@ def _skip_bad_line(error, text) -> None:
     """A malformed line is no statistic; the run itself reports it (`--on-error`)."""
 
 
+def _until_unreadable(edges):
+    """`edges` up to a point where the input cannot be read on (a truncated .gz): the sample
+    is what came before; the run reports the error where it reaches it."""
+    from .stream_io import StreamError
+
+    try:
+        yield from edges
+    except StreamError:
+        return
+
+
 def read_statistics(path: str) -> StreamStatistics:
     """A statistics file of `sgq stats`; a UserError when it cannot be read or is none."""
     try:
@@ -79,7 +90,7 @@ def sample_input(
         edges = read_edges(source, fmt, columns, on_error=_skip_bad_line)
     else:
         return Sampled(None, f"'{source}' is no edge file to sample")
-    stats = collect(edges, sample)
+    stats = collect(_until_unreadable(edges), sample)
     if stats.edges == 0:
         return Sampled(None, f"the first edges of '{source}' hold no insertion to sample")
     return Sampled(stats, f"statistics of the first {stats.edges:,} edges of '{source}'")

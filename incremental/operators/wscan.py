@@ -50,9 +50,10 @@ class WScanOp(CoalescedOperator):
         exp = wscan_expiry(now, self.window, self.slide)  # every edge here has `time == now`
         result = []
         (batch,) = batches
-        if self.conditions:
-            batch = [e for e in batch if passes(self.conditions, e[0], e[1])]
+        conditions = self.conditions
         for s, t, time, op in batch:
+            if conditions and not passes(conditions, s, t):
+                continue
             if op != "+":
                 raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
             got = admit((s, t), time, exp, now)
@@ -75,9 +76,10 @@ class WScanOp(CoalescedOperator):
         before: dict = {}  # key -> valid before the batch
         valid: set = set()  # keys valid after the edges read so far
         inserted: set = set()  # keys with a '+' in the batch
-        if self.conditions:
-            edges = [e for e in edges if passes(self.conditions, e[0], e[1])]
+        conditions = self.conditions
         for s, t, _time, op in edges:
+            if conditions and not passes(conditions, s, t):
+                continue
             key = (s, t)
             if key not in before:
                 end = until(key)

@@ -67,7 +67,7 @@ def test_optimize_errors_are_messages(tmp_path, capsys):
         (["explain", program, "--optimize", "--stats", tmp_path / "no"], "cannot read"),
         (["run", program, "-i", edges, "--optimize", "--paths"], "does not go with --paths"),
         (["stats", edges, "--sample", "0"], "--sample"),
-        (["explain", program, "--plans", "2"], "add --optimize"),
+        (["explain", program, "--no-optimize", "--plans", "2"], "add --optimize"),
         (["explain", program, "--optimize", "--plans", "2"], "--plans needs statistics"),
         (["explain", program, "--optimize", "--plans", "-1"], "--plans must be"),
         (["run", program, "-i", edges, "--optimize", "--sample", "0"], "--sample"),
