@@ -78,11 +78,16 @@ def run_engine(
     """The incremental engine: throughput, latency per timestamp batch and per slide, state.
     On a shared stream (`workload.stream`) the whole delta output is written to a file as
     `sgq run --emit deltas -o FILE` writes it, and that is part of every figure. `options`:
-    the plan options (`PlanOptions.as_dict()`, sgq/options.py), default ones when None."""
+    the plan options (`PlanOptions.as_dict()`, sgq/options.py), default ones when None; with
+    the optimizer on, the plan is chosen over the statistics of the stream's first edges, as
+    `sgq run` chooses it. `cpu_seconds` is the process CPU time of the run (the figure to
+    compare on a loaded machine), `plan_cpu_seconds` that of planning (sampling included),
+    `optimized` whether the optimizer chose a plan other than today's."""
     import tempfile
 
     from sgq.api import compile as compile_query
     from sgq.options import PlanOptions
+    from sgq.sampling import sample_input
     from sgq.stream_io import DELTA_FIELDS, ResultWriter
 
     with open(query_path, encoding="utf-8") as handle:
@@ -93,13 +98,19 @@ def run_engine(
         from sgq.datalog.untimed import without_time
 
         text = print_program(without_time(parse(text, query_path)))
+    plan_options = PlanOptions(**(options or {}))
+    plan_cpu = time.process_time()
+    # with the optimizer on, the statistics `sgq run` would plan with: the first edges, read
+    # only when the rules give the plan alternatives
     query = compile_query(
         text,
         filename=query_path,
         window=workload.window,
         slide=workload.slide,
-        options=PlanOptions(**(options or {})),
+        options=plan_options,
+        statistics=lambda: sample_input(stream).statistics,
     )
+    plan_cpu = time.process_time() - plan_cpu
     engine = query.engine(history=False, deltas=workload.stream is not None)
     sink = view = writer = None
     if workload.stream is not None:
@@ -118,6 +129,7 @@ def run_engine(
     peak_by_operator: dict[str, int] = {}
     gc.collect()
     start = time.perf_counter()
+    start_cpu = time.process_time()
     next_partial = start + PARTIAL_EVERY
     # on a shared stream the edges go in as `sgq run` gives them (groups of instants): the
     # figures are then those of the command a user runs; else one batch per instant
@@ -160,6 +172,7 @@ def run_engine(
         writer.write_groups(view.close_grouped())
         writer.flush()
     total = time.perf_counter() - start
+    cpu = time.process_time() - start_cpu
     if sink is not None:
         sink.close()
     slide_lat.append(slide_acc)
@@ -168,6 +181,10 @@ def run_engine(
         "edges": edges,
         "seconds": total,
         "throughput": edges / total if total else 0.0,
+        "cpu_seconds": cpu,
+        "plan_cpu_seconds": plan_cpu,
+        "optimized": query.optimized is not None
+        and query.optimized.chosen is not query.optimized.today,
         "latency_edge": _percentiles(batch_lat),
         "latency_slide": _percentiles(slide_lat),
         "latency_slide_full": _percentiles(full_slide_lat),

@@ -282,7 +282,8 @@ class Dataflow:
         """`(matched, unmatched)` `-` edges so far, over the labels the plan reads."""
         matched = unmatched = 0
         for ids in self.wscans.values():
-            op = self.ops[ids[0]]
+            # one scan per label, an unfiltered one if any (rule 12's drops no edge)
+            op = min((self.ops[i] for i in ids), key=lambda o: bool(o.conditions))
             matched += op.deleted
             unmatched += op.unmatched
         return matched, unmatched

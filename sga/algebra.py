@@ -152,11 +152,15 @@ class TimeCondition:
 
 @attrs.frozen
 class WScan:
-    """WSCAN(ω, β) over the input stream of `label` (Def 30)."""
+    """WSCAN(ω, β) over the input stream of `label` (Def 30). With `conditions` (put there by
+    thesis rule 12, sga/rewrite/push_filter_into_wscan.py), over that stream's edges that
+    satisfy them: W_ω(σ_Φ(S)), a FILTER applied before the window, so that the window keeps
+    only the edges that pass."""
 
     label: str
     window: int
     slide: int
+    conditions: tuple[EdgeCondition, ...] = ()
 
     @property
     def inputs(self) -> tuple[Op, ...]:

@@ -76,17 +76,22 @@ def predicate_terms(op: Pattern) -> list[str]:
     return terms
 
 
+def _conditions(conditions) -> list[dict]:
+    return [
+        {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
+        for c in conditions
+    ]
+
+
 def parameters(op: Op) -> dict:
     """The operator's own parameters (not its inputs), as plain JSON-able values."""
     if isinstance(op, WScan):
-        return {"window": op.window, "slide": op.slide}
+        out: dict = {"window": op.window, "slide": op.slide}
+        if op.conditions:  # thesis rule 12: a FILTER before the window
+            out["conditions"] = _conditions(op.conditions)
+        return out
     if isinstance(op, Filter):
-        return {
-            "conditions": [
-                {"left": c.left, "op": c.op, "right": c.right, "right_const": c.right_const}
-                for c in op.conditions
-            ]
-        }
+        return {"conditions": _conditions(op.conditions)}
     if isinstance(op, Rename):
         return {"reverse": op.reverse}
     if isinstance(op, Pattern):
@@ -113,16 +118,19 @@ def parameters(op: Op) -> dict:
     return {}
 
 
+def _condition_text(conditions) -> str:
+    return ", ".join(
+        f"{c.left} {c.op} {_quote(c.right) if c.right_const else c.right}" for c in conditions
+    )
+
+
 def describe(op: Op) -> str:
     """One operator on one line, in the papers' notation (without its inputs)."""
     if isinstance(op, WScan):
-        return f"WSCAN[{op.label}](ω={op.window}, β={op.slide})"
+        where = f"; {_condition_text(op.conditions)}" if op.conditions else ""
+        return f"WSCAN[{op.label}](ω={op.window}, β={op.slide}{where})"
     if isinstance(op, Filter):
-        conds = ", ".join(
-            f"{c.left} {c.op} {_quote(c.right) if c.right_const else c.right}"
-            for c in op.conditions
-        )
-        return f"FILTER[{conds}]"
+        return f"FILTER[{_condition_text(op.conditions)}]"
     if isinstance(op, Rename):
         ends = "trg, src" if op.reverse else "src, trg"
         return f"RENAME[{ends} -> {op.label}]"
@@ -200,21 +208,35 @@ def explain_json(plan: Plan) -> str:
 
 
 def _dot_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def dot_nodes(
+    plan: Plan, prefix: str = "n", annotate: Callable[[Op], str] | None = None, indent: str = "  "
+) -> list[str]:
+    """The Graphviz node and edge lines of `plan`, node ids `prefix` + number (so that several
+    plans can share one digraph), each label followed by `annotate(op)` when given."""
+    ids = number(plan)
+    outputs = set(plan.outputs)
+    lines = []
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        style = ", style=bold" if op in outputs else ""
+        text = f"#{ident} " + describe(op) + (f"\n{annotate(op)}" if annotate else "")
+        lines.append(f"{indent}{prefix}{ident} [label={_dot_string(text)}{style}];")
+    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
+        for child in op.inputs:
+            lines.append(f"{indent}{prefix}{ids[child]} -> {prefix}{ident};")
+        if isinstance(op, Path) and op.domain is not None:
+            lines.append(
+                f'{indent}{prefix}{ids[op.domain]} -> {prefix}{ident} [style=dashed, label="ε"];'
+            )
+    return lines
+
+
+DOT_HEADER = ["  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
 
 
 def explain_dot(plan: Plan) -> str:
     """A Graphviz digraph; edges follow the data, from an input up to its consumer."""
-    ids = number(plan)
-    outputs = set(plan.outputs)
-    lines = ["digraph sga {", "  rankdir=BT;", '  node [shape=box, fontname="monospace"];']
-    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
-        style = ", style=bold" if op in outputs else ""
-        lines.append(f"  n{ident} [label={_dot_string(f'#{ident} ' + describe(op))}{style}];")
-    for op, ident in sorted(ids.items(), key=lambda item: item[1]):
-        for child in op.inputs:
-            lines.append(f"  n{ids[child]} -> n{ident};")
-        if isinstance(op, Path) and op.domain is not None:
-            lines.append(f'  n{ids[op.domain]} -> n{ident} [style=dashed, label="ε"];')
-    lines.append("}")
+    lines = ["digraph sga {", *DOT_HEADER, *dot_nodes(plan), "}"]
     return "\n".join(lines) + "\n"

@@ -17,7 +17,7 @@ gives the engine itself, to push edges by hand.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .datalog.check import check_text
@@ -27,7 +27,7 @@ from .incremental.engine import Engine, Result
 from .options import PlanOptions
 from .sga.algebra import Plan
 from .sga.cost.statistics import StreamStatistics
-from .sga.optimize.search import optimize
+from .sga.optimize.search import Optimized, has_alternatives, optimize
 from .sga.translate import translate
 
 if TYPE_CHECKING:
@@ -41,17 +41,24 @@ __all__ = ["Query", "compile", "Engine", "PlanOptions", "Result"]
 
 class Query:
     """A compiled program: `checked` (the CheckedProgram), `plan` (its SGA plan), `source`,
-    and the `options` it was planned with (its engines use their PATH operator)."""
+    the `options` it was planned with (its engines use their PATH operator), and `optimized`,
+    the optimizer's answer when it planned the query (None: no statistics, or it was off)."""
 
-    __slots__ = ("checked", "plan", "source", "options")
+    __slots__ = ("checked", "plan", "source", "options", "optimized")
 
     def __init__(
-        self, checked: CheckedProgram, plan: Plan, source: str, options: PlanOptions = PlanOptions()
+        self,
+        checked: CheckedProgram,
+        plan: Plan,
+        source: str,
+        options: PlanOptions = PlanOptions(),
+        optimized: Optimized | None = None,
     ) -> None:
         self.checked = checked
         self.plan = plan
         self.source = source
         self.options = options
+        self.optimized = optimized
 
     def engine(self, paths: bool = False, history: bool = True, deltas: bool = False) -> Engine:
         """A fresh engine for this query. `paths`: results carry a witness path; `history`:
@@ -147,14 +154,16 @@ def compile(
     text: str | None = None,
     filename: str | None = None,
     options: PlanOptions = PlanOptions(),
-    statistics: StreamStatistics | None = None,
+    statistics: StreamStatistics | Callable[[], StreamStatistics | None] | None = None,
 ) -> Query:
     """Parse, check and plan a program: the `.dl` file at `path`, or the program `text`.
 
     `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
     rewrite passes to skip and the PATH operator of the query's engines; with
-    `options.optimize`, the plan is the optimizer's choice over `statistics` (required then:
-    `sgq.sga.cost.statistics.collect(edges)` of a sample of the stream); `filename` names
+    `options.optimize`, the plan is the optimizer's choice over `statistics`
+    (`sgq.sga.cost.statistics.collect(edges)` of a sample of the stream, or a function giving
+    them, called only when the rules give the plan an alternative; without them, today's
+    plan: the canonical plan after the rewrite passes); `filename` names
     the program in messages. Raises `sgq.DlErrors` for a bad program (each error with its
     `line`, `column` and `message`) and `UserError` for a file that cannot be read.
 
@@ -187,8 +196,10 @@ def compile(
         name = filename or "<string>"
     checked = check_text(text, name, window=window, slide=slide)
     plan = translate(checked, skip=options.skip_rewrites)
-    if options.optimize:
-        if statistics is None:
-            raise UserError("the optimizer needs statistics of the input stream (statistics=)")
-        plan = optimize(plan, statistics).chosen.plan
-    return Query(checked, plan, text, options)
+    optimized = None
+    if options.optimize and callable(statistics):  # read only if there is a choice to make
+        statistics = statistics() if has_alternatives(plan) else None
+    if options.optimize and statistics is not None:
+        optimized = optimize(plan, statistics)
+        plan = optimized.chosen.plan
+    return Query(checked, plan, text, options, optimized)

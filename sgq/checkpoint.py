@@ -44,11 +44,12 @@ from . import __version__
 from .errors import UserError
 from .state_codec import StateError, decode, encode
 
-FORMAT = 5  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
+FORMAT = 6  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
 #              keeps one window closure (state/window_closure.py), not one per level; 4: the
 #              plan options are settings (a closure PATH keeps whether it may hand over); 5:
 #              each part's own state() under names it keeps (incremental/stateful.py), not a
-#              dump of its attributes
+#              dump of its attributes; 6: the settings always say whether the cost-based
+#              optimizer planned the run (on by default since this format)
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000  # input edges between checkpoints
 

@@ -111,10 +111,11 @@ class PlanOptions:
 
     `tuning` (default `Tuning()`): the operators' own thresholds (API only, no flag).
 
-    `optimize` (default False): let the cost-based optimizer (sga/optimize/, thesis ch. 6)
+    `optimize` (default True): let the cost-based optimizer (sga/optimize/, thesis ch. 6)
     choose among the plans the equivalence rules of sga/rewrite/equivalences.py give, priced
-    over statistics of the input stream (`sgq.compile(..., statistics=...)`); off, the plan
-    is today's: the canonical plan after the rewrite passes (`--optimize`/`--no-optimize`).
+    over statistics of the input stream (`sgq.compile(..., statistics=...)`; without them it
+    keeps today's plan); off, the plan is today's: the canonical plan after the rewrite passes
+    (`--optimize`/`--no-optimize`).
 
     `simple_budget` (default 2,000,000): the steps the simple-path search of one `simple`
     PATH may take in one round (incremental/state/simple_search.py) before the run stops with
@@ -129,7 +130,7 @@ class PlanOptions:
     )
     tuning: Tuning = attrs.field(default=Tuning(), converter=_tuning)
     simple_budget: int = attrs.field(default=DEFAULT_SIMPLE_BUDGET, validator=_check_budget)
-    optimize: bool = False
+    optimize: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able form (checkpoint settings, benchmark children); `PlanOptions(**d)` reads
@@ -142,6 +143,5 @@ class PlanOptions:
             out["tuning"] = attrs.asdict(self.tuning)
         if self.simple_budget != DEFAULT_SIMPLE_BUDGET:
             out["simple_budget"] = self.simple_budget
-        if self.optimize:
-            out["optimize"] = True
+        out["optimize"] = self.optimize  # always: its default changed (checkpoint format 6)
         return out

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ...sga.algebra import Op
 
 
-def _compile(conditions):
+def compile_conditions(conditions):
     """Conditions as `(left_is_src, op_is_eq, right_kind, right_value)`; right_kind is 0 for
     src, 1 for trg, 2 for a constant."""
     out = []
@@ -33,12 +33,22 @@ def _compile(conditions):
     return tuple(out)
 
 
+def passes(conditions, s, t) -> bool:
+    """Whether the endpoints `s`, `t` satisfy every compiled condition."""
+    for left_src, eq, kind, value in conditions:
+        left = s if left_src else t
+        right = value if kind == 2 else (s if kind == 0 else t)
+        if (left == right) != eq:
+            return False
+    return True
+
+
 class FilterOp(PhysicalOperator):
     __slots__ = ("conditions",)
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
-        self.conditions = _compile(node.conditions)
+        self.conditions = compile_conditions(node.conditions)
 
     def process(self, batches: list, now: int) -> list:
         conditions = self.conditions

@@ -12,6 +12,10 @@ otherwise it is counted in `unmatched` and changes nothing. A key valid before t
 not after it gets an end record `(s, t, start, now)` (a negative tuple, incremental/sgt.py); a
 key deleted and re-inserted stays valid without a break (`[start, now)` then `[now, exp)`), so
 only a widening, if any, is emitted. Cost per edge: O(1), plus O(log n) when emitted.
+
+With conditions (thesis rule 12, W_ω(σ_Φ(S))), an edge that fails them is dropped before the
+window, `-` edges included (a `+` and a `-` of one key pass or fail alike): the window keeps
+no coverage for it.
 """
 
 from __future__ import annotations
@@ -20,13 +24,14 @@ from typing import TYPE_CHECKING
 
 from ..sgt import wscan_expiry
 from .base import BuildContext, CoalescedOperator
+from .filter import compile_conditions, passes
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
 
 
 class WScanOp(CoalescedOperator):
-    __slots__ = ("label", "window", "slide", "paths", "deleted", "unmatched")
+    __slots__ = ("label", "window", "slide", "paths", "deleted", "unmatched", "conditions")
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
@@ -36,6 +41,7 @@ class WScanOp(CoalescedOperator):
         self.paths = ctx.paths
         self.deleted = 0  # '-' edges that matched a valid edge
         self.unmatched = 0  # '-' edges that matched nothing
+        self.conditions = compile_conditions(node.conditions)
 
     def process(self, batches: list, now: int) -> list:
         """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
@@ -44,7 +50,10 @@ class WScanOp(CoalescedOperator):
         exp = wscan_expiry(now, self.window, self.slide)  # every edge here has `time == now`
         result = []
         (batch,) = batches
+        conditions = self.conditions
         for s, t, time, op in batch:
+            if conditions and not passes(conditions, s, t):
+                continue
             if op != "+":
                 raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
             got = admit((s, t), time, exp, now)
@@ -67,7 +76,10 @@ class WScanOp(CoalescedOperator):
         before: dict = {}  # key -> valid before the batch
         valid: set = set()  # keys valid after the edges read so far
         inserted: set = set()  # keys with a '+' in the batch
+        conditions = self.conditions
         for s, t, _time, op in edges:
+            if conditions and not passes(conditions, s, t):
+                continue
             key = (s, t)
             if key not in before:
                 end = until(key)

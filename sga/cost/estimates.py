@@ -66,16 +66,21 @@ def _capped(rate: float, interval: float, ds: float, dt: float) -> StreamEstimat
 
 
 def wscan(op: WScan, stats: StreamStatistics) -> StreamEstimate:
-    """Formula 1: r_O = r_i (6.1), v_O = ω (6.2)."""
+    """Formula 1: r_O = r_i (6.1), v_O = ω (6.2); with conditions (rule 12) Formula 2 over
+    that, the FILTER before the window."""
     rate = stats.rate(op.label)
     size = rate * op.window
     label = stats.labels.get(op.label)
     if label is None:
-        return StreamEstimate(rate, op.window, 1.0, 1.0)
-    return StreamEstimate(rate, op.window, label.distinct("src", size), label.distinct("trg", size))
+        raw = StreamEstimate(rate, op.window, 1.0, 1.0)
+    else:
+        raw = StreamEstimate(
+            rate, op.window, label.distinct("src", size), label.distinct("trg", size)
+        )
+    return filter_(op, raw) if op.conditions else raw
 
 
-def filter_selectivity(op: Filter, inp: StreamEstimate) -> float:
+def filter_selectivity(op: Filter | WScan, inp: StreamEstimate) -> float:
     """f of a FILTER's conjunction: `= "c"` keeps 1/d, `src = trg` 1/max(ds, dt), `!=` 1 - that."""
     f = 1.0
     for cond in op.conditions:
@@ -88,7 +93,7 @@ def filter_selectivity(op: Filter, inp: StreamEstimate) -> float:
     return f
 
 
-def filter_(op: Filter, inp: StreamEstimate) -> StreamEstimate:
+def filter_(op: Filter | WScan, inp: StreamEstimate) -> StreamEstimate:
     """Formula 2: r_O = f · r_i (6.3), v_O = v_i (6.4); an `= "c"` end has one vertex."""
     f = filter_selectivity(op, inp)
     ds, dt = inp.distinct_src, inp.distinct_trg

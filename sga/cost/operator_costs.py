@@ -94,9 +94,11 @@ def path_cost(op: Path, inputs: list[StreamEstimate], out: StreamEstimate, w: We
 def operator_cost(
     op: Op, inputs: list[StreamEstimate], out: StreamEstimate, w: Weights = Weights()
 ) -> float:
-    """Cost per unit time of `op` given its inputs' estimates (in `children` order) and its
-    own output estimate."""
+    """Cost per unit time of `op` given its inputs' estimates (in `children` order; for a WSCAN
+    with conditions, the unfiltered stream's) and its own output estimate."""
     if isinstance(op, WScan):
+        if op.conditions:  # rule 12: Formula 9 (6.19) on the raw stream (`inputs[0]`)
+            return inputs[0].rate * w.predicate + out.rate * w.output
         return out.rate * w.output  # Formula 8 (6.18)
     if isinstance(op, Filter):
         return inputs[0].rate * w.predicate + out.rate * w.output  # Formula 9 (6.19)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..algebra import Op, Plan, children
+from ..algebra import Op, Plan, WScan, children
 from .estimates import StreamEstimate, estimate
 from .operator_costs import Weights, operator_cost
 from .statistics import StreamStatistics
@@ -33,6 +33,8 @@ class CostModel:
         got = self._costs.get(op)
         if got is None:
             inputs = [self.of(child).estimate for child in children(op)]
+            if isinstance(op, WScan) and op.conditions:  # rule 12: priced on the raw stream
+                inputs = [self.of(attrs.evolve(op, conditions=())).estimate]
             out = estimate(op, inputs, self.stats)
             got = OperatorCost(out, operator_cost(op, inputs, out, self.weights))
             self._costs[op] = got

@@ -1,5 +1,6 @@
 """The optimizer's answer for `sgq explain`: the chosen plan with each operator's estimated
-output (r, v) and cost per unit time (thesis 6.3), then the N cheapest alternatives."""
+output (r, v) and cost per unit time (thesis 6.3), then the N cheapest alternatives; as text,
+JSON, or one Graphviz digraph with a cluster per plan."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 
 from ..cost.plan_cost import CostModel
 from ..cost.statistics import StreamStatistics
-from ..explain import explain_data, explain_text
+from ..explain import DOT_HEADER, dot_nodes, explain_data, explain_text
 from .search import MARGIN, Optimized, RankedPlan
 
 
@@ -80,3 +81,30 @@ def optimized_json(result: Optimized, stats: StreamStatistics, plans: int) -> st
         "alternatives": [_plan_json(r, model) for r in result.ranked[:plans]],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _cluster(name: str, title: str, ranked: RankedPlan, model: CostModel, bold: bool) -> list[str]:
+    style = "    style=bold;" if bold else "    style=dashed;"
+    label = json.dumps(f"{title}: estimated cost {ranked.cost:.4g}", ensure_ascii=False)
+    return [
+        f"  subgraph cluster_{name} {{",
+        f"    label={label};",
+        style,
+        *dot_nodes(ranked.plan, f"{name}_", _note(model), indent="    "),
+        "  }",
+    ]
+
+
+def optimized_dot(result: Optimized, stats: StreamStatistics, plans: int) -> str:
+    """One digraph: the chosen plan (bold), today's when another was chosen, and `plans`
+    ranked alternatives, each a cluster whose operators carry their estimated costs."""
+    model = CostModel(stats)
+    lines = ["digraph sga {", *DOT_HEADER]
+    lines += _cluster("chosen", "chosen plan", result.chosen, model, True)
+    if result.chosen is not result.today:
+        lines += _cluster("today", "today's plan", result.today, model, False)
+    for k, ranked in enumerate(result.ranked[:plans], start=1):
+        mark = " (chosen)" if ranked.plan == result.chosen.plan else ""
+        lines += _cluster(f"plan{k}", f"plan {k}{mark}", ranked, model, False)
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -79,6 +79,16 @@ class _Search:
         return ranked
 
 
+def has_alternatives(plan: Plan, memo: Memo | None = None) -> bool:
+    """Whether the rules give `plan` any equivalent other than itself (a few ms): when not,
+    there is nothing to choose and no statistics to read."""
+    memo = memo or Memo()
+    for op in plan.outputs:
+        memo.insert(op)
+    memo.explore()
+    return any(len(group) > 1 for group in memo.groups)
+
+
 def optimize(
     plan: Plan, stats: StreamStatistics, *, alternatives: int = 1, memo: Memo | None = None
 ) -> Optimized:

@@ -3,11 +3,12 @@ node to the equivalent nodes it can become (`()` when it does not apply), never 
 node's label. Unlike the passes of pipeline.py, which always pay and always run, these are
 alternatives: sga/optimize/ keeps whichever the cost model (sga/cost/) prices lowest.
 
-Rules of thesis 6.2 not listed: 1 (commutativity of UNION) and 7 (of PATTERN) change only the
-order of inputs, which the physical operators ignore; 2-6 (FILTER idempotence, conjunction,
-disjunction, order, distributivity over UNION) have no plan of ours to improve, since
-translation already puts each FILTER on its atom; 12-13 (WSCAN) move FILTER and UNION under a
-window that the engine applies to the raw input anyway.
+Rules of thesis 6.2 not listed: 1 (commutativity of UNION, commute_union.py) and 7 (of
+PATTERN, part of associate_pattern.py) change only the order of inputs, which the physical
+operators ignore, so no plan differs in cost by them; 13 (WSCAN over a UNION of input
+streams) has no operator of ours to become: a window over the union of two labels' streams
+must still keep each label's coverage apart for explicit deletions (a `-` of one label does
+not delete the other's edge), which is what UNION over two WSCANs does.
 """
 
 from __future__ import annotations
@@ -19,8 +20,14 @@ from .associate_pattern import associate_pattern
 from .decompose_alternation import decompose_alternation
 from .decompose_concatenation import decompose_concatenation
 from .decompose_kleene_star import decompose_kleene_star
+from .drop_repeated_filter import drop_repeated_filter
+from .merge_filtered_union import merge_filtered_union
+from .merge_filters import merge_filters
 from .push_filter_into_pattern import push_filter_into_pattern
+from .push_filter_into_union import push_filter_into_union
+from .push_filter_into_wscan import push_filter_into_wscan
 from .substitute_transition import substitute_transition
+from .swap_filters import swap_filters
 
 Rule = Callable[[Op], tuple[Op, ...]]
 
@@ -32,4 +39,10 @@ RULES: dict[str, tuple[int, Rule]] = {
     "substitute_transition": (16, substitute_transition),
     "associate_pattern": (8, associate_pattern),
     "push_filter_into_pattern": (9, push_filter_into_pattern),
+    "drop_repeated_filter": (2, drop_repeated_filter),
+    "merge_filters": (3, merge_filters),
+    "merge_filtered_union": (4, merge_filtered_union),
+    "swap_filters": (5, swap_filters),
+    "push_filter_into_union": (6, push_filter_into_union),
+    "push_filter_into_wscan": (12, push_filter_into_wscan),
 }

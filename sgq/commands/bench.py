@@ -63,6 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
     add_plan_arguments(parser)
     parser.add_argument(
+        "--optimize",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="plan the engine's queries with the cost-based optimizer over the statistics of "
+        "each stream's first edges, as sgq run does (default: as sgq run; A/B runs: the same "
+        "command with --optimize and with --no-optimize)",
+    )
+    parser.add_argument(
         "--from",
         dest="sources",
         nargs="+",

@@ -4,11 +4,12 @@ user."""
 from __future__ import annotations
 
 import argparse
-import os
+import sys
 
 from ..api import read_program
 from ..errors import UserError
 from ..options import DEFAULT_SIMPLE_BUDGET, PATH_OPERATORS, PlanOptions
+from ..sampling import DEFAULT_SAMPLE, Sampled, read_statistics, sample_input
 from ..sga.rewrite.pipeline import REWRITES
 from ..stream_io import FORMATS
 
@@ -109,18 +110,15 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: input edges `--optimize` reads for statistics when no `--stats` file is given
-DEFAULT_SAMPLE = 20_000
-
-
 def add_optimizer_arguments(parser: argparse.ArgumentParser) -> None:
     """`--optimize`/`--no-optimize`, `--stats FILE` and `--sample N` (sga/optimize/)."""
+    on = "on" if PlanOptions().optimize else "off"
     parser.add_argument(
         "--optimize",
         action=argparse.BooleanOptionalAction,
-        default=False,
+        default=None,
         help="let the cost-based optimizer (thesis ch. 6) choose the plan from statistics of "
-        "the input stream (default: off, today's plan; --no-optimize)",
+        f"the input stream (default: {on}; --no-optimize: today's plan)",
     )
     parser.add_argument(
         "--stats",
@@ -132,35 +130,39 @@ def add_optimizer_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=DEFAULT_SAMPLE,
         metavar="N",
-        help=f"input edges --optimize samples without --stats (default {DEFAULT_SAMPLE:,})",
+        help=f"input edges the optimizer samples without --stats (default {DEFAULT_SAMPLE:,})",
     )
 
 
-def load_statistics(
+def plan_statistics(
     args: argparse.Namespace, source: str | None, fmt: str | None = None, columns=None
-):
-    """The stream statistics `--optimize` plans with: `--stats FILE`, else the first
-    `--sample` edges of the edge file `source` (in format `fmt`, with `columns`); a
-    UserError when there is neither."""
-    from ..sga.cost.statistics import collect, loads
-    from ..stream_io import read_edges
-
+) -> Sampled:
+    """The stream statistics the optimizer plans with: `--stats FILE`, else the first
+    `--sample` edges of the input `source` (sgq/sampling.py: none from stdin or `--follow`)."""
     if args.stats:
-        try:
-            with open(args.stats, encoding="utf-8") as handle:
-                return loads(handle.read(), args.stats)
-        except OSError as exc:
-            raise UserError(f"cannot read statistics file '{args.stats}': {exc.strerror}") from None
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
-    if args.sample < 1:
-        raise UserError(f"--sample: must be a positive integer, not {args.sample}")
-    if source is None or source == "-" or not os.path.isfile(source):
+        return Sampled(read_statistics(args.stats), f"statistics of '{args.stats}'")
+    return sample_input(
+        source, fmt, columns, sample=args.sample, follow=getattr(args, "follow", False)
+    )
+
+
+def optimizer_note(command: str, note: str) -> None:
+    """Say on stderr why the optimizer kept today's plan (no statistics could be had)."""
+    print(f"sgq {command}: optimizer: {note}; today's plan runs", file=sys.stderr)
+
+
+def _optimize(args: argparse.Namespace) -> bool:
+    """`--optimize`/`--no-optimize` if given, else the default; off by default with `--paths`
+    (witness paths are over the plan's own edges), refused when both are asked for."""
+    asked = getattr(args, "optimize", None)
+    if asked and getattr(args, "paths", False):
         raise UserError(
-            "--optimize needs statistics: give --stats FILE (from 'sgq stats'), or an edge "
-            "file to sample"
+            "--optimize does not go with --paths: the optimized plan's witness paths run "
+            "over its derived edges"
         )
-    return collect(read_edges(source, fmt, columns), args.sample)
+    if asked is None:
+        return PlanOptions().optimize and not getattr(args, "paths", False)
+    return asked
 
 
 def plan_options(args: argparse.Namespace) -> PlanOptions:
@@ -168,29 +170,33 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
     budget = getattr(args, "simple_budget", DEFAULT_SIMPLE_BUDGET)
     if budget < 1:
         raise UserError(f"--simple-budget: must be a positive integer, not {budget}")
+    optimize = _optimize(args)
     try:
         return PlanOptions(
             path_operator=args.path_operator,
             skip_rewrites=args.no_rewrite,
             simple_budget=budget,
-            optimize=getattr(args, "optimize", False),
+            optimize=optimize,
         )
     except UserError as exc:
         raise UserError(f"--no-rewrite: {exc}") from None
 
 
-def compile_for_input(args: argparse.Namespace):
-    """`args.program` planned with the plan flags and, with `--optimize`, the statistics of
-    `--stats` or of the `--input` file's first edges (`sgq run`, `sgq verify`)."""
+def compile_for_input(args: argparse.Namespace, command: str):
+    """`args.program` planned with the plan flags and, with the optimizer on, the statistics
+    of `--stats` or of the `--input`'s first edges (`sgq run`, `sgq verify`), read only when
+    the rules give the plan alternatives; when there are none to read (stdin, `--follow`),
+    today's plan, and a note on stderr says so."""
     options = plan_options(args)
-    if options.optimize and getattr(args, "paths", False):
-        raise UserError(
-            "--optimize does not go with --paths: the optimized plan's witness paths run "
-            "over its derived edges"
-        )
-    statistics = (
-        load_statistics(args, args.input, args.format, args.columns) if options.optimize else None
-    )
+    if options.optimize and args.sample < 1:
+        raise UserError(f"--sample: must be a positive integer, not {args.sample}")
+
+    def statistics():  # read only when the optimizer has plans to choose among
+        sampled = plan_statistics(args, args.input, args.format, args.columns)
+        if sampled.statistics is None:
+            optimizer_note(command, sampled.note)
+        return sampled.statistics
+
     return compile_program(
         args.program, options=options, statistics=statistics, **window_overrides(args)
     )

@@ -2,9 +2,10 @@
 5.2.2, then the rewrite passes of sga/rewrite/pipeline.py); `--no-rewrite NAME` skips a pass,
 `--canonical` skips `shared_chains`. The text form opens with the passes by name (those that
 changed the plan, those that had nothing to change, those skipped) and the PATH operator
-`--path-operator` chooses for `sgq run`. `--optimize` (with `--stats FILE` or `--input EDGES`
-to sample) prints the optimizer's choice with each operator's estimated cost per time unit
-(text, json) and `--plans N` the N cheapest alternatives (sga/optimize/, thesis ch. 6).
+`--path-operator` chooses for `sgq run`. With the optimizer on and statistics to plan with
+(`--stats FILE`, or `--input EDGES` to sample), it prints the optimizer's choice with each
+operator's estimated cost per time unit (text, json, dot) and `--plans N` the N cheapest
+alternatives (sga/optimize/, thesis ch. 6); without statistics, today's plan.
 
 Errors in the program are printed as `FILE:LINE:COL: error: ...` with the source line and a
 caret, exit code 1; a missing file or a bad option is a usage error, exit code 2.
@@ -20,7 +21,7 @@ from sgq.datalog.check import check_text
 from sgq.datalog.errors import DlErrors
 from sgq.errors import UserError
 from sgq.sga.explain import explain_dot, explain_json, explain_text
-from sgq.sga.optimize.report import optimized_json, optimized_text
+from sgq.sga.optimize.report import optimized_dot, optimized_json, optimized_text
 from sgq.sga.optimize.search import optimize
 from sgq.sga.rewrite.pipeline import REWRITES
 from sgq.sga.translate import translate
@@ -29,8 +30,9 @@ from .common import (
     add_optimizer_arguments,
     add_plan_arguments,
     add_window_arguments,
-    load_statistics,
+    optimizer_note,
     plan_options,
+    plan_statistics,
     window_overrides,
 )
 
@@ -38,6 +40,7 @@ NAME = "explain"
 HELP = "Print the streaming graph algebra plan of a .dl program."
 
 FORMATS = {"text": explain_text, "json": explain_json, "dot": explain_dot}
+OPTIMIZED = {"text": optimized_text, "json": optimized_json, "dot": optimized_dot}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,14 +83,18 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.plans and not options.optimize:
         raise UserError("--plans lists the optimizer's plans: add --optimize")
+    if args.plans < 0:
+        raise UserError("--plans must be >= 0")
     if options.optimize:
-        if args.format == "dot" or args.plans < 0:
-            raise UserError("--optimize: the formats are text and json; --plans must be >= 0")
-        stats = load_statistics(args, args.input)
-        result = optimize(plan, stats, alternatives=max(1, args.plans))
-        write = optimized_text if args.format == "text" else optimized_json
-        sys.stdout.write(write(result, stats, args.plans))
-        return 0
+        sampled = plan_statistics(args, args.input)
+        if sampled.statistics is not None:
+            result = optimize(plan, sampled.statistics, alternatives=max(1, args.plans))
+            sys.stdout.write(OPTIMIZED[args.format](result, sampled.statistics, args.plans))
+            return 0
+        if args.plans:
+            raise UserError(f"--plans needs statistics: {sampled.note}")
+        if args.optimize or args.input:  # asked for, or an input that could not be sampled
+            optimizer_note(NAME, sampled.note)
     if args.format == "text":
         passes = [
             name

@@ -288,7 +288,7 @@ def _skip(edges: Iterator, count: int, digest: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_follow_arguments(args)
-    query = compile_for_input(args)
+    query = compile_for_input(args, NAME)
     columns = parse_columns(args.columns) if args.columns else None
     job = RunJob(args, query, _checkpoints(args, query, columns), live=args.follow)
     try:

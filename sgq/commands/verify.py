@@ -97,7 +97,7 @@ def run(args) -> int:
     from ..oracle.compare import check_engine
     from ..oracle.evaluation import evaluate
 
-    query = compile_for_input(args)
+    query = compile_for_input(args, NAME)
     checked = query.checked
     if not checked.outputs:
         raise UserError(f"{args.program}: no output predicate (.output, or a rule for Answer)")

@@ -44,7 +44,16 @@ def test_plan_options_reach_the_engine_and_give_the_same_results(monkeypatch, tm
         [TINY], ("engine", "ingest"), 1, tmp_path / "cache", log=lambda _line: None, options=options
     )
     assert calls == [
-        ("engine", {"options": {"path_operator": "spath", "skip_rewrites": ["shared_chains"]}}),
+        (
+            "engine",
+            {
+                "options": {
+                    "path_operator": "spath",
+                    "skip_rewrites": ["shared_chains"],
+                    "optimize": True,
+                }
+            },
+        ),
         ("ingest", {}),
     ]
     default = measure.run_engine(TINY, str(stream), str(specs_dir() / TINY.query))

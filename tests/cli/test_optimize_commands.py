@@ -1,12 +1,19 @@
 """`sgq stats`, and `--optimize` on `sgq explain` and `sgq run` (sga/optimize/): the chosen
-plan with its estimated costs, `--plans N`, results equal to today's plan, and user errors as
-messages."""
+plan with its estimated costs, `--plans N` (text, json, dot), results equal to today's plan,
+statistics from a prepared directory, today's plan with a note where no statistics can be had
+(sgq/sampling.py), and user errors as messages."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
-from cli_support import sgq_main
+from cli_support import prepared_dir, read_edges_csv, sgq_main
+
+import sgq
+from sgq.options import PlanOptions
+from sgq.sampling import sample_input
 
 Q4 = ".window 30\nAnswer(x, y) :- [(a/b/c)+](x, y).\n"
 #: persons p*, messages m*: a = likes (p -> m), b = hasCreator (m -> p), c = knows (p -> p)
@@ -56,14 +63,66 @@ def test_optimize_errors_are_messages(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     cases = [
-        (["explain", program, "--optimize"], "--optimize needs statistics"),
         (["explain", program, "--optimize", "--stats", bad], "not a statistics file"),
         (["explain", program, "--optimize", "--stats", tmp_path / "no"], "cannot read"),
         (["run", program, "-i", edges, "--optimize", "--paths"], "does not go with --paths"),
         (["stats", edges, "--sample", "0"], "--sample"),
-        (["explain", program, "--plans", "2"], "add --optimize"),
-        (["explain", program, "--optimize", "-i", edges, "--format", "dot"], "text and json"),
+        (["explain", program, "--no-optimize", "--plans", "2"], "add --optimize"),
+        (["explain", program, "--optimize", "--plans", "2"], "--plans needs statistics"),
+        (["explain", program, "--optimize", "--plans", "-1"], "--plans must be"),
+        (["run", program, "-i", edges, "--optimize", "--sample", "0"], "--sample"),
     ]
     for args, message in cases:
         code, _, err = sgq_main(args, capsys)
         assert code == 2 and message in err and "Traceback" not in err, (args, err)
+
+
+def test_explain_plans_as_one_dot_graph(tmp_path, capsys):
+    program, edges = _files(tmp_path)
+    args = ["explain", program, "--optimize", "-i", edges, "--format", "dot", "--plans", 2]
+    code, out, _ = sgq_main(args, capsys)
+    assert code == 0 and out.startswith("digraph sga {") and out.rstrip().endswith("}")
+    assert out.count("subgraph cluster_") in (3, 4)  # chosen, (today's,) plan 1, plan 2
+    assert "cluster_chosen" in out and "cluster_plan2" in out and "{cost " in out
+    assert out.count("{") == out.count("}")
+
+
+def test_without_statistics_today_s_plan_runs_and_the_log_says_why(tmp_path, capsys, monkeypatch):
+    program, edges = _files(tmp_path)
+    code, today, _ = sgq_main(["explain", program, "--no-optimize"], capsys)
+    assert code == 0
+    code, out, err = sgq_main(["explain", program, "--optimize"], capsys)
+    assert (code, out) == (0, today) and "no input to sample" in err
+    empty = tmp_path / "empty.csv"
+    empty.write_text("src,trg,label,ts\n")
+    code, out, err = sgq_main(["explain", program, "--optimize", "-i", empty], capsys)
+    assert (code, out) == (0, today) and "hold no insertion" in err
+
+    results = []
+    for source in (edges, "-"):
+        out = tmp_path / f"out{len(results)}.csv"
+        stdin = io.TextIOWrapper(io.BytesIO(EDGES.encode()), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", stdin)
+        args = ["run", program, "-i", source, "--optimize", "--no-progress", "-o", out]
+        code, _, err = sgq_main(args, capsys)
+        assert code == 0
+        results.append(sorted(out.read_text().splitlines()))
+    assert "stdin cannot be read ahead" in err and "today's plan runs" in err
+    assert results[0] == results[1]
+
+
+def test_statistics_of_a_prepared_directory_are_those_of_its_edges(tmp_path):
+    _, edges = _files(tmp_path)
+    rows = read_edges_csv(edges)
+    folder = prepared_dir(tmp_path / "prepared", rows)
+    from_dir = sample_input(str(folder), sample=50)
+    assert from_dir.statistics == sample_input(str(edges), sample=50).statistics
+    assert from_dir.statistics.edges == 50
+    followed = sample_input(str(edges), follow=True)
+    assert followed.statistics is None and "still being written" in followed.note
+
+
+def test_the_api_without_statistics_plans_today_s_plan():
+    query = sgq.compile(text=Q4, options=PlanOptions(optimize=True))
+    assert query.optimized is None
+    assert query.plan == sgq.compile(text=Q4, options=PlanOptions(optimize=False)).plan

@@ -42,34 +42,43 @@ def reference_expected(checked, edges):
     return change_points(checked, edges), expected
 
 
-def engine_of(text: str, options=None):
-    """A maker of fresh engines for `text`, planned with `options` (default PlanOptions)."""
+def query_of(text: str, options=None, edges=None):
+    """`text` planned as `sgq run` plans it: with `options` (default PlanOptions, the
+    cost-based optimizer on) over the statistics of `edges` (the case's stream; the same
+    first edges `sgq run` samples), so the harness checks the plan a user runs."""
+    from sgq.sga.cost.statistics import collect
+
     import sgq.api
+    from sgq.sampling import DEFAULT_SAMPLE
 
-    return sgq.api.compile(text, options=options or sgq.api.PlanOptions()).engine
+    statistics = None if edges is None else (lambda: collect(edges, DEFAULT_SAMPLE))
+    return sgq.api.compile(text, options=options or sgq.api.PlanOptions(), statistics=statistics)
 
 
-def delta_engine_of(text: str, options=None):
+def engine_of(text: str, options=None, edges=None):
+    """A maker of fresh engines for `text`, planned by `query_of`."""
+    return query_of(text, options, edges).engine
+
+
+def delta_engine_of(text: str, options=None, edges=None):
     """A delta-mode engine (native deltas) behind the snapshot interface of `check_engine`."""
-    import sgq.api
-
-    query = sgq.api.compile(text, options=options or sgq.api.PlanOptions())
+    query = query_of(text, options, edges)
     return lambda: DeltaSnapshots(query)
 
 
 def judge_with_reference(text, checked, edges, options=None):
     """The engine's first mismatch against the reference on this case, or None: with interval
-    rows, then in delta mode; planned with `options` (default PlanOptions)."""
+    rows, then in delta mode; planned by `query_of` over the case's stream."""
     points, expected = reference_expected(checked, edges)
     return (
-        check_engine(engine_of(text, options), edges, points, expected)[0]
-        or check_engine(delta_engine_of(text, options), edges, points, expected)[0]
+        check_engine(engine_of(text, options, edges), edges, points, expected)[0]
+        or check_engine(delta_engine_of(text, options, edges), edges, points, expected)[0]
     )
 
 
 def shrink_with_reference(text, checked, edges):
     """The smallest sub-stream on which the engine still disagrees with the reference."""
-    make = engine_of(text)
+    make = engine_of(text, edges=edges)  # the plan of the failing case, kept while shrinking
 
     def fails_many(candidates):
         out = []

@@ -80,7 +80,11 @@ def test_options_are_frozen_values_with_a_json_form():
     options = PlanOptions(path_operator="closure", skip_rewrites=["shared_chains"])
     assert options.skip_rewrites == frozenset({"shared_chains"})
     assert PlanOptions(**options.as_dict()) == options
-    assert PlanOptions().as_dict() == {"path_operator": "auto", "skip_rewrites": []}
+    assert PlanOptions().as_dict() == {
+        "path_operator": "auto",
+        "skip_rewrites": [],
+        "optimize": True,
+    }
     with pytest.raises(AttributeError):
         options.path_operator = "spath"
 

@@ -120,3 +120,60 @@ def rule_case(ch, text: str, rule, skip=()) -> tuple[Plan, int, list]:
     checked = check_text(text, "rule.dl")
     plan, applied = apply_rule(translate(checked, skip=skip), rule, ch)
     return plan, applied, gen_stream(ch, checked.edb, deletions=True)
+
+
+def filter_program(ch) -> str:
+    """Rules over a, b, c whose plans hold FILTERs over WSCANs and UNIONs, UNIONs of two or
+    three inputs, and conjunctions of conditions: a predicate D of 2-3 rules read with a
+    repeated variable, a constant or conditions (the FILTER rules 2-6 and 12)."""
+    bodies = ["a(x, y)", "b(y, x)", "a(x, z), c(z, y)", 'a(x, y), x != "1"', "c(x, y), x != y"]
+    rules = [f"D(x, y) :- {ch.choice(bodies)}." for _ in range(ch.int(2, 3))]
+    uses = [
+        'D(x, y), x = "1"',
+        "D(x, x), c(x, y)",
+        'a(x, y), x != y, y != "2"',
+        'D("2", y), c(y, x)',
+        'b(x, y), y = "1", x != "3"',
+        'D(x, y), x != "1", y != "2"',
+    ]
+    answers = [f"Answer(x, y) :- {ch.choice(uses)}." for _ in range(ch.int(1, 2))]
+    window = ch.int(2, 12)
+    return f".window {window}\n" + "\n".join(rules + answers) + "\n"
+
+
+def filter_case(ch, text: str, rule, prepare=None) -> tuple[Plan, int, list]:
+    """`rule_case` for the FILTER rules: the plan of `text` with its PATTERN conditions pushed
+    into FILTERs (rule 9), each FILTER of a UNION or of two or more conditions moved or split
+    now and then (rules 6, 3) and `prepare` applied, so that the rule's patterns occur; then
+    `rule` at every node it matches."""
+    from sgq.sga.rewrite.merge_filters import merge_filters
+    from sgq.sga.rewrite.push_filter_into_pattern import push_filter_into_pattern
+    from sgq.sga.rewrite.push_filter_into_union import push_filter_into_union
+
+    checked = check_text(text, "rule.dl")
+    plan, _ = apply_rule(translate(checked), push_filter_into_pattern, ch)
+
+    def now_and_then(op):
+        for step in (merge_filters, push_filter_into_union, prepare):
+            got = step(op) if step is not None else ()
+            if got and ch.bool(0.5):
+                op = got[ch.int(0, len(got) - 1)]
+        return op
+
+    plan = map_plan(plan, now_and_then)
+    plan, applied = apply_rule(plan, rule, ch)
+    return plan, applied, gen_stream(ch, checked.edb, deletions=True)
+
+
+def check_filter_rule(data, rule, prepare=None) -> None:
+    """The equivalence property of a FILTER rule on one hypothesis example (skipped when the
+    rule matches no node of the plan)."""
+    from case_generators import DataChooser
+    from hypothesis import assume
+
+    ch = DataChooser(data)
+    text = filter_program(ch)
+    plan, applied, edges = filter_case(ch, text, rule, prepare)
+    assume(applied)
+    mismatch = mismatch_of(text, plan, edges)
+    assert mismatch is None, mismatch
