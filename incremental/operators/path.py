@@ -70,6 +70,7 @@ class PathOp(PhysicalOperator):
         "label",
         "reverse",
         "own_vertex",
+        "loops",
         "several_finals",
     )
 
@@ -87,8 +88,12 @@ class PathOp(PhysicalOperator):
         # DeltaView directly; ε-pairs, and (v, v) with them, still come as rows
         self.sink = ctx.delta_sink(node)
         self.label, self.reverse = ctx.output_key(node)
-        self.own_vertex = self.dfa.nullable
-        if self.own_vertex and self.domain is None:
+        # (v, v) is no result of a walk: an ε-pair's (nullable), or none at all (a simple
+        # PATH relaxed to arbitrary paths, sga/rewrite/relax_simple_paths.py: no walk back to
+        # its root is a simple path)
+        self.own_vertex = self.dfa.nullable or node.simple
+        self.loops = not node.simple or self.dfa.nullable  # rows may hold (v, v)
+        if self.dfa.nullable and self.domain is None:
             self.sink = None
         self.several_finals = len(self.dfa.finals) > 1
 
@@ -133,8 +138,10 @@ class PathOp(PhysicalOperator):
 
     def _rows(self, reached: list, now: int, result: list) -> None:
         """Rows for the final-state nodes `reached`, where they widen the output's coverage."""
-        admit, paths, state = self.out.admit, self.paths, self.delta_path
+        admit, paths, state, loops = self.out.admit, self.paths, self.delta_path, self.loops
         for x, y, key, n_ts, n_exp, _before in reached:
+            if x == y and not loops:
+                continue
             got = admit((x, y), n_ts, n_exp, now)
             if got is not None:
                 g_ts, g_exp = got

@@ -120,6 +120,7 @@ class PathClosureOp(PhysicalOperator):
         "label",
         "reverse",
         "own_vertex",
+        "loops",
         "sparse_hands_over",
         "tuning",
     )
@@ -148,8 +149,11 @@ class PathClosureOp(PhysicalOperator):
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
         self.sink = ctx.delta_sink(node)
         self.label, self.reverse = ctx.output_key(node)
-        self.own_vertex = self.dfa.nullable  # (v, v) is an ε-pair: never a closure result
-        if self.own_vertex and self.domain is None:
+        # (v, v) is never a closure result: an ε-pair's (nullable), or none at all (a simple
+        # PATH relaxed to arbitrary paths: no walk back to its root is a simple path)
+        self.own_vertex = self.dfa.nullable or node.simple
+        self.loops = not node.simple or self.dfa.nullable  # interval rows may hold (v, v)
+        if self.dfa.nullable and self.domain is None:
             self.sink = None  # no ε-pairs to stand for (v, v) (translate always wires them)
         # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
         kind = LevelClosure if self.sink is None else WindowClosure
@@ -207,9 +211,12 @@ class PathClosureOp(PhysicalOperator):
         names = self.closure.names
         ns = self.closure.nstates
         admit = self.out.admit
+        loops = self.loops
         for x, mask, level in found:
             xv = names[x // ns]
             for y in bits(mask):
+                if not loops and y // ns == x // ns:
+                    continue
                 yv = names[y // ns]
                 got = admit((xv, yv), now, level, now)
                 if got is not None:

@@ -7,13 +7,15 @@ a simple path from `x` to `y` spelling a word of L(R), over a subset of the walk
 valid at least as long (incremental/suffix_languages.py). The simple results are therefore the
 arbitrary ones with the same intervals, except `(x, x)`: under simple semantics only the empty
 path gives it, which the ε-pairs of a nullable regex already do (a cycle back to `x` needs
-edges at `x`, so `x` is in the active domain then), and which a FILTER drops otherwise:
+edges at `x`, so `x` is in the active domain then), and which the arbitrary-path operators
+of a simple PATH never give otherwise: they drop their walks back to the root themselves, as
+they do for a nullable regex, so the PATH stays the plan's output and keeps native deltas:
 
-    PATH[simple a+; RSPQ]       ->   FILTER[src != trg]
-      WSCAN[a](ω=10, β=1)              PATH[simple a+; conflict-free: arbitrary-path cost]
-                                         WSCAN[a](ω=10, β=1)
+    PATH[simple a+; RSPQ]       ->   PATH[simple a+; conflict-free: arbitrary-path cost]
+      WSCAN[a](ω=10, β=1)              WSCAN[a](ω=10, β=1)
 
-The PATH stays marked simple so that its witness paths (`--paths`) are cut to simple paths.
+The PATH stays marked simple so that its witness paths (`--paths`) are cut to simple paths and
+its operators leave out `(x, x)`.
 `relax_simple_paths` is the pass of sga/rewrite/pipeline.py after `finite_paths`; skipped by
 name, every simple PATH runs the simple-path search (incremental/operators/simple_path.py).
 """
@@ -24,21 +26,18 @@ import attrs
 
 from ...incremental.dfa import compile_regex
 from ...incremental.suffix_languages import conflict_free
-from ..algebra import EdgeCondition, Filter, Op, Path, Plan, map_plan
+from ..algebra import Op, Path, Plan, map_plan
 
 
 def relax_simple_paths(plan: Plan) -> Plan:
-    """`plan` with every simple PATH over a conflict-free automaton marked `conflict_free`
-    (under a FILTER `src != trg` when ε is not in its language); `plan` itself when none."""
+    """`plan` with every simple PATH over a conflict-free automaton marked `conflict_free`;
+    `plan` itself when none."""
 
     def relax(op: Op) -> Op:
         if not isinstance(op, Path) or not op.simple or op.conflict_free:
             return op
         if not conflict_free(compile_regex(op.regex)):
             return op
-        path = attrs.evolve(op, conflict_free=True)
-        if op.domain is not None:
-            return path
-        return Filter(path, (EdgeCondition("src", "!=", "trg"),))
+        return attrs.evolve(op, conflict_free=True)
 
     return map_plan(plan, relax)
