@@ -237,33 +237,41 @@ class PathClosureOp(PhysicalOperator):
                 keys.extend([(xv, names[y // ns], label) for y in vertices])
         return keys
 
-    def _fans(self, rows) -> list:
+    def _fans(self, rows, own: bool = False) -> list:
         """`(src, [trg, ...])` of `(start node, vertices)` rows (the view's fans: no tuple
-        per result). Fans may share a target list: the view copies before it extends one."""
+        per result). Fans may share a target list: the view copies before it extends one.
+        `own`: x's own vertex is left out (one set lookup per row, not a scan of its list)."""
         names, ns = self.closure.names, self.closure.nstates
         fans: list = []
         per_list: dict = {}  # rows share vertex lists (state/window_closure.py): names once
         for x, vertices in rows:
-            trgs = per_list.get(id(vertices))
-            if trgs is None:
-                if ns == 1:
-                    trgs = [names[y] for y in vertices]
-                else:
-                    trgs = [names[y // ns] for y in vertices]
-                per_list[id(vertices)] = trgs
+            got = per_list.get(id(vertices))
+            if got is None:
+                trgs = (
+                    [names[y // ns] for y in vertices] if ns > 1 else [names[y] for y in vertices]
+                )
+                got = per_list[id(vertices)] = (trgs, set(vertices) if own else None)
+            trgs, among = got
+            if own and x - x % ns in among:
+                xv = names[x // ns]
+                trgs = [t for t in trgs if t != xv]
+                if not trgs:
+                    continue
             fans.append((names[x // ns], trgs))
         return fans
 
     def _enter(self, entering, now) -> None:
-        if entering and self.own_vertex:  # (x, x) is an ε-pair's, not the closure's
+        if not entering:
+            return
+        if not self.reverse:
+            self.sink.enter_fans(now, self.label, self._fans(entering, self.own_vertex))
+            return
+        if self.own_vertex:  # (x, x) is an ε-pair's or none, not the closure's
             ns = self.closure.nstates
             entering = [(x, _without(vs, x - x % ns)) for x, vs in entering]
             entering = [(x, vs) for x, vs in entering if vs]
         if entering:
-            if self.reverse:
-                self.sink.enter(now, self._keys(entering))
-            else:
-                self.sink.enter_fans(now, self.label, self._fans(entering))
+            self.sink.enter(now, self._keys(entering))
 
     def _drop(self, upto, strict: bool) -> None:
         """Drop the closure's levels `<= upto` (`< upto` when `strict`); with native deltas,
