@@ -480,7 +480,7 @@ class PathClosureOp(PhysicalOperator):
                     continue
                 xv = closure.names[x // ns]
                 for y in bits(m):
-                    if y % ns in finals and y != x:
+                    if y % ns in finals and y != x and (self.loops or y // ns != x // ns):
                         end = until((xv, closure.names[y // ns]))
                         assert end is not None and end >= level, (xv, y, level, end)
 
