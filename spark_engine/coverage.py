@@ -31,9 +31,6 @@ from collections.abc import Sequence
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-#: the interval columns of every tuple table
-INTERVAL = ("ts", "exp")
-
 
 def live(table: DataFrame, start: int) -> DataFrame:
     """The tuples of `table` valid at the batch's first instant `start` (so through the

@@ -22,7 +22,7 @@ from functools import reduce
 import attrs
 from pyspark.sql import DataFrame, SparkSession
 
-from ..sga.algebra import Path, Plan, Rename, WScan
+from ..sga.algebra import Path, Plan, WScan
 from .batch_context import BatchContext
 from .batch_grid import Batch, BatchGrid
 from .closure import closure_part
@@ -68,7 +68,6 @@ class SparkEngine:
             if isinstance(node, Path):
                 self.store.declare(closure_part(i), CLOSURE)
         self.outputs = list(dict.fromkeys(plan.outputs))
-        self.names = [_name(i, n) for i, n in enumerate(self.nodes)]
 
     def step(self, batch: Batch, edges: DataFrame | None, labels: frozenset[str]) -> tuple:
         """Run `batch`, whose edges (src, trg, label, ts) are `edges` (of the `labels` the plan
@@ -114,10 +113,3 @@ class SparkEngine:
         if not frames:
             return self.spark.createDataFrame([], OUTPUT)
         return reduce(DataFrame.unionByName, frames)
-
-
-def _name(i: int, node) -> str:
-    kind = type(node).__name__.upper()
-    if isinstance(node, Rename):
-        kind = "RENAME"
-    return f"#{i} {kind}[{node.label}]"
