@@ -34,8 +34,10 @@ from .state_store import CLOSURE, OUTPUT, TUPLE, WIRE, StateStore
 
 @attrs.frozen
 class BatchReport:
-    """What one batch did: `rows` of output, closure `rounds`, Spark `jobs` (flushes),
-    `seconds` of wall time, `state` rows after it."""
+    """What one batch did: `edges` read, `rows` of output, closure `rounds`, `jobs` (the
+    Spark actions the engine started: its flushes; the broadcasts Spark runs inside one are
+    jobs of their own, which `sgq bench --engine spark` counts too), `seconds` of wall
+    time, `state` rows after it."""
 
     batch: Batch
     edges: int

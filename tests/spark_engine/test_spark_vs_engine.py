@@ -54,7 +54,7 @@ def test_every_operator_on_a_hand_made_stream(spark):
     query = sgq.compile(text=EVERY_OPERATOR)
     kinds = {type(n).__name__ for n in query.plan.nodes()}
     assert kinds == {"WScan", "Filter", "Rename", "Union", "Pattern", "Vertices", "Path"}
-    got = compare(query, spark, HAND_STREAM, partitions=2)
+    got = compare(query, spark, HAND_STREAM, partitions=1)
     assert got["batches"] == 2 and got["rounds"] >= 3 and got["deltas"] > 10, got
 
 
