@@ -248,7 +248,7 @@ class Checkpoints:
             raise UserError(
                 f"cannot write checkpoint '{self.path}': {exc.strerror or exc}"
             ) from None
-        _fsync_dir(self.directory)
+        fsync_dir(self.directory)
         self.bytes = len(blob)
         self.seconds += time.perf_counter() - started
         self.kill.point("written")
@@ -260,7 +260,7 @@ def _layout(roots: dict[str, Any]) -> list:
     return list(getattr(getattr(engine, "dataflow", None), "names", []) or [])
 
 
-def _fsync_dir(directory: str) -> None:
+def fsync_dir(directory: str) -> None:
     """Make a rename in `directory` durable (where the platform allows it)."""
     try:
         fd = os.open(directory, os.O_RDONLY)

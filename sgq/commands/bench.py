@@ -71,6 +71,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "command with --optimize and with --no-optimize)",
     )
     parser.add_argument(
+        "--engine",
+        choices=("incremental", "spark"),
+        default="incremental",
+        help="spark: per-batch latency of the Spark engine (jobs, closure rounds, shuffle "
+        "bytes, state rows per partition) beside the single-process engine on the same "
+        "streams (benchmarks/spark_batches.py)",
+    )
+    parser.add_argument(
+        "--partitions",
+        default="1,2,8",
+        metavar="N,...",
+        help="with --engine spark: the shuffle partition counts to run (default 1,2,8)",
+    )
+    parser.add_argument(
+        "--master", default="local[2]", metavar="URL", help="with --engine spark: the master"
+    )
+    parser.add_argument(
         "--from",
         dest="sources",
         nargs="+",
@@ -87,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.sources:
         return _from_records(args)
+    if args.engine == "spark":
+        return _spark(args)
     if args.repeat < 1:
         raise UserError("--repeat must be at least 1")
     options = plan_options(args)
@@ -145,6 +164,29 @@ def run(args: argparse.Namespace) -> int:
     )
     result["command"] = command
     return _show(result, args)
+
+
+def _spark(args: argparse.Namespace) -> int:
+    """`--engine spark`: the per-batch table of benchmarks/spark_batches.py."""
+    from ..benchmarks.spark_batches import format_spark_table, run_spark_bench
+    from ..spark_session import start_session
+
+    try:
+        partitions = tuple(int(p) for p in args.partitions.split(","))
+    except ValueError:
+        raise UserError(
+            f"--partitions: '{args.partitions}' is not a comma list of integers"
+        ) from None
+    spark = start_session("sgq-bench-spark", "sgq bench --engine spark", args.master, ui=True)
+    results = run_spark_bench(
+        spark, partitions, args.only, lambda line: print(line, file=sys.stderr)
+    )
+    if not results:
+        raise UserError(f"no Spark workload name contains any of '{args.only}'")
+    print(format_spark_table(results))
+    if args.output:
+        Path(args.output).write_text(json.dumps({"spark": results}, indent=1))
+    return 0
 
 
 def _from_records(args: argparse.Namespace) -> int:

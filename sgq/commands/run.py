@@ -32,6 +32,7 @@ from ..parquet_input import manifest, read_prepared
 from ..reorder import ordered
 from ..run_job import RunJob, output_format
 from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
+from . import run_spark
 from .common import (
     add_input_arguments,
     add_optimizer_arguments,
@@ -125,6 +126,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # crash tests only (sgq/checkpoint.py KillSwitch): SIGKILL at the K-th kill point
     parser.add_argument("--kill-at", metavar="K[:KIND]", default=None, help=argparse.SUPPRESS)
     _add_live_arguments(parser)
+    run_spark.add_arguments(parser)
 
 
 def _add_live_arguments(parser: argparse.ArgumentParser) -> None:
@@ -287,6 +289,9 @@ def _skip(edges: Iterator, count: int, digest: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    run_spark.check_arguments(args)
+    if args.engine == "spark":
+        return run_spark.run(args, compile_for_input(args, NAME))
     check_follow_arguments(args)
     query = compile_for_input(args, NAME)
     columns = parse_columns(args.columns) if args.columns else None

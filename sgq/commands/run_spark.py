@@ -1,0 +1,172 @@
+"""`sgq run --engine spark`: the command-line side of the Spark engine (spark_engine/):
+its flags, what it refuses, the session, the input's batches, the progress lines.
+
+The input is an edge file read on the driver by the engine's own reader (bounded memory: one
+batch), or a directory written by `sgq prepare`, which Spark reads itself (the route for a
+stream larger than the driver). `--master` points the run at a cluster (`spark://...`,
+`yarn`, `k8s://...`; default `local[2]`), `--partitions` sets the shuffle partitions, and
+`--checkpoint DIR` commits every batch (spark_engine/commits.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..checkpoint import program_digest
+from ..errors import UserError
+from ..parquet_input import MANIFEST, manifest
+from ..reorder import ordered
+from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
+from .common import window_overrides
+
+#: the flags of `sgq run` the Spark engine does not take yet, with why
+_REFUSED = (
+    ("paths", "--paths", "witness paths are not kept by the Spark engine"),
+    ("follow", "--follow", "the Spark engine reads finished inputs"),
+    ("max_lateness", "--max-lateness", "the Spark engine takes time-ordered input"),
+    ("metrics_port", "--metrics-port", "the Spark UI shows the run's metrics"),
+    ("metrics_file", "--metrics-file", "the Spark UI shows the run's metrics"),
+    ("rejects", "--rejects", "bad lines stop a Spark engine run (--on-error fail)"),
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--engine`, `--master` and `--partitions` of `sgq run`."""
+    parser.add_argument(
+        "--engine",
+        choices=("incremental", "spark"),
+        default="incremental",
+        help="incremental: the single-process engine (default); spark: micro-batches of one "
+        "slide bucket on Spark, for windows or rates beyond one process (insert-only "
+        "streams; see docs/scaling.md)",
+    )
+    parser.add_argument(
+        "--master",
+        metavar="URL",
+        default="local[2]",
+        help="with --engine spark: the Spark master (default local[2]; spark://HOST:7077, "
+        "yarn, k8s://...)",
+    )
+    parser.add_argument(
+        "--partitions",
+        type=int,
+        metavar="N",
+        default=None,
+        help="with --engine spark: shuffle partitions (default: 2, or the session's own)",
+    )
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Spark-only flags without --engine spark, and flags the Spark engine refuses."""
+    if args.engine != "spark":
+        if args.master != "local[2]" or args.partitions is not None:
+            raise UserError("--master and --partitions go with --engine spark")
+        return
+    for attr, flag, why in _REFUSED:
+        if getattr(args, attr, None):
+            raise UserError(f"--engine spark does not take {flag} yet: {why}")
+    if args.on_error != "fail":
+        raise UserError("--engine spark does not take --on-error skip yet: bad lines stop the run")
+    if args.partitions is not None and args.partitions < 1:
+        raise UserError(f"--partitions: must be a positive integer, not {args.partitions}")
+    if args.input == "-":
+        raise UserError("--engine spark needs --input FILE or a prepared directory, not stdin")
+    if not os.path.exists(args.input):
+        raise UserError(f"input file '{args.input}' does not exist")
+
+
+def run(args: argparse.Namespace, query) -> int:
+    """Evaluate `query` with the Spark engine as `args` say."""
+    from ..run_job import output_format
+    from ..spark_engine.commits import SparkCheckpoint
+    from ..spark_engine.driver import SparkRun, progress_line
+    from ..spark_engine.engine import SparkEngine
+    from ..spark_session import start_session
+
+    prepared = os.path.isdir(args.input)
+    settings = _settings(args, query, prepared)
+    ckpt = SparkCheckpoint(args.checkpoint, settings, args.kill_at) if args.checkpoint else None
+    spark = start_session(
+        "sgq-spark-engine",
+        "the Spark engine",
+        args.master,
+        ui=True,
+        shuffle_partitions=args.partitions or 2,
+    )
+    if args.partitions is not None:
+        spark.conf.set("spark.sql.shuffle.partitions", str(args.partitions))
+    engine = SparkEngine(query.plan, spark)
+    ui = spark.sparkContext.uiWebUrl
+    print(
+        f"sgq run: Spark engine on {spark.sparkContext.master}, "
+        f"{spark.conf.get('spark.sql.shuffle.partitions')} shuffle partitions"
+        + (f"; Spark UI {ui}" if ui else ""),
+        file=sys.stderr,
+    )
+    quiet = args.no_progress
+    report = None if quiet else (lambda r: print(progress_line(r), file=sys.stderr))
+    job = SparkRun(engine, args.output, args.emit, output_format(args), ckpt, report)
+    job.run(_batches(args, engine, spark, prepared))
+    print(
+        f"sgq run: {job.commit.edges:,} edges, {job.rows:,} "
+        f"{'deltas' if args.emit == 'deltas' else 'results'} in {job.batches:,} batches "
+        f"({engine.store.jobs:,} state jobs), peak state {job.peak_state:,} rows",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _batches(args, engine, spark, prepared: bool):
+    from ..spark_engine.source import driver_batches, prepared_batches
+
+    if prepared:
+        if args.format or args.columns:
+            raise UserError(
+                "--format and --columns do not apply to a directory prepared by sgq prepare"
+            )
+        yield from prepared_batches(spark, args.input, engine.grid, engine.labels)
+        return
+    columns = parse_columns(args.columns) if args.columns else None
+    fmt = args.format or guess_format(args.input)
+    position = [0]
+    if args.input.endswith(".gz"):
+        import gzip
+
+        handle = gzip.open(args.input, "rb")
+    else:
+        try:
+            handle = open(args.input, "rb")
+        except OSError as exc:
+            raise UserError(
+                f"cannot read input file '{args.input}': {exc.strerror or exc}"
+            ) from None
+    with handle:
+        lines = decoded_lines(handle, args.input)
+        edges = ordered(
+            parse_lines(lines, fmt, columns, args.input, position=position), args.input, position
+        )
+        yield from driver_batches(spark, edges, engine.grid, engine.labels, args.input, position)
+
+
+def _settings(args: argparse.Namespace, query, prepared: bool) -> dict:
+    """What a checkpoint must agree on with the command resuming it."""
+    from ..run_job import output_format
+    from ..spark_engine.commits import settings_digest
+
+    if prepared:
+        manifest(args.input)  # a clean error if it is not a prepared directory
+        with open(os.path.join(args.input, MANIFEST), encoding="utf-8") as handle:
+            source = {"prepared_manifest_sha256": settings_digest(handle.read())}
+    else:
+        source = {"format": args.format or guess_format(args.input), "columns": args.columns}
+    return {
+        "engine": "spark",
+        "program_sha256": program_digest(query.source),
+        **query.options.as_dict(),
+        **window_overrides(args),
+        "emit": args.emit,
+        "output_format": output_format(args),
+        **source,
+    }

@@ -1,0 +1,80 @@
+"""WSCAN, FILTER, RENAME, UNION and VERTICES as narrow selects over a batch (thesis Defs
+30-32; specs/semantics.md §2, §6).
+
+FILTER and RENAME keep no state: a filter keeps or drops whole keys and a renaming maps keys
+one to one, so their live tuples and delta are their input's, mapped. WSCAN, UNION and
+VERTICES coalesce what they select into their own table (spark_engine/coverage.py): WSCAN the
+batch's edges of its label, each valid from its own instant to the batch's one exp; UNION
+its inputs' deltas (another input may cover the key already); VERTICES both endpoints of its
+inputs' deltas as `(v, v)` tuples, valid while some edge at `v` is.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+
+from pyspark.sql import DataFrame
+
+from ..sga.algebra import Filter, Rename, Union, Vertices, WScan
+from .batch_context import BatchContext
+from .relation import Relation
+from .sql_text import literal
+
+
+def wscan(node: WScan, ctx: BatchContext) -> Relation:
+    """The batch's edges of `node.label` that satisfy its conditions (if the optimizer put a
+    FILTER's there, thesis rule 12), valid until the batch's exp for that label."""
+    if node.label not in ctx.labels:
+        return ctx.carry(node)
+    exp = ctx.grid.expiry(node.label, ctx.batch)
+    edges = ctx.edges.filter(f"label = {literal(node.label)}")
+    if node.conditions:
+        edges = edges.filter(" AND ".join(f"({_condition(c)})" for c in node.conditions))
+    edges = edges.selectExpr("src", "trg", "ts", f"CAST({exp} AS BIGINT) AS exp")
+    return ctx.coalesce(node, edges)
+
+
+def _condition(c) -> str:
+    right = literal(str(c.right)) if c.right_const else c.right
+    return f"{c.left} {'=' if c.op == '=' else '!='} {right}"
+
+
+def filter_(node: Filter, ctx: BatchContext) -> Relation:
+    """The input's tuples whose endpoints satisfy every condition."""
+    test = " AND ".join(f"({_condition(c)})" for c in node.conditions) or "true"
+    return ctx.input(node.input).mapped(lambda df: df.filter(test))
+
+
+def rename(node: Rename, ctx: BatchContext) -> Relation:
+    """The input relabelled; `reverse` swaps src and trg."""
+    if not node.reverse:
+        return ctx.input(node.input)
+    return ctx.input(node.input).mapped(
+        lambda df: df.selectExpr("trg AS src", "src AS trg", "ts", "exp")
+    )
+
+
+def union_all(frames: list[DataFrame]) -> DataFrame:
+    """The rows of every frame (same columns)."""
+    return reduce(DataFrame.unionByName, frames)
+
+
+def union(node: Union, ctx: BatchContext) -> Relation:
+    """Every input's delta, coalesced per key."""
+    deltas = [d for d in (ctx.input(i).delta for i in node.inputs) if d is not None]
+    if not deltas:
+        return ctx.carry(node)
+    return ctx.coalesce(node, union_all(deltas))
+
+
+def vertices(node: Vertices, ctx: BatchContext) -> Relation:
+    """`(v, v)` for both endpoints of every input delta tuple, on its interval."""
+    deltas = [d for d in (ctx.input(i).delta for i in node.inputs) if d is not None]
+    if not deltas:
+        return ctx.carry(node)
+    ends = [
+        d.selectExpr(f"{end} AS src", f"{end} AS trg", "ts", "exp")
+        for d in deltas
+        for end in ("src", "trg")
+    ]
+    return ctx.coalesce(node, union_all(ends))

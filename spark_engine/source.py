@@ -1,0 +1,130 @@
+"""The batches of an input stream, as the Spark engine reads them.
+
+Two routes, one contract: batches in time order, each with its edges of the labels the plan
+reads as a DataFrame (src, trg, label, ts), the set of those labels, and its edge count.
+
+- An edge file (or any iterable of edges): parsed on the driver by the single-process
+  engine's reader (same formats, same errors, same order check), a batch at a time, and
+  handed to Spark as a small DataFrame: memory on the driver is one batch.
+- A directory written by `sgq prepare` (Parquet sorted by time): read by Spark itself; one
+  job first lists the batches and the labels in each (and finds any `-` row), then each
+  batch is a filter on its time range, which Parquet's row-group statistics turn into
+  reading only the row groups that hold it (the files are sorted by time).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+
+import attrs
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from ..checkpoint import edge_digest
+from ..errors import UserError
+from ..incremental.time_order import out_of_order
+from ..parquet_input import manifest
+from .batch_grid import Batch, BatchGrid
+from .refusals import deletion_refused
+
+EDGES = T.StructType(
+    [
+        T.StructField("src", T.StringType()),
+        T.StructField("trg", T.StringType()),
+        T.StructField("label", T.StringType()),
+        T.StructField("ts", T.LongType()),
+    ]
+)
+
+
+@attrs.frozen
+class BatchInput:
+    """One batch of the input: its `edges` (None when none of the plan's labels), `labels`,
+    and `count` of input edges (every label)."""
+
+    batch: Batch
+    edges: DataFrame | None
+    labels: frozenset[str]
+    count: int
+    digest: int = 0
+
+
+def driver_batches(
+    spark: SparkSession,
+    edges: Iterable,
+    grid: BatchGrid,
+    labels: frozenset[str],
+    name: str,
+    position: list[int] | None = None,
+) -> Iterator[BatchInput]:
+    """The batches of time-ordered `edges` `(src, trg, label, ts[, op])` read on the driver;
+    `name` names the input in errors, with the line `position[0]` when a reader keeps it."""
+    current: int | None = None
+    rows: list = []
+    seen: set = set()
+    count = crc = 0
+    last = None
+    for n, edge in enumerate(edges, start=1):
+        t = int(edge[3])
+        where = f"{name}:{position[0]}" if position is not None else f"{name}: edge {n}"
+        if last is not None and t < last:
+            raise UserError(f"{where}: {out_of_order(t, last)}")
+        last = t
+        if len(edge) > 4 and edge[4] != "+":
+            raise deletion_refused(where)
+        index = grid.batch_of(t)
+        if index != current:
+            if current is not None:
+                yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc)
+            current, rows, seen, count, crc = index, [], set(), 0, 0
+        count += 1
+        crc = edge_digest(((*edge[:4], edge[4] if len(edge) > 4 else "+"),), crc)
+        label = str(edge[2])
+        if label in labels:
+            rows.append((str(edge[0]), str(edge[1]), label, t))
+            seen.add(label)
+    if current is not None:
+        yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc)
+
+
+def _driver_batch(spark, batch: Batch, rows: list, seen: set, count: int, crc: int) -> BatchInput:
+    edges = spark.createDataFrame(rows, EDGES) if rows else None
+    return BatchInput(batch, edges, frozenset(seen), count, crc)
+
+
+def prepared_batches(
+    spark: SparkSession, path: str, grid: BatchGrid, labels: frozenset[str]
+) -> Iterator[BatchInput]:
+    """The batches of a directory written by `sgq prepare`, read by Spark."""
+    info = manifest(path)
+    files = [os.path.join(path, rel) for rel in info["edges"]]
+    if not files:
+        return
+    table = spark.read.parquet(*files).select(
+        "src", "trg", "label", F.col("ts").cast("long").alias("ts"), "op"
+    )
+    listing = (
+        table.groupBy(grid.batch_column("ts").alias("batch"), "label")
+        .agg(
+            F.count(F.lit(1)).alias("n"),
+            F.sum(F.when(F.col("op") != "+", 1).otherwise(0)).alias("minus"),
+            F.min("ts").alias("first"),
+        )
+        .collect()
+    )
+    per_batch: dict[int, dict] = {}
+    for row in listing:
+        if row["minus"]:
+            raise deletion_refused(f"{path}: batch {row['batch']} (label {row['label']})")
+        per_batch.setdefault(row["batch"], {})[row["label"]] = row["n"]
+    wanted = table.filter(F.col("label").isin(sorted(labels))).select("src", "trg", "label", "ts")
+    for index in sorted(per_batch):
+        batch = grid.batch(index)
+        counts = per_batch[index]
+        seen = frozenset(counts) & labels
+        edges = None
+        if seen:
+            edges = wanted.filter((F.col("ts") >= batch.start) & (F.col("ts") < batch.end))
+        yield BatchInput(batch, edges, seen, sum(counts.values()))

@@ -1,0 +1,94 @@
+"""Exactly-once restarts of the Spark engine from its checkpoint (spark_engine/commits.py):
+a run stopped between batches, or killed at any of its commit steps, and started again with
+the same command, ends with the output file of an uninterrupted run, byte for byte."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sgq.spark_engine.commits import SparkCheckpoint
+from sgq.spark_engine.driver import SparkRun
+from sgq.spark_engine.engine import SparkEngine
+from sgq.spark_engine.source import driver_batches
+
+import sgq
+from sgq.errors import UserError
+
+pytestmark = pytest.mark.spark
+
+REPO = Path(__file__).resolve().parents[2]
+
+PROGRAM = ".window 4\n.slide 2\nAnswer(x, y) :- a(x, z), a(z, y)."
+EDGES = [("1", "2", "a", 0), ("2", "3", "a", 1), ("3", "1", "a", 2), ("1", "2", "a", 5)]
+
+
+class Crash(Exception):
+    """Stands for a process killed after the batches before it were committed."""
+
+
+def _run(spark, out: Path, ckpt: Path, emit: str, stop_after: int | None = None) -> None:
+    query = sgq.compile(text=PROGRAM)
+    engine = SparkEngine(query.plan, spark)
+    checkpoint = SparkCheckpoint(str(ckpt), {"program": PROGRAM, "emit": emit})
+    batches = driver_batches(spark, EDGES, engine.grid, engine.labels, "test")
+
+    def stopping():
+        for n, got in enumerate(batches):
+            if n == stop_after:
+                raise Crash
+            yield got
+
+    SparkRun(engine, str(out), emit, "csv", checkpoint).run(stopping())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("emit", ["intervals", "deltas"])
+def test_a_run_stopped_between_batches_resumes_exactly_once(spark, tmp_path, emit):
+    spark.conf.set("spark.sql.shuffle.partitions", "1")
+    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", emit)
+    with pytest.raises(Crash):
+        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", emit, stop_after=1)
+    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", emit)
+    whole = (tmp_path / "whole.csv").read_text()
+    assert (tmp_path / "resumed.csv").read_text() == whole
+    assert len(whole.splitlines()) > 2
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
+    SparkCheckpoint(str(tmp_path), {"program": "a"}).load()
+    with pytest.raises(UserError, match="different program"):
+        SparkCheckpoint(str(tmp_path), {"program": "b"}).load()
+
+
+def _sgq(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "sgq.cli", *args], capture_output=True, text=True, cwd=REPO
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kill_at", ["2:batch", "2:state", "2:written", "3:batch"])
+def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, kill_at):
+    stream = tmp_path / "snb.csv"
+    assert (
+        _sgq(
+            "gen", "snb", "--edges", "300", "--seed", "3", "--days", "5", "-o", str(stream)
+        ).returncode
+        == 0
+    )
+    program = str(REPO / "specs" / "queries" / "sga" / "snb" / "q7.dl")
+    common = [program, "--engine", "spark", "-i", str(stream), "--window", "2d", "--emit", "deltas"]
+    whole = _sgq("run", *common, "-o", str(tmp_path / "whole.csv"))
+    assert whole.returncode == 0, whole.stderr
+    ckpt = ["--checkpoint", str(tmp_path / "ckpt"), "-o", str(tmp_path / "out.csv")]
+    killed = _sgq("run", *common, *ckpt, "--kill-at", kill_at)
+    assert killed.returncode == -9, killed.stderr
+    again = _sgq("run", *common, *ckpt)
+    assert again.returncode == 0, again.stderr
+    assert "resuming from checkpoint" in again.stderr
+    assert (tmp_path / "out.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    assert os.listdir(tmp_path / "ckpt" / "state") == [str(max(range(5)))]
