@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import groupby
 
-from sgq.incremental.deltas import DeltaView
+from sgq.incremental.deltas import DeltaView, rows_of
 from sgq.spark_engine.engine import SparkEngine
 from sgq.spark_engine.source import driver_batches
 
@@ -36,7 +36,7 @@ def coverage(rows) -> dict:
 
 def flat(groups) -> list:
     """Delta groups `(τ, op, keys)` as rows `(τ, op, src, trg, label)`."""
-    return [(tau, op, *key) for tau, op, keys in groups for key in keys]
+    return rows_of(groups)
 
 
 def compare(query, spark, edges, partitions: int = 1) -> dict:
