@@ -171,14 +171,18 @@ def slide_sweep(base: Workload, slides_hours: tuple[int, ...]) -> list[Workload]
 def timing(quick: bool) -> list[Workload]:
     """Issue 18: the timing-order workloads of specs/queries/timing/ (paths and cycles of 3-5
     edges, total and partial orders), each with its time constraints and without them
-    (`-free`) on the same stream: on the so and snb generators, a 1-day window, 1-hour slide."""
+    (`-free`) on the same stream: on the so and snb generators, a 1-day window, 1-hour slide.
+    The full-size ones are named by their size (`timing-snb-cycle3-100k`), so that a report
+    of recorded runs (`sgq bench --from`) keeps both sizes apart."""
     out = []
     edges = 20_000 if quick else 100_000
+    size = "" if quick else f"-{edges // 1000}k"
     for kind, queries in (
         ("so", ("path3", "cycle3", "path4", "cycle4", "path5")),
         ("snb", ("path3", "cycle3", "path4", "cycle4")),
     ):
         for q in queries:
-            w = Workload(f"timing-{kind}-{q}", f"timing/{kind}/{q}.dl", kind, edges, 30, DAY, 3600)
+            name = f"timing-{kind}-{q}{size}"
+            w = Workload(name, f"timing/{kind}/{q}.dl", kind, edges, 30, DAY, 3600)
             out += [w, attrs.evolve(w, name=f"{w.name}-free", untimed=True)]
     return out
