@@ -41,6 +41,7 @@ def test_catches_off_by_one_expiry(monkeypatch):
     assert _failures() > 0
 
 
+@pytest.mark.slow  # ~6 s: the README test budget keeps three mutants
 def test_catches_dropped_propagate(monkeypatch):
     original = DeltaPath._relax
 
@@ -68,6 +69,7 @@ def test_catches_dropped_closure_extension(monkeypatch):
     assert _failures() > 0
 
 
+@pytest.mark.slow  # ~6 s: the README test budget keeps three mutants
 def test_catches_dropped_closure_extension_in_delta_mode(monkeypatch):
     """The same mutant in the window closure that delta output uses (the harness runs every
     case in delta mode too)."""
@@ -80,6 +82,7 @@ def test_catches_dropped_closure_extension_in_delta_mode(monkeypatch):
     assert _failures() > 0
 
 
+@pytest.mark.slow  # ~6 s: the README test budget keeps three mutants
 def test_catches_wrong_join_key(monkeypatch):
     original = PatternOp.__init__
 

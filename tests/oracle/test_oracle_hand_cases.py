@@ -40,6 +40,7 @@ def test_automaton_accepts_by_hand():
         assert accepts(word) is ok, word
 
 
+@pytest.mark.slow  # ~17 s of Spark: over the README test budget
 def test_windows_slide_deletions_ties(spark):
     p = prog(".window 10\n.slide 5\nAnswer(x, z) :- a(x, y), a(y, z).")
     edges = [("1", "2", "a", 1, "+"), ("2", "3", "a", 6, "+"), ("1", "2", "a", 8, "-")]
