@@ -11,6 +11,7 @@ partitions."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -70,11 +71,17 @@ SPECS = sorted(
 )
 
 
+# Every spec program takes ~20 s of Spark jobs here (53 of them: ~18 minutes, over CI's
+# budget): CI's slow run compares every fifth, each kind of program among them, and
+# SGQ_SPARK_ENGINE_ALL=1 compares them all (56 passed at the merge of issue 15's first phase).
+SWEPT = SPECS if os.environ.get("SGQ_SPARK_ENGINE_ALL") == "1" else SPECS[::5]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("program", SPECS)
+@pytest.mark.parametrize("program", SWEPT)
 def test_spec_programs_on_generated_streams(spark, program):
     kind = "so" if "/so/" in program else "snb"
-    partitions = (1, 2, 8)[SPECS.index(program) % 3]
+    partitions = (1, 2, 8)[SWEPT.index(program) % 3]
     # a 2-day window sliding by a day: four batches with expiries between them
     query = sgq.compile(path=QUERIES / program, window=2 * 86400, slide=86400)
     got = compare(query, spark, _stream(kind, seed=len(program)), partitions)
