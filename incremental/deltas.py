@@ -242,10 +242,6 @@ class Fans(list):
         super().__init__(fans)
         self.label = label
 
-    def count(self) -> int:  # type: ignore[override]
-        """How many keys (events) the fans hold."""
-        return sum(len(trgs) for _src, trgs in self)
-
     def keys(self) -> list[tuple]:
         """The flat keys `(src, trg, label)`, in order."""
         label = self.label

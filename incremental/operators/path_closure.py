@@ -224,18 +224,11 @@ class PathClosureOp(PhysicalOperator):
                     result.append((xv, yv, g_ts, g_exp, None))
 
     # ---- native deltas
-    def _keys(self, rows) -> list:
-        """`(src, trg, label)` output keys of `(start node, vertices)` rows (vertices as bit
-        positions `v * nstates`; x's own vertex is not among them)."""
-        names, ns, label = self.closure.names, self.closure.nstates, self.label
-        keys: list = []
-        for x, vertices in rows:
-            xv = names[x // ns]
-            if self.reverse:
-                keys.extend([(names[y // ns], xv, label) for y in vertices])
-            else:
-                keys.extend([(xv, names[y // ns], label) for y in vertices])
-        return keys
+    def _reversed_keys(self, fans: list) -> list:
+        """The flat keys `(trg, src, label)` of fans, for an output RENAME that swapped src
+        and trg (the view's fans are by source, so these go flat)."""
+        label = self.label
+        return [(t, s, label) for s, trgs in fans for t in trgs]
 
     def _fans(self, rows, own: bool = False) -> list:
         """`(src, [trg, ...])` of `(start node, vertices)` rows (the view's fans: no tuple
@@ -263,15 +256,12 @@ class PathClosureOp(PhysicalOperator):
     def _enter(self, entering, now) -> None:
         if not entering:
             return
-        if not self.reverse:
-            self.sink.enter_fans(now, self.label, self._fans(entering, self.own_vertex))
-            return
-        if self.own_vertex:  # (x, x) is an ε-pair's or none, not the closure's
-            ns = self.closure.nstates
-            entering = [(x, _without(vs, x - x % ns)) for x, vs in entering]
-            entering = [(x, vs) for x, vs in entering if vs]
-        if entering:
-            self.sink.enter(now, self._keys(entering))
+        # (x, x) is an ε-pair's, or none (a simple PATH), never the closure's
+        fans = self._fans(entering, self.own_vertex)
+        if self.reverse:
+            self.sink.enter(now, self._reversed_keys(fans))
+        else:
+            self.sink.enter_fans(now, self.label, fans)
 
     def _drop(self, upto, strict: bool) -> None:
         """Drop the closure's levels `<= upto` (`< upto` when `strict`); with native deltas,
@@ -284,10 +274,11 @@ class PathClosureOp(PhysicalOperator):
         for level, rows in self.closure.drop_reporting(upto, strict, self.own_vertex):
             if not rows:
                 continue
+            fans = self._fans(rows)
             if self.reverse:
-                self.sink.leave(level, self._keys(rows))
+                self.sink.leave(level, self._reversed_keys(fans))
             else:
-                self.sink.leave_fans(level, self.label, self._fans(rows))
+                self.sink.leave_fans(level, self.label, fans)
 
     def settle(self, frontier: float) -> None:
         """Time has reached `frontier` (no input before it will come): with native deltas,
@@ -483,10 +474,3 @@ class PathClosureOp(PhysicalOperator):
                     if y % ns in finals and y != x and (self.loops or y // ns != x // ns):
                         end = until((xv, closure.names[y // ns]))
                         assert end is not None and end >= level, (xv, y, level, end)
-
-
-def _without(vertices: list, v: int) -> list:
-    """`vertices` less `v` (the list itself when `v` is not in it)."""
-    if v in vertices:
-        vertices = [w for w in vertices if w != v]
-    return vertices
