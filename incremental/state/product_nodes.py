@@ -199,7 +199,8 @@ class ProductNodes:
         base = self.vbase
         out = 0
         for f in self.finals:
-            out |= (m >> f) & base
+            part = (m >> f if f else m) & base  # a shift walks the whole width: none for 0
+            out = out | part if out else part
         return out
 
     def final_vertices(self, m: int) -> list[tuple[int, int]]:

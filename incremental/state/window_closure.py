@@ -19,6 +19,11 @@ exactly the pairs whose bottleneck is L: those leave at L.
 So a tuple costs one closure update, plus one rebuild per level of its life, instead of one
 update per level; the memory is one level's bitsets instead of all of them. Interval rows,
 which carry a pair's exp when it enters, stay with state/level_closure.py.
+
+A result is a pair of vertices, whichever final state reaches it. With several final states
+per vertex, each start row also keeps its vertices folded (`vreach`, `vertices_of` of its
+reach): the results a row gains are then one `&` of two vertex sets, and those it loses at a
+drop one `^`, instead of a test per final node against the row's whole reach.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from .product_nodes import ProductNodes, bits
 class WindowClosure(ProductNodes):
     """The closure of the window's product graph, its edges kept by exp (levels)."""
 
-    __slots__ = ("levels", "by_exp", "reach", "anc")
+    __slots__ = ("levels", "by_exp", "reach", "anc", "vreach")
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
@@ -41,6 +46,9 @@ class WindowClosure(ProductNodes):
         self.by_exp: dict[int, set] = {}  # level -> product edges (a, b) with that exp
         self.reach: dict = {}  # node -> bitset of nodes reachable in G
         self.anc: dict = {}  # node -> bitset of nodes reaching it in G
+        # start node -> vertices_of(reach): only with several final states (with one, a new
+        # final node is a new vertex)
+        self.vreach: dict | None = {} if len(self.finals) > 1 else None
 
     def closure_state(self) -> dict:
         return {"edges_by_exp": self.by_exp, "reach": self.reach, "ancestors": self.anc}
@@ -50,6 +58,18 @@ class WindowClosure(ProductNodes):
         self.levels = sorted(self.by_exp)
         self.reach = dict(state["reach"])
         self.anc = dict(state["ancestors"])
+        self.vreach = self._folded(self.reach) if self.vreach is not None else None
+
+    def _folded(self, reach: dict) -> dict:
+        """`vreach` of a closure's `reach`: the start rows' vertices."""
+        ns, start, vertices_of = self.nstates, self.start, self.vertices_of
+        out = {}
+        for x, m in reach.items():
+            if x % ns == start:
+                vs = vertices_of(m)
+                if vs:
+                    out[x] = vs
+        return out
 
     def results(self, own_vertex: bool) -> set:
         """Every result `(x, y)` (vertex names) the closure holds; `own_vertex`: without
@@ -100,24 +120,25 @@ class WindowClosure(ProductNodes):
         for a, b, _exp in edges:
             work += extend(R, A, a, b, ns, start, fmask, gained)
         self.work += work
-        # most start nodes gain the very same set (extend): its final vertices once per set
+        # most start nodes gain the very same set (extend): its vertices once per set
         per_set: dict = {}
-        one_final = ns == 1 or len(self.finals) == 1  # any final node gained is a new vertex
-        final_vertices = self.final_vertices
-        for x, before, added in gained:
+        vertices_of, vreach = self.vertices_of, self.vreach
+        for x, _before, added in gained:
             got = per_set.get(id(added))
             if got is None:
-                vs = final_vertices(added)
-                got = per_set[id(added)] = (vs, [v for v, _mask in vs])
-            if one_final:
-                if got[1]:
-                    entering.append((x, got[1]))
-            else:
-                new = [v for v, mask in got[0] if not before & mask]
-                if len(new) == len(got[1]):
-                    new = got[1]  # all of them (most rows): the shared list
-                if new:
-                    entering.append((x, new))
+                fv = vertices_of(added)
+                got = per_set[id(added)] = (fv, bits(fv))
+            fv, vs = got
+            if vreach is None:  # one final state: the final nodes gained are new vertices
+                if vs:
+                    entering.append((x, vs))
+                continue
+            vr = vreach.get(x, 0)
+            common = vr & fv
+            if common == fv:
+                continue
+            vreach[x] = vr | fv
+            entering.append((x, bits(fv ^ common) if common else vs))
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """Drop the levels `<= upto` (`< upto` when `strict`), reporting what leaves with each:
@@ -128,26 +149,41 @@ class WindowClosure(ProductNodes):
         k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
         if not k:
             return []
-        ns, start = self.nstates, self.start
-        fresh_vertices = self.fresh_vertices
+        ns, start, vertices_of = self.nstates, self.start, self.vertices_of
         report = []
         for level in levels[:k]:
             del self.by_exp[level]
             reach, anc = closure(self._edges())
+            vreach, kept = self.vreach, {}
             rows = []
             for x, m in self.reach.items():
                 if x % ns != start:
                     continue
                 up = reach.get(x, 0)
-                if up == m:
-                    continue
-                gone = fresh_vertices(up, m ^ up)  # the graph shrank: up is within m
+                if vreach is None:  # one final state: a final node lost is a vertex lost
+                    if up == m:
+                        continue
+                    gone = bits(vertices_of(m ^ up))  # the graph shrank: up is within m
+                else:
+                    held = vreach.get(x, 0)
+                    if up == m:
+                        if held:
+                            kept[x] = held
+                        continue
+                    now = vertices_of(up)
+                    if now:
+                        kept[x] = now
+                    if now == held:
+                        continue
+                    gone = bits(held ^ now)  # now is within held
                 if own_vertex and x - start in gone:
                     gone.remove(x - start)
                 if gone:
                     rows.append((x, gone))
             report.append((level, rows))
             self.reach, self.anc = reach, anc
+            if vreach is not None:
+                self.vreach = kept
         del levels[:k]
         return report
 
@@ -188,6 +224,8 @@ class WindowClosure(ProductNodes):
         reach, anc = closure(self._edges())
         assert reach == self.reach, "closure differs from the kept edges"
         assert anc == self.anc, "anc is not reach transposed"
+        if self.vreach is not None:
+            assert self.vreach == self._folded(reach), "vreach is not the rows' vertices"
         for level in self.levels:
             for a, b in self.by_exp[level]:
                 assert self.names[a // self.nstates] is not None
