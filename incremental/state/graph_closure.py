@@ -24,13 +24,21 @@ from .product_nodes import bits
 
 
 def extend(
-    reach: dict, anc: dict, a: int, b: int, ns: int, start: int, fmask: int, gained: list
+    reach: dict,
+    anc: dict,
+    a: int,
+    b: int,
+    ns: int,
+    start: int,
+    fmask: int,
+    gained: list,
+    watch: dict | frozenset = frozenset(),
 ) -> int:
     """Add the edge `a -> b` to the closure `(reach, anc)`; returns the bitset operations it
     took, `|{a} ∪ anc[a]| + |{b} ∪ reach[b]|` (what operators/path_closure.py weighs against
     S-PATH), 0 when the edge was implied. `gained` gets `(x, before, added)` for each
-    start-state node x (`x % ns == start`) whose reach grows: its reach before and the nodes
-    added (`fmask` tells the final ones). `added` is the very object `{b} ∪ reach[b]` for
+    start-state node x (`x % ns == start`), or node of `watch`, whose reach grows: its reach
+    before and the nodes added (`fmask` tells the final ones). `added` is the very object `{b} ∪ reach[b]` for
     every x that reached none of it, most of them: a caller may work per distinct object."""
     bb = 1 << b
     if reach.get(a, 0) & bb:
@@ -45,7 +53,7 @@ def extend(
         if common == desc:
             continue
         reach[x] = rx | desc
-        if x % ns == start:
+        if x % ns == start or x in watch:
             gained.append((x, rx, desc ^ common if common else desc))
     ys = bits(desc)
     for y in ys:

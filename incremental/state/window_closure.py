@@ -24,6 +24,13 @@ A result is a pair of vertices, whichever final state reaches it. With several f
 per vertex, each start row also keeps its vertices folded (`vreach`, `vertices_of` of its
 reach): the results a row gains are then one `&` of two vertex sets, and those it loses at a
 drop one `^`, instead of a test per final node against the row's whole reach.
+
+**Sole-edge sources.** A start node with no edge in and one edge out, `x -> b` (a post's
+`hasCreator` edge on the way to `knows*`: most rows on the snb stream), reaches exactly
+`{b} ∪ reach(b)`. It is kept as that alias (`sole`), not as a row: no bitset of its own, not
+among anyone's ancestors, so an edge no longer walks every such source above it. What `b`
+gains (or loses at a drop), its followers gain (or lose) with it, one shared list per `b`.
+An edge into the source, or a second edge out of it, makes it an ordinary row again.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from .product_nodes import ProductNodes, bits
 class WindowClosure(ProductNodes):
     """The closure of the window's product graph, its edges kept by exp (levels)."""
 
-    __slots__ = ("levels", "by_exp", "reach", "anc", "vreach")
+    __slots__ = ("levels", "by_exp", "reach", "anc", "vreach", "sole", "sole_exp", "followers")
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
@@ -49,9 +56,17 @@ class WindowClosure(ProductNodes):
         # start node -> vertices_of(reach): only with several final states (with one, a new
         # final node is a new vertex)
         self.vreach: dict | None = {} if len(self.finals) > 1 else None
+        self.sole: dict = {}  # sole-edge source x -> its one successor b (not in reach/anc)
+        self.sole_exp: dict = {}  # x -> the largest exp of its edge's copies
+        self.followers: dict = {}  # b -> set of the sources x with sole[x] == b
 
     def closure_state(self) -> dict:
-        return {"edges_by_exp": self.by_exp, "reach": self.reach, "ancestors": self.anc}
+        return {
+            "edges_by_exp": self.by_exp,
+            "reach": self.reach,
+            "ancestors": self.anc,
+            "sole": {x: (b, self.sole_exp[x]) for x, b in self.sole.items()},
+        }
 
     def restore_closure(self, state: dict) -> None:
         self.by_exp = {int(level): set(edges) for level, edges in state["edges_by_exp"].items()}
@@ -59,6 +74,26 @@ class WindowClosure(ProductNodes):
         self.reach = dict(state["reach"])
         self.anc = dict(state["ancestors"])
         self.vreach = self._folded(self.reach) if self.vreach is not None else None
+        self.sole, self.sole_exp, self.followers = {}, {}, {}
+        for x, (b, exp) in state.get("sole", {}).items():  # none in older checkpoints
+            x, b = int(x), int(b)
+            self.sole[x] = b
+            self.sole_exp[x] = int(exp)
+            self.followers.setdefault(b, set()).add(x)
+
+    def _row(self, x: int) -> int:
+        """The reach of node x, a sole-edge source's included."""
+        b = self.sole.get(x)
+        if b is None:
+            return self.reach.get(x, 0)
+        return (1 << b) | self.reach.get(b, 0)
+
+    def _full_reach(self) -> dict:
+        """`reach` with the sole-edge sources' rows (checks and reports, not the hot path)."""
+        out = dict(self.reach)
+        for x in self.sole:
+            out[x] = self._row(x)
+        return out
 
     def _folded(self, reach: dict) -> dict:
         """`vreach` of a closure's `reach`: the start rows' vertices."""
@@ -76,7 +111,7 @@ class WindowClosure(ProductNodes):
         `(x, x)` (an ε-pair's)."""
         ns, start, names = self.nstates, self.start, self.names
         out = set()
-        for a, m in self.reach.items():
+        for a, m in self._full_reach().items():
             if a % ns != start:
                 continue
             got = self.vertices_of(m)
@@ -93,7 +128,7 @@ class WindowClosure(ProductNodes):
         if i is None or j is None:
             return False
         ns = self.nstates
-        row = self.reach.get(i * ns + self.start, 0)
+        row = self._row(i * ns + self.start)
         return any(row >> (j * ns + f) & 1 for f in self.finals)
 
     def new_levels(self, exps: Iterable[int]) -> int:
@@ -107,23 +142,55 @@ class WindowClosure(ProductNodes):
         that enter; the vertices as bit positions `v * nstates`, a list that rows may share:
         read, do not change it)."""
         by_exp = self.by_exp
+        R, A = self.reach, self.anc
+        ns, start, fmask = self.nstates, self.start, self.fmask
+        sole, followers = self.sole, self.followers
+        gained: list = []
+        fresh: set = set()  # sole-edge sources made in this batch (nothing reported yet)
+        work = 0
         for a, b, exp in edges:
             level = by_exp.get(exp)
             if level is None:
                 by_exp[exp] = level = set()
                 insort(self.levels, exp)
             level.add((a, b))
-        R, A = self.reach, self.anc
-        ns, start, fmask = self.nstates, self.start, self.fmask
-        gained: list = []
-        work = 0
-        for a, b, _exp in edges:
-            work += extend(R, A, a, b, ns, start, fmask, gained)
+            if sole:
+                if b in sole:  # an edge into a source: it becomes a row
+                    self._unalias(b, gained, fresh)
+                t = sole.get(a)
+                if t == b:  # a copy of its edge: it lives on until the copy's exp
+                    if exp > self.sole_exp[a]:
+                        self.sole_exp[a] = exp
+                    continue
+                if t is not None:  # a second edge out: it becomes a row
+                    self._unalias(a, gained, fresh)
+            if (
+                a % ns == start
+                and a != b
+                and a not in R
+                and a not in A  # no edge in from a row
+                and a not in followers  # nor from a sole-edge source
+            ):
+                sole[a] = b
+                self.sole_exp[a] = exp
+                got = followers.get(b)
+                if got is None:
+                    followers[b] = {a}
+                else:
+                    got.add(a)
+                fresh.add(a)
+                continue
+            work += extend(R, A, a, b, ns, start, fmask, gained, followers)
         self.work += work
         # most start nodes gain the very same set (extend): its vertices once per set
         per_set: dict = {}
         vertices_of, vreach = self.vertices_of, self.vreach
-        for x, _before, added in gained:
+        first: dict = {}  # node with followers -> its reach before this batch
+        for x, before, added in gained:
+            if x in followers and x not in first:
+                first[x] = before
+            if x % ns != start:
+                continue
             got = per_set.get(id(added))
             if got is None:
                 fv = vertices_of(added)
@@ -139,6 +206,56 @@ class WindowClosure(ProductNodes):
                 continue
             vreach[x] = vr | fv
             entering.append((x, bits(fv ^ common) if common else vs))
+        # the sole-edge sources: what their successor gained, one list per successor
+        for b, before in first.items():
+            bb = 1 << b
+            old, new = vertices_of(bb | before), vertices_of(bb | R.get(b, 0))
+            if old == new:
+                continue
+            vs = bits(new ^ old)  # old is within new
+            for x in followers[b]:
+                if x not in fresh:
+                    entering.append((x, vs))
+        whole: dict = {}
+        for x in fresh:
+            b = sole.get(x)
+            if b is None:
+                continue  # a row again within the batch (`_unalias` reported it)
+            vs = whole.get(b)
+            if vs is None:
+                vs = whole[b] = bits(vertices_of((1 << b) | R.get(b, 0)))
+            if vs:
+                entering.append((x, vs))
+
+    def _unalias(self, x: int, gained: list, fresh: set) -> None:
+        """Make the sole-edge source x an ordinary row (an edge into it, or a second edge out
+        of it, came): its reach and its place among its descendants' ancestors; `gained` gets
+        what it reaches beyond what was reported for it (nothing yet if it is `fresh`; else
+        its successor's set before this batch)."""
+        b = self.sole.pop(x)
+        del self.sole_exp[x]
+        got = self.followers[b]
+        got.discard(x)
+        if not got:
+            del self.followers[b]
+        R, A = self.reach, self.anc
+        m = (1 << b) | R.get(b, 0)
+        R[x] = m
+        bx = 1 << x
+        for y in bits(m):
+            A[y] = A.get(y, 0) | bx
+        if x in fresh:
+            fresh.discard(x)
+            told = 0
+        else:
+            before = next((rx for n, rx, _added in gained if n == b), R.get(b, 0))
+            told = (1 << b) | before
+        if self.vreach is not None:
+            if told:
+                self.vreach[x] = self.vertices_of(told)
+            gained.append((x, 0, m))
+        else:
+            gained.append((x, 0, m ^ told))  # told is within m
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """Drop the levels `<= upto` (`< upto` when `strict`), reporting what leaves with each:
@@ -150,6 +267,7 @@ class WindowClosure(ProductNodes):
         if not k:
             return []
         ns, start, vertices_of = self.nstates, self.start, self.vertices_of
+        sole, sole_exp, followers = self.sole, self.sole_exp, self.followers
         report = []
         for level in levels[:k]:
             del self.by_exp[level]
@@ -180,6 +298,28 @@ class WindowClosure(ProductNodes):
                     gone.remove(x - start)
                 if gone:
                     rows.append((x, gone))
+            # sole-edge sources: all of their successor's set when their edge goes, else
+            # what their successor lost
+            for b, xs in list(followers.items()):
+                bb = 1 << b
+                old_m, new_m = bb | self.reach.get(b, 0), bb | reach.get(b, 0)
+                held = vertices_of(old_m)
+                lost = None
+                for x in list(xs):
+                    if sole_exp[x] <= level:
+                        gone = bits(held)
+                        del sole[x], sole_exp[x]
+                        xs.discard(x)
+                    else:
+                        if lost is None:
+                            lost = bits(held ^ vertices_of(new_m)) if new_m != old_m else []
+                        gone = lost
+                    if own_vertex and x - start in gone:
+                        gone = [v for v in gone if v != x - start]
+                    if gone:
+                        rows.append((x, gone))
+                if not xs:
+                    del followers[b]
             report.append((level, rows))
             self.reach, self.anc = reach, anc
             if vreach is not None:
@@ -188,6 +328,15 @@ class WindowClosure(ProductNodes):
         return report
 
     def _edges(self) -> Iterator[tuple[int, int]]:
+        """The kept edges but the sole-edge sources' (which no row's reach depends on)."""
+        sole = self.sole
+        for level in self.by_exp.values():
+            if sole:
+                yield from (e for e in level if e[0] not in sole)
+            else:
+                yield from level
+
+    def _all_edges(self) -> Iterator[tuple[int, int]]:
         for level in self.by_exp.values():
             yield from level
 
@@ -204,32 +353,43 @@ class WindowClosure(ProductNodes):
     def _top_down(self) -> Iterator[tuple[int, dict]]:
         edges: list = []
         for level in reversed(self.levels):
-            edges.extend(self.by_exp[level])
+            edges.extend(self.by_exp[level])  # the sole-edge sources' too: all rows
             yield level, closure(edges)[0]
 
     # ---- reporting
     def __len__(self) -> int:
         """Bitset entries (nodes with a non-empty reach or ancestor set) and kept edges."""
-        return len(self.reach) + len(self.anc) + sum(len(e) for e in self.by_exp.values())
+        edges = sum(len(e) for e in self.by_exp.values())
+        return len(self.reach) + len(self.anc) + len(self.sole) + edges
 
     def density(self) -> tuple[int, int, int, float]:
-        """`density_of` the window's closure (the lowest level's)."""
-        return self.density_of(self.reach)
+        """`density_of` the window's closure (the lowest level's), sole-edge sources as rows."""
+        return self.density_of(self._full_reach() if self.sole else self.reach)
 
     def _check(self, graph_of_level=None) -> None:
         """Invariants: levels are the kept exps; the closure is that of the kept edges (and,
         with `graph_of_level(L)` -> product edges of G_L, of the lowest level's graph)."""
         self._check_vertices()
         assert self.levels == sorted(self.by_exp), (self.levels, sorted(self.by_exp))
-        reach, anc = closure(self._edges())
-        assert reach == self.reach, "closure differs from the kept edges"
-        assert anc == self.anc, "anc is not reach transposed"
+        reach, anc = closure(self._all_edges())
+        sole = self.sole
+        assert reach == self._full_reach(), "closure differs from the kept edges"
+        alias = sum(1 << x for x in sole)
+        want = {n: m ^ (m & alias) for n, m in anc.items()}
+        assert {n: m for n, m in want.items() if m} == self.anc, "anc is not reach transposed"
+        for x, b in sole.items():
+            assert x not in self.reach and x not in anc, ("a source with a row", x)
+            assert x not in self.followers, ("a source with an edge in", x)
+            assert x % self.nstates == self.start and x in self.followers[b]
+            assert self.sole_exp[x] in self.by_exp and (x, b) in self.by_exp[self.sole_exp[x]]
+        assert sum(len(xs) for xs in self.followers.values()) == len(sole)
         if self.vreach is not None:
-            assert self.vreach == self._folded(reach), "vreach is not the rows' vertices"
+            assert self.vreach == self._folded(self.reach), "vreach is not the rows' vertices"
         for level in self.levels:
             for a, b in self.by_exp[level]:
                 assert self.names[a // self.nstates] is not None
                 assert self.names[b // self.nstates] is not None
+                assert a not in sole or sole[a] == b, ("a source with two edges out", a)
         if graph_of_level is not None and self.levels:
             want, _ = closure(graph_of_level(self.levels[0]))
-            assert want == self.reach, "closure differs from the window graph"
+            assert want == reach, "closure differs from the window graph"
