@@ -466,7 +466,7 @@ class PathClosureOp(PhysicalOperator):
         until = self.out.until
         finals = self.dfa.finals
         for level in closure.levels:
-            for x, m in closure.reach[level].items():
+            for x, m in closure.rows(level).items():
                 if x % ns != closure.start:
                     continue
                 xv = closure.names[x // ns]

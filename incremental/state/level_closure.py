@@ -29,6 +29,11 @@ valid tuple has an exp in between), or an empty one on top. `drop(now)` deletes 
 `> now` mentions it then), so bitsets stay as wide as the live vertex set and memory is bounded
 by the window. Cost of one edge at one level: O(|anc(a)| + |reach(b)|) bitset operations of
 O(live nodes / 64) words each; O(1) when it is implied.
+
+Sole-edge sources (as in state/window_closure.py): a start node with no edge in and all its
+edges to one node b (a post's `hasCreator` edge before `knows*`) reaches `{b} ∪ reach_L(b)`
+at every level L up to its edge's exp, so it is kept as that alias (`sole`), in no level's
+rows and among no node's ancestors; what b finds at a level, its followers find with it.
 """
 
 from __future__ import annotations
@@ -43,21 +48,46 @@ from .product_nodes import ProductNodes, bits
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    __slots__ = ("levels", "reach", "anc")
+    __slots__ = ("levels", "reach", "anc", "sole", "sole_exp", "followers")
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
         self.levels: list[int] = []  # ascending live levels
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
+        self.sole: dict = {}  # sole-edge source x -> its one successor b (in no level's rows)
+        self.sole_exp: dict = {}  # x -> the largest exp of its edges: it is in G_L for L <= it
+        # b -> the sources x with sole[x] == b, in creation order (a dict: rows come out in
+        # the same order after a restore)
+        self.followers: dict = {}
 
     def closure_state(self) -> dict:
-        return {"levels": self.levels, "reach_by_level": self.reach, "ancestors_by_level": self.anc}
+        return {
+            "levels": self.levels,
+            "reach_by_level": self.reach,
+            "ancestors_by_level": self.anc,
+            "sole": {x: (b, self.sole_exp[x]) for x, b in self.sole.items()},
+        }
 
     def restore_closure(self, state: dict) -> None:
         self.levels = [int(level) for level in state["levels"]]
         self.reach = {int(level): dict(m) for level, m in state["reach_by_level"].items()}
         self.anc = {int(level): dict(m) for level, m in state["ancestors_by_level"].items()}
+        self.sole, self.sole_exp, self.followers = {}, {}, {}
+        for x, (b, exp) in state.get("sole", {}).items():  # none in older checkpoints
+            x, b = int(x), int(b)
+            self.sole[x] = b
+            self.sole_exp[x] = int(exp)
+            self.followers.setdefault(b, {})[x] = None
+
+    def rows(self, level: int) -> dict:
+        """Level L's reach rows, the sole-edge sources' included (reports and checks)."""
+        reach = self.reach[level]
+        out = dict(reach)
+        for x, b in self.sole.items():
+            if self.sole_exp[x] >= level:
+                out[x] = (1 << b) | reach.get(b, 0)
+        return out
 
     # ---- levels
     def drop(self, now: int) -> None:
@@ -69,6 +99,19 @@ class LevelClosure(ProductNodes):
                 del self.reach[level]
                 del self.anc[level]
             del levels[:k]
+            sole_exp = self.sole_exp
+            for x in [x for x, e in sole_exp.items() if e <= now]:
+                self._forget(x)
+
+    def _forget(self, x: int) -> int:
+        """Stop keeping x as a sole-edge source; its successor."""
+        b = self.sole.pop(x)
+        del self.sole_exp[x]
+        got = self.followers[b]
+        del got[x]
+        if not got:
+            del self.followers[b]
+        return b
 
     def purge(self, now: int) -> None:
         """Drop the levels `<= now` and recycle the vertices whose tuples all expired."""
@@ -87,14 +130,14 @@ class LevelClosure(ProductNodes):
         k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
         if not k:
             return []
-        ns, start, reach = self.nstates, self.start, self.reach
+        ns, start = self.nstates, self.start
         report = []
         for i in range(k):
             level = levels[i]
-            higher = reach[levels[i + 1]] if i + 1 < len(levels) else {}
+            higher = self.rows(levels[i + 1]) if i + 1 < len(levels) else {}
             rows = []
             fresh_vertices = self.fresh_vertices
-            for x, m in reach[level].items():
+            for x, m in self.rows(level).items():
                 if x % ns != start:
                     continue
                 up = higher.get(x, 0)
@@ -106,16 +149,13 @@ class LevelClosure(ProductNodes):
                 if gone:
                     rows.append((x, gone))
             report.append((level, rows))
-        for level in levels[:k]:
-            del reach[level]
-            del self.anc[level]
-        del levels[:k]
+        self.drop(levels[k - 1])
         return report
 
     def live_pairs(self, own_vertex: bool) -> dict:
         """`{(x, vertex bit): bottleneck}` of every result the closure holds: per start node
         its reached vertices, each with the highest level that reaches it."""
-        return self.pairs_by_level(((L, self.reach[L]) for L in reversed(self.levels)), own_vertex)
+        return self.pairs_by_level(((L, self.rows(L)) for L in reversed(self.levels)), own_vertex)
 
     def new_levels(self, exps: Iterable[int]) -> int:
         """How many of `exps` are not levels yet."""
@@ -146,14 +186,18 @@ class LevelClosure(ProductNodes):
             return found
         for e in {e[2] for e in edges}:
             self._ensure(e)
-        edges.sort(key=lambda e: -e[2])
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
         ns, start, fmask = self.nstates, self.start, self.fmask
+        sole_exp, followers = self.sole_exp, self.followers
+        fresh, renewed, edges = self._sources(edges)
+        if not edges and not fresh and not renewed:
+            return found
+        edges.sort(key=lambda e: -e[2])
         n = len(edges)
         j = 0
         pending: list = []
         work = 0
-        idx = bisect_right(levels, edges[0][2]) - 1
+        idx = bisect_right(levels, edges[0][2]) - 1 if edges else -1
         while idx >= 0:
             level = levels[idx]
             while j < n and edges[j][2] >= level:
@@ -170,36 +214,144 @@ class LevelClosure(ProductNodes):
             # an edge implied here is implied at every lower level
             kept = []
             for e in pending:
-                ops = extend(R, A, e[0], e[1], ns, start, fmask, gained)
+                ops = extend(R, A, e[0], e[1], ns, start, fmask, gained, followers)
                 if ops:
                     work += ops
                     kept.append(e)
             pending = kept
             if gained:
-                higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
+                top = idx + 1 == len(levels)
+                higher = None if top else reach_of[levels[idx + 1]]
+                over = None if top else levels[idx + 1]
                 for x, _before, added in gained:
                     new = added & fmask  # `a ^ (a & b)`, not `a & ~b` (see extend)
                     bx = 1 << x
                     if new & bx:
-                        new ^= bx
-                    if higher is not None:
-                        new ^= new & higher.get(x, 0)
-                    if new:
-                        found.append((x, new, level))
+                        new ^= bx  # x already had itself at L (b, for its followers)
+                    up = new if higher is None else new ^ (new & higher.get(x, 0))
+                    if up and x % ns == start:
+                        found.append((x, up, level))
+                    xs = followers.get(x)
+                    if xs:  # the sole-edge sources after x, at L and under their exp
+                        for f in xs:
+                            e = sole_exp[f]
+                            if e < level or f in fresh or renewed.get(f, e) < level:
+                                continue  # not in G_L, or reported whole below
+                            got = up if over is not None and e >= over else new
+                            if got:
+                                found.append((f, got, level))
             idx -= 1
         self.work += work
+        # sole-edge sources new in this batch, or in G_L of higher levels now: whole rows
+        if fresh or renewed:
+            for x in fresh:
+                self._report(x, 0, found)
+            for x, below in renewed.items():
+                self._report(x, below, found)
+            # higher levels first, as the loop above gives them: a key two final states of a
+            # vertex reach at two levels then gets one row, the higher (stable: ties keep order)
+            found.sort(key=lambda f: -f[2])
         return found
+
+    def _sources(self, edges: list) -> tuple[dict, dict, list]:
+        """Sort out the batch's edges from sole-edge sources before it runs: a source that
+        gets an edge in, or an edge to a second node, becomes rows (`_unalias`); a start node
+        with no rows whose edges all go to one other node, into none, becomes a source.
+        Returns the new sources, the renewed ones (`{x: its exp before}`, their edge's exp
+        grew) and the edges left for the closures."""
+        sole, sole_exp, followers = self.sole, self.sole_exp, self.followers
+        outs: dict = {}
+        for a, b, e in edges:
+            got = outs.get(a)
+            if got is None:
+                outs[a] = [b, e]
+            else:
+                if got[0] != b:
+                    got[0] = None
+                if e > got[1]:
+                    got[1] = e
+        if sole:
+            for _a, b, _e in edges:
+                if b in sole:
+                    self._unalias(b)
+            for a, (b, _e) in outs.items():
+                if a in sole and sole[a] != b:
+                    self._unalias(a)
+        ns, start = self.nstates, self.start
+        lowest = self.levels[0]
+        R, A = self.reach[lowest], self.anc[lowest]
+        targets = {b for _a, b, _e in edges}
+        fresh: dict = {}  # the new sources, in order
+        renewed: dict = {}
+        for a, (b, e) in outs.items():
+            if b is None:
+                continue
+            if a in sole:
+                if e > sole_exp[a]:
+                    renewed[a] = sole_exp[a]
+                    sole_exp[a] = e
+            elif (
+                a % ns == start
+                and a != b
+                and a not in targets
+                and a not in R
+                and a not in A
+                and a not in followers
+            ):
+                sole[a] = b
+                sole_exp[a] = e
+                got = followers.get(b)
+                if got is None:
+                    followers[b] = {a: None}
+                else:
+                    got[a] = None
+                fresh[a] = None
+        if not sole:
+            return fresh, renewed, edges
+        return fresh, renewed, [edge for edge in edges if edge[0] not in sole]
+
+    def _unalias(self, x: int) -> None:
+        """Make the sole-edge source x rows again, at every level its edge is in (what it
+        reaches there was reported already)."""
+        e = self.sole_exp[x]
+        b = self._forget(x)
+        bx = 1 << x
+        for level in self.levels:
+            if level > e:
+                break
+            R, A = self.reach[level], self.anc[level]
+            m = (1 << b) | R.get(b, 0)
+            R[x] = m
+            for y in bits(m):
+                A[y] = A.get(y, 0) | bx
+
+    def _report(self, x: int, below: int, found: list) -> None:
+        """`found` gets what the sole-edge source x reaches at each level in (below, its exp]
+        and not at the next higher one (its edge is in G_L for exactly those levels now)."""
+        b, e = self.sole[x], self.sole_exp[x]
+        levels, fmask, bb = self.levels, self.fmask, 1 << b
+        k = bisect_right(levels, below)
+        for i in range(k, len(levels)):
+            level = levels[i]
+            if level > e:
+                break
+            new = (bb | self.reach[level].get(b, 0)) & fmask
+            if i + 1 < len(levels) and levels[i + 1] <= e:
+                new ^= new & (bb | self.reach[levels[i + 1]].get(b, 0))
+            if new:
+                found.append((x, new, level))
 
     # ---- reporting
     def __len__(self) -> int:
         """Bitset entries over all levels (nodes with a non-empty reach or ancestor set)."""
-        return sum(len(r) for r in self.reach.values()) + sum(len(a) for a in self.anc.values())
+        rows = sum(len(r) for r in self.reach.values()) + sum(len(a) for a in self.anc.values())
+        return rows + len(self.sole)
 
     def density(self) -> tuple[int, int, int, float]:
         """`density_of` the lowest (largest) level."""
         if not self.levels:
             return 0, 0, 0, 0.0
-        return self.density_of(self.reach[self.levels[0]])
+        return self.density_of(self.rows(self.levels[0]))
 
     def _check(self, graph_of_level=None) -> None:
         """Invariants: levels sorted and in sync; anc is reach transposed; closures nested;
@@ -210,16 +362,29 @@ class LevelClosure(ProductNodes):
         assert set(levels) == set(self.reach) == set(self.anc)
         ns = self.nstates
         self._check_vertices()
+        sole = self.sole
+        alias = sum(1 << x for x in sole)
+        for x, b in sole.items():
+            assert x % ns == self.start and x in self.followers[b], x
+            assert x not in self.followers, ("a source with an edge in", x)
+            assert self.names[x // ns] is not None and self.names[b // ns] is not None
+        assert sum(len(xs) for xs in self.followers.values()) == len(sole)
         prev = None
         for level in reversed(levels):
-            R, A = self.reach[level], self.anc[level]
+            R, A = self.rows(level), self.anc[level]
+            for x in sole:
+                assert x not in self.reach[level] and x not in A, ("a source with rows", x)
             trans: dict = {}
             for x, m in R.items():
                 assert m, (level, x)
                 assert self.names[x // ns] is not None, (level, x)
                 for y in bits(m):
                     trans[y] = trans.get(y, 0) | (1 << x)
-            assert trans == A, ("anc is not reach transposed", level)
+            trans = {y: m ^ (m & alias) for y, m in trans.items()}
+            assert {y: m for y, m in trans.items() if m} == A, (
+                "anc is not reach transposed",
+                level,
+            )
             if prev is not None:
                 for x, m in prev.items():
                     assert m & ~R.get(x, 0) == 0, ("not nested", level, x)

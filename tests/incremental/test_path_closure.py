@@ -205,8 +205,8 @@ def test_levels_per_bucket_and_bitsets():
     assert c.levels == [10, 15]  # one level per slide bucket
     node = {v: c.vid[v] * c.nstates for v in "1234"}
     x = node["1"] + c.start
-    assert sorted(y // c.nstates for y in bits(c.reach[10][x])) == sorted(c.vid[v] for v in "234")
-    assert c.reach[15].get(x, 0) == 0  # 1 -> 2 expires at 10
+    assert sorted(y // c.nstates for y in bits(c.rows(10)[x])) == sorted(c.vid[v] for v in "234")
+    assert c.rows(15).get(x, 0) == 0  # 1 -> 2 expires at 10
     eng.push_batch([(9, 9, "zz", 11)])  # a new bucket: levels <= 10 go, 1 and 2 are recycled
     eng.dataflow.purge(11)
     assert c.levels == [15] and set(c.vid) == {"3", "4"} and c.free
