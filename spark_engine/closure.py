@@ -30,6 +30,7 @@ from ..incremental.operators.path import path_automaton
 from ..sga.algebra import Path
 from .batch_context import BatchContext
 from .coverage import live, merge
+from .local_closure import local_fixpoint
 from .relation import Relation
 from .selects import union_all
 
@@ -94,10 +95,11 @@ def _fixpoint(ctx: BatchContext, cpart: int, start_state: int, inputs, moves, ne
     store, start = ctx.store, ctx.start
     every = [_product_edges(r.live, m) for r, m in zip(inputs, moves) if m]
     rows = sum((r.sizes() or (0, 0))[0] * len(m) for r, m in zip(inputs, moves))
-    if store.broadcastable(rows):  # sent whole to every round's tasks: no shuffle of rows
-        all_edges = union_all(every).localCheckpoint(eager=False).hint("broadcast")
-    else:  # built and hash-partitioned on (a, qa) once: each round shuffles its frontier
-        all_edges = union_all(every).repartition("a", "qa").localCheckpoint(eager=False)
+    if store.broadcastable(rows):  # every round of a root in one task: one job
+        ctx.rounds += local_fixpoint(store, cpart, start, start_state, union_all(every), new_edges)
+        return
+    # built and hash-partitioned on (a, qa) once: each round shuffles its frontier
+    all_edges = union_all(every).repartition("a", "qa").localCheckpoint(eager=False)
     stored = store.table(cpart).selectExpr(*CLOSURE_KEYS, "ts", "exp", "false AS touched")
     roots = new_edges.filter(f"qa = {start_state}").selectExpr(
         "a AS src", "b AS trg", "qb AS q", "ts", "exp"
