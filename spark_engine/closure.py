@@ -15,11 +15,12 @@ deltas, and starts a path at every delta edge leaving the start state (its root 
 source); each later round extends only the rows the previous round changed (new, longer-lived
 or earlier), by every live product edge, until a round changes nothing. Every new path holds
 a changed edge: its prefix before the last one is a stored row or empty (round 0), the rest
-is found round by round. The live product edges are built once per batch: broadcast to
-every round when small (exact counts of the inputs), else hash-partitioned on `(v, q)`,
-so that a round shuffles only its frontier to meet them. Each round is one Spark job (its
-merge flushed and counted: spark_engine/state_store.py); rounds per batch are bounded by the
-longest chain of improvements, at most the number of product nodes.
+is found round by round. When the live product edges are small enough to broadcast (exact
+counts of the inputs), every root's rounds run inside one task, the whole closure in one job
+(spark_engine/local_closure.py); else the edges are built once per batch, hash-partitioned
+on `(v, q)`, so that a round shuffles only its frontier to meet them, and each round is one
+Spark job (its merge flushed and counted: spark_engine/state_store.py); rounds per batch are
+bounded by the longest chain of improvements, at most the number of product nodes.
 """
 
 from __future__ import annotations
