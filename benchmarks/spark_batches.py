@@ -3,7 +3,8 @@ single-process engine's on the same stream, split the way docs/scaling.md's cost
 
 Per batch of each workload and each shuffle-partition count: wall seconds, the Spark jobs
 and their summed run time (the rest is the driver: planning, Python, py4j), closure rounds,
-shuffle bytes read and written (the Spark UI's REST API, when the UI is on), and the state
+shuffle bytes read and written and rows written (Spark's status store:
+benchmarks/spark_jobs.py; `profile` logs them per job and stage), and the state
 rows after the batch with the largest share of them per partition when the tables are
 hash-partitioned on `src` into that many partitions (what one executor of N holds). The
 single-process engine's seconds for the same batch are measured in the same process: its
@@ -13,10 +14,8 @@ edges pushed, then time advanced to the batch's end. Medians over batches, after
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
-import urllib.request
 from collections.abc import Callable
 from itertools import groupby
 from pathlib import Path
@@ -26,6 +25,7 @@ import sgq
 from ..generators import generate
 from ..spark_engine.engine import SparkEngine
 from ..spark_engine.source import driver_batches
+from .spark_jobs import job_metrics, profile, profile_lines
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -35,49 +35,6 @@ WORKLOADS = (
     ("sga-q5-snb", "specs/queries/sga/snb/q5.dl", "snb", 3000, 6, 2 * 86400, 86400),
     ("sga-q7-snb", "specs/queries/sga/snb/q7.dl", "snb", 3000, 6, 2 * 86400, 86400),
 )
-
-
-def _rest(url: str):
-    try:
-        with urllib.request.urlopen(url, timeout=5) as handle:
-            return json.loads(handle.read())
-    except (OSError, ValueError):
-        return None
-
-
-def _job_metrics(spark, group: str) -> dict:
-    """Jobs of `group`, their summed seconds, shuffle bytes read and written (None without
-    the UI)."""
-    sc = spark.sparkContext
-    ids = sc.statusTracker().getJobIdsForGroup(group)
-    out = {"jobs": len(ids), "job_seconds": None, "shuffle_read": None, "shuffle_write": None}
-    ui = sc.uiWebUrl
-    if not ui:
-        return out
-    base = f"{ui}/api/v1/applications/{sc.applicationId}"
-    time.sleep(0.3)  # the UI's listener is asynchronous
-    seconds = read = write = 0.0
-    for job_id in ids:
-        job = _rest(f"{base}/jobs/{job_id}")
-        if not job:
-            return out
-        if job.get("submissionTime") and job.get("completionTime"):
-            seconds += _span(job["submissionTime"], job["completionTime"])
-        for stage_id in job.get("stageIds", []):
-            for attempt in _rest(f"{base}/stages/{stage_id}") or []:
-                read += attempt.get("shuffleReadBytes", 0)
-                write += attempt.get("shuffleWriteBytes", 0)
-    out.update(job_seconds=seconds, shuffle_read=int(read), shuffle_write=int(write))
-    return out
-
-
-def _span(start: str, end: str) -> float:
-    from datetime import datetime
-
-    fmt = "%Y-%m-%dT%H:%M:%S.%f%Z"
-    a = datetime.strptime(start.replace("GMT", "UTC"), fmt)
-    b = datetime.strptime(end.replace("GMT", "UTC"), fmt)
-    return (b - a).total_seconds()
 
 
 def _state_per_partition(engine: SparkEngine, partitions: int) -> int:
@@ -103,8 +60,10 @@ def measure(
     slide: int,
     partitions: int,
     log: Callable[[str], None],
+    show_profile: bool = False,
 ) -> dict:
-    """One workload at one partition count: per-batch rows and their medians."""
+    """One workload at one partition count: per-batch rows and their medians; with
+    `show_profile`, each batch's jobs and stages logged too."""
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
     query = sgq.compile(path=REPO / program, window=window, slide=slide)
     stream = [tuple(e) for e in generate(kind, edges, seed=1, days=days)]
@@ -131,13 +90,16 @@ def measure(
             "state": report.state,
             "state_per_partition": _state_per_partition(engine, partitions),
             "single_seconds": single,
-            **_job_metrics(spark, group),
+            **job_metrics(spark, group),
         }
         batches.append(row)
         log(
             f"{name} p={partitions} batch {row['batch']}: {row['seconds']:.2f}s "
             f"({row['jobs']} jobs, {row['rounds']} rounds), single {single * 1000:.1f} ms"
         )
+        if show_profile:
+            for line in profile_lines(profile(spark, group)):
+                log(line)
     steady = batches[1:] or batches
     median = {
         key: statistics.median(b[key] for b in steady)
@@ -148,33 +110,40 @@ def measure(
 
 
 def run_spark_bench(
-    spark, partitions: tuple[int, ...], only: str | None, log: Callable[[str], None]
+    spark,
+    partitions: tuple[int, ...],
+    only: str | None,
+    log: Callable[[str], None],
+    edges: int | None = None,
+    show_profile: bool = False,
 ) -> list[dict]:
-    """Every workload (whose name contains `only`) at every partition count."""
+    """Every workload (whose name contains `only`) at every partition count; `edges`
+    replaces the workloads' stream sizes."""
     out = []
-    for workload in WORKLOADS:
-        if only and not any(p in workload[0] for p in only.split(",")):
+    for name, program, kind, size, days, window, slide in WORKLOADS:
+        if only and not any(p in name for p in only.split(",")):
             continue
+        size = edges or size
         for n in partitions:
-            out.append(measure(spark, *workload, partitions=n, log=log))
+            out.append(
+                measure(spark, name, program, kind, size, days, window, slide, n, log, show_profile)
+            )
     return out
 
 
 def format_spark_table(results: list[dict]) -> str:
     """One line per workload and partition count: medians per batch."""
     head = (
-        "workload        N  batch s  jobs  job s  rounds  shuffle KB  state  max/part  "
-        "single ms  ratio"
+        "workload        N  batch s  jobs  job s  rounds  shuffle KB  shuffle rows  state  "
+        "max/part  single ms  ratio"
     )
     lines = [head]
     for r in results:
         m = r["median"]
-        shuffle = m.get("shuffle_read")
-        job_s = m.get("job_seconds")
         lines.append(
             f"{r['workload']:<14} {r['partitions']:>2}  {m['seconds']:7.2f}  {m['jobs']:4.0f}  "
-            f"{'-' if job_s is None else f'{job_s:5.2f}':>5}  {m['rounds']:6.0f}  "
-            f"{'-' if shuffle is None else f'{shuffle / 1024:10.1f}':>10}  {m['state']:5.0f}  "
+            f"{m['job_seconds']:5.2f}  {m['rounds']:6.0f}  {m['shuffle_read'] / 1024:10.1f}  "
+            f"{m['shuffle_records']:12,.0f}  {m['state']:5.0f}  "
             f"{m['state_per_partition']:8.0f}  {m['single_seconds'] * 1000:9.1f}  "
             f"{m['seconds'] / max(m['single_seconds'], 1e-9):5.0f}x"
         )

@@ -15,7 +15,7 @@ from . import __version__
 from .errors import UserError
 
 # The order here is the order of `sgq --help`.
-COMMANDS = ("check", "explain", "run", "verify", "gen", "bench", "prepare", "stats")
+COMMANDS = ("check", "explain", "run", "results", "verify", "gen", "bench", "prepare", "stats")
 
 
 def _load(name: str):

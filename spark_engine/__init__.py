@@ -6,6 +6,7 @@ Modules: batch_grid (the batches), coverage (the semiring merge every stateful o
 with), state_store (the tables and their one flush job per batch), relation and
 batch_context (what operators read and call), selects / pattern / closure (the operators),
 physical (the node -> program table), refusals (what is not run yet), source (the input's
-batches), engine (a batch through the plan), commits (checkpoints), driver (a whole run).
+batches), engine (a batch through the plan), commits (checkpoints), batch_output and
+delta_view (output written by Spark, a directory per batch), driver (a whole run).
 Independent of the oracle (sgq/oracle), which re-evaluates from the datalog program.
 """

@@ -15,11 +15,12 @@ deltas, and starts a path at every delta edge leaving the start state (its root 
 source); each later round extends only the rows the previous round changed (new, longer-lived
 or earlier), by every live product edge, until a round changes nothing. Every new path holds
 a changed edge: its prefix before the last one is a stored row or empty (round 0), the rest
-is found round by round. The live product edges are built once per batch: broadcast to
-every round when small (exact counts of the inputs), else hash-partitioned on `(v, q)`,
-so that a round shuffles only its frontier to meet them. Each round is one Spark job (its
-merge flushed and counted: spark_engine/state_store.py); rounds per batch are bounded by the
-longest chain of improvements, at most the number of product nodes.
+is found round by round. When the live product edges are small enough to broadcast (exact
+counts of the inputs), every root's rounds run inside one task, the whole closure in one job
+(spark_engine/local_closure.py); else the edges are built once per batch, hash-partitioned
+on `(v, q)`, so that a round shuffles only its frontier to meet them, and each round is one
+Spark job (its merge flushed and counted: spark_engine/state_store.py); rounds per batch are
+bounded by the longest chain of improvements, at most the number of product nodes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..incremental.operators.path import path_automaton
 from ..sga.algebra import Path
 from .batch_context import BatchContext
 from .coverage import live, merge
+from .local_closure import local_fixpoint
 from .relation import Relation
 from .selects import union_all
 
@@ -94,10 +96,11 @@ def _fixpoint(ctx: BatchContext, cpart: int, start_state: int, inputs, moves, ne
     store, start = ctx.store, ctx.start
     every = [_product_edges(r.live, m) for r, m in zip(inputs, moves) if m]
     rows = sum((r.sizes() or (0, 0))[0] * len(m) for r, m in zip(inputs, moves))
-    if store.broadcastable(rows):  # sent whole to every round's tasks: no shuffle of rows
-        all_edges = union_all(every).localCheckpoint(eager=False).hint("broadcast")
-    else:  # built and hash-partitioned on (a, qa) once: each round shuffles its frontier
-        all_edges = union_all(every).repartition("a", "qa").localCheckpoint(eager=False)
+    if store.broadcastable(rows):  # every round of a root in one task: one job
+        ctx.rounds += local_fixpoint(store, cpart, start, start_state, union_all(every), new_edges)
+        return
+    # built and hash-partitioned on (a, qa) once: each round shuffles its frontier
+    all_edges = union_all(every).repartition("a", "qa").localCheckpoint(eager=False)
     stored = store.table(cpart).selectExpr(*CLOSURE_KEYS, "ts", "exp", "false AS touched")
     roots = new_edges.filter(f"qa = {start_state}").selectExpr(
         "a AS src", "b AS trg", "qb AS q", "ts", "exp"

@@ -12,14 +12,18 @@ call, so a streaming source (Kafka) can drive the same engine later.
 
 Output: the single-process engine's formats (sgq/stream_io.py): interval rows
 `src,trg,label,ts,exp`, sorted per batch by (ts, src, trg, label) so that a resumed run
-writes the same bytes, or the delta view `time,op,src,trg,label` (incremental/deltas.py,
+writes the same bytes, or the delta view `time,op,src,trg,label`. Two sinks: `FileSink`
+collects each batch's rows to the driver and writes one file (incremental/deltas.py's view
 fed each batch's rows with the batch's end as the time frontier: every input before it is
-in). A progress line per batch goes to stderr.
+in), for small runs; `DirectorySink` (`-o DIR/`) leaves the rows to Spark, whose executors
+write one directory per batch (spark_engine/batch_output.py; deltas by the view on Spark,
+spark_engine/delta_view.py). A progress line per batch goes to stderr.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 
 import attrs
@@ -29,14 +33,18 @@ from ..errors import UserError
 from ..incremental.deltas import DeltaView
 from ..state_codec import StateError, decode, encode
 from ..stream_io import DELTA_FIELDS, INTERVAL_FIELDS, ResultWriter, open_output
+from .batch_grid import Batch
+from .batch_output import BatchDirectory, is_directory
 from .commits import Commit, SparkCheckpoint
+from .delta_view import SparkDeltaView
 from .engine import BatchReport, SparkEngine
 from .source import BatchInput
 
 
 class SparkRun:
-    """A run of `engine` writing to `output` (a path, or "-" for stdout) as `emit`
-    ("intervals" or "deltas") in `fmt` ("csv" or "jsonl"), checkpointed in `ckpt`."""
+    """A run of `engine` writing to `output` (a path, "-" for stdout, or a directory: a
+    trailing `/` or an existing one) as `emit` ("intervals" or "deltas") in `fmt` ("csv" or
+    "jsonl"; a directory is CSV), checkpointed in `ckpt`."""
 
     def __init__(
         self,
@@ -48,70 +56,59 @@ class SparkRun:
         report: Callable[[BatchReport], None] | None = None,
     ) -> None:
         self.engine = engine
-        self.output = output
-        self.emit = emit
-        self.fmt = fmt
         self.ckpt = ckpt
         self.report = report
-        self.view = DeltaView() if emit == "deltas" else None
+        if output != "-" and is_directory(output):
+            self.sink: FileSink | DirectorySink = DirectorySink(engine, output, emit)
+        else:
+            self.sink = FileSink(engine, output, emit, fmt, ckpt is not None)
         self.commit = Commit()
         self.resumed = False
         self.batches = 0
         self.peak_state = 0
-        self.rows = 0
         self._skipped_edges = 0
         self._skipped_digest = 0
+
+    @property
+    def rows(self) -> int:
+        """Rows written: output rows to a file, interval rows to a directory."""
+        return self.sink.rows
 
     def run(self, batches: Iterator[BatchInput]) -> None:
         """Every batch of the input, then the end of input (every expiry, for deltas)."""
         if self.ckpt is not None:
             self._resume()
-        out = self._open()
-        writer = ResultWriter(
-            out,
-            DELTA_FIELDS if self.view is not None else INTERVAL_FIELDS,
-            self.fmt,
-            header=not self.resumed,
-        )
-        writer.rows = self.commit.rows
+        self.sink.open(self.commit if self.resumed else None)
+        last = None
         try:
             for got in batches:
                 if got.batch.index <= self.commit.batch:
                     self._skip(got)
                     continue
-                self._step(got, writer, out)
-            if self.view is not None:
-                writer.write_groups(self.view.close_grouped())
+                self._step(got)
+                last = got.batch
+            if last is None and self.commit.batch >= 0:
+                last = self.engine.grid.batch(self.commit.batch)
+            self.sink.close(last)
         finally:
-            writer.flush()
-            if out is not sys.stdout:
-                out.close()
-        self.rows = writer.rows
+            self.sink.release()
 
     # ---- one batch
-    def _step(self, got: BatchInput, writer: ResultWriter, out) -> None:
-        rows, report = self.engine.step(got.batch, got.edges, got.labels)
+    def _step(self, got: BatchInput) -> None:
+        report = self.sink.step(got)
         report = attrs.evolve(report, edges=got.count)
-        if self.view is not None:
-            writer.write_groups(self.view.feed_grouped(rows, got.batch.end))
-        else:
-            writer.write_many(rows)
         commit = self.commit
         commit.batch = got.batch.index
         commit.edges += got.count
         commit.digest = (commit.digest * 31 + got.digest) & 0xFFFFFFFF
-        commit.rows = writer.rows
         commit.state_rows = report.state
         self.batches += 1
         self.peak_state = max(self.peak_state, report.state)
         if self.ckpt is not None:
-            writer.flush()
-            commit.output_bytes = durable_size(out)
+            self.sink.commit_to(commit)
             self.ckpt.kill.point("batch")
             self.engine.save_state(self.ckpt.state_dir(got.batch.index))
             self.ckpt.kill.point("state")
-            if self.view is not None:
-                commit.view = encode({"view": self.view})
             self.ckpt.save(commit)
         if self.report is not None:
             self.report(report)
@@ -137,30 +134,126 @@ class SparkRun:
         self.commit = commit
         self.resumed = True
         self.engine.load_state(self.ckpt.state_dir(commit.batch))
-        if self.view is not None:
-            try:
-                decode(commit.view, {"view": self.view})
-            except (StateError, KeyError, TypeError) as exc:
-                raise UserError(
-                    f"checkpoint '{self.ckpt.directory}' cannot be loaded ({exc})"
-                ) from None
+        self.sink.resume(commit, self.ckpt.directory)
         print(
             f"sgq run: resuming from checkpoint {self.ckpt.directory} (batch {commit.batch} "
             f"done, {commit.edges:,} edges)",
             file=sys.stderr,
         )
 
-    def _open(self):
+
+class FileSink:
+    """Each batch's rows collected to the driver and written to one file (or stdout)."""
+
+    def __init__(
+        self, engine: SparkEngine, output: str, emit: str, fmt: str, checkpointed: bool
+    ) -> None:
+        if output == "-" and checkpointed:
+            raise UserError("--checkpoint needs --output FILE: stdout cannot be cut back to resume")
+        self.engine = engine
+        self.output = output
+        self.fmt = fmt
+        self.view = DeltaView() if emit == "deltas" else None
+        self.out = None
+        self.writer: ResultWriter | None = None
+        self.rows = 0
+
+    def resume(self, commit: Commit, directory: str) -> None:
+        if self.view is not None:
+            try:
+                decode(commit.view, {"view": self.view})
+            except (StateError, KeyError, TypeError) as exc:
+                raise UserError(f"checkpoint '{directory}' cannot be loaded ({exc})") from None
+
+    def open(self, commit: Commit | None) -> None:
         if self.output == "-":
-            if self.ckpt is not None:
-                raise UserError(
-                    "--checkpoint needs --output FILE: stdout cannot be cut back to resume"
-                )
-            return sys.stdout
-        if self.resumed:
-            cut_back(self.output, self.commit.output_bytes, "output file")
-            return open_output(self.output, "a", "output file")
-        return open_output(self.output, "w", "output file")
+            self.out = sys.stdout
+        elif commit is not None:
+            cut_back(self.output, commit.output_bytes, "output file")
+            self.out = open_output(self.output, "a", "output file")
+        else:
+            self.out = open_output(self.output, "w", "output file")
+        fields = DELTA_FIELDS if self.view is not None else INTERVAL_FIELDS
+        self.writer = ResultWriter(self.out, fields, self.fmt, header=commit is None)
+        self.writer.rows = commit.rows if commit is not None else 0
+
+    def step(self, got: BatchInput) -> BatchReport:
+        rows, report = self.engine.step(got.batch, got.edges, got.labels)
+        if self.view is not None:
+            self.writer.write_groups(self.view.feed_grouped(rows, got.batch.end))
+        else:
+            self.writer.write_many(rows)
+        return report
+
+    def commit_to(self, commit: Commit) -> None:
+        """The file's rows and durable length (and the view) into `commit`."""
+        self.writer.flush()
+        commit.rows = self.writer.rows
+        commit.output_bytes = durable_size(self.out)
+        if self.view is not None:
+            commit.view = encode({"view": self.view})
+
+    def close(self, last: Batch | None) -> None:
+        if self.view is not None:
+            self.writer.write_groups(self.view.close_grouped())
+
+    def release(self) -> None:
+        if self.writer is not None:
+            self.writer.flush()
+            self.rows = self.writer.rows
+        if self.out is not None and self.out is not sys.stdout:
+            self.out.close()
+
+
+class DirectorySink:
+    """Each batch's rows written by Spark into its own directory under `output`."""
+
+    def __init__(self, engine: SparkEngine, output: str, emit: str) -> None:
+        self.engine = engine
+        self.directory = BatchDirectory(engine.spark, output)
+        self.view = None
+        if emit == "deltas":
+            labels = sorted({root.label for root in engine.outputs})
+            self.view = SparkDeltaView(engine.store, engine.view_part(), labels)
+        self.fields = DELTA_FIELDS if self.view is not None else INTERVAL_FIELDS
+        self.rows = 0
+
+    def resume(self, commit: Commit, directory: str) -> None:
+        self.rows = commit.rows
+
+    def open(self, commit: Commit | None) -> None:
+        self.directory.clear(after=None if commit is None else commit.batch)
+
+    def step(self, got: BatchInput) -> BatchReport:
+        began, jobs = time.perf_counter(), self.engine.store.jobs
+        frame, report = self.engine.step_frame(got.batch, got.edges, got.labels)
+        if self.view is not None:
+            self.view.feed(frame, got.batch)
+            self.engine.store.flush()
+            frame = self.view.events(got.batch)
+        self._write(frame.selectExpr(f"{got.batch.index} AS batch", *self.fields))
+        self.rows += report.rows
+        return attrs.evolve(
+            report,
+            jobs=self.engine.store.jobs - jobs,
+            seconds=time.perf_counter() - began,
+            state=self.engine.store.rows(),
+        )
+
+    def commit_to(self, commit: Commit) -> None:
+        commit.rows = self.rows
+
+    def close(self, last: Batch | None) -> None:
+        if self.view is not None and last is not None:
+            self._write(self.view.closing(last, self.engine.grid))
+
+    def release(self) -> None:
+        pass
+
+    def _write(self, frame) -> None:
+        partitions = int(self.engine.spark.conf.get("spark.sql.shuffle.partitions"))
+        self.directory.write(frame, self.fields, partitions)
+        self.engine.store.jobs += 1
 
 
 def progress_line(report: BatchReport) -> str:

@@ -74,24 +74,44 @@ class SparkEngine:
     def step(self, batch: Batch, edges: DataFrame | None, labels: frozenset[str]) -> tuple:
         """Run `batch`, whose edges (src, trg, label, ts) are `edges` (of the `labels` the plan
         reads; None when none). Returns the output rows `(src, trg, label, ts, exp)` sorted by
-        (ts, src, trg, label), and the batch's BatchReport without its edge count."""
-        began = time.perf_counter()
-        jobs = self.store.jobs
+        (ts, src, trg, label), collected to the driver, and the batch's BatchReport without
+        its edge count."""
+        began, jobs = time.perf_counter(), self.store.jobs
+        ctx = self._evaluate(batch, edges, labels)
+        rows = self.store.flush(also=lambda: self._output(ctx))
+        rows.sort(key=lambda r: (r[3], r[0], r[1], r[2]))
+        return rows, self._report(ctx, len(rows), began, jobs)
+
+    def step_frame(
+        self, batch: Batch, edges: DataFrame | None, labels: frozenset[str]
+    ) -> tuple[DataFrame, BatchReport]:
+        """`step` with the output rows left to Spark: a DataFrame over the flushed tables
+        (only counted on the driver), for the executors to write."""
+        began, jobs = time.perf_counter(), self.store.jobs
+        ctx = self._evaluate(batch, edges, labels)
+        self.store.flush(also=lambda: self._output(ctx), collect=False)
+        return self._output(ctx), self._report(ctx, self.store.also_rows, began, jobs)
+
+    def _evaluate(self, batch: Batch, edges: DataFrame | None, labels: frozenset[str]):
         ctx = BatchContext(batch, edges, labels & self.labels, self.grid, self.store, self.parts)
         for node in self.nodes:
             ctx.relations[node] = PROGRAMS[type(node)](node, ctx)
-        rows = self.store.flush(also=lambda: self._output(ctx))
-        rows.sort(key=lambda r: (r[3], r[0], r[1], r[2]))
-        report = BatchReport(
-            batch,
+        return ctx
+
+    def _report(self, ctx: BatchContext, rows: int, began: float, jobs: int) -> BatchReport:
+        return BatchReport(
+            ctx.batch,
             0,
-            len(rows),
+            rows,
             ctx.rounds,
             self.store.jobs - jobs,
             time.perf_counter() - began,
             self.store.rows(),
         )
-        return rows, report
+
+    def view_part(self) -> int:
+        """A state store part no plan node uses (for the driver's delta view)."""
+        return len(self.nodes)
 
     def save_state(self, path: str) -> None:
         """Write every state table under `path` (Parquet, in as many files as shuffle

@@ -71,6 +71,7 @@ class StateStore:
         self._counting: set[int] = set()  # flushed, their counts on the way
         self.counts: dict[int, PartCounts] = {}
         self.jobs = 0
+        self.also_rows = 0  # rows of the last flush's `also`, when not collected
 
     def declare(self, part: int, columns: tuple[str, ...]) -> None:
         """Part `part` holds tables of `columns` (TUPLE or CLOSURE); empty until `put`."""
@@ -94,10 +95,11 @@ class StateStore:
     def pending(self, part: int) -> bool:
         return part in self._pending
 
-    def flush(self, also: Callable[[], DataFrame] | None = None) -> list:
+    def flush(self, also: Callable[[], DataFrame] | None = None, collect: bool = True) -> list:
         """Make every pending table final in one job, and count its rows. `also` builds
         rows `(src, trg, label, ts, exp)` from the tables once they are final (the batch's
-        output), collected in the same job and returned."""
+        output), collected in the same job and returned; with `collect=False` only counted
+        (`self.also_rows`), for output the executors write."""
         if not self._pending and also is None:
             return []
         done = None
@@ -117,8 +119,11 @@ class StateStore:
                 F.expr("count(1) AS rows"), F.expr("count_if(changed) AS n")
             )
             collected.append(counts.selectExpr("part", "rows", "n", *_NO_ROW))
-        if also is not None:
+        if also is not None and collect:
             collected.append(also().selectExpr(*_NO_COUNT, "src", "trg", "label", "ts", "exp"))
+        elif also is not None:  # a count row: no part, no src
+            count = also().groupBy().agg(F.expr("count(1) AS rows"))
+            collected.append(count.selectExpr(_NO_COUNT[0], "rows", *_NO_COUNT[2:], *_NO_ROW))
         got = collected[0] if len(collected) == 1 else collected[0].unionByName(collected[1])
         rows = []
         self.jobs += 1
@@ -128,7 +133,9 @@ class StateStore:
         for row in got.collect():
             if row["part"] is not None:
                 self.counts[row["part"]] = PartCounts(row["rows"], row["n"] or 0)
-            elif row["src"] is not None:
+            elif row["src"] is None:
+                self.also_rows = row["rows"]
+            else:
                 rows.append((row["src"], row["trg"], row["label"], row["ts"], row["exp"]))
         return rows
 

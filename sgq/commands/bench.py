@@ -88,6 +88,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--master", default="local[2]", metavar="URL", help="with --engine spark: the master"
     )
     parser.add_argument(
+        "--edges",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --engine spark: edges per workload stream (default: each workload's, 3,000)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="with --engine spark: log each batch's Spark jobs and stages (shuffle rows, "
+        "tasks) to stderr",
+    )
+    parser.add_argument(
         "--from",
         dest="sources",
         nargs="+",
@@ -177,9 +190,16 @@ def _spark(args: argparse.Namespace) -> int:
         raise UserError(
             f"--partitions: '{args.partitions}' is not a comma list of integers"
         ) from None
+    if args.edges is not None and args.edges < 1:
+        raise UserError(f"--edges: must be a positive integer, not {args.edges}")
     spark = start_session("sgq-bench-spark", "sgq bench --engine spark", args.master, ui=True)
     results = run_spark_bench(
-        spark, partitions, args.only, lambda line: print(line, file=sys.stderr)
+        spark,
+        partitions,
+        args.only,
+        lambda line: print(line, file=sys.stderr),
+        edges=args.edges,
+        show_profile=args.profile,
     )
     if not results:
         raise UserError(f"no Spark workload name contains any of '{args.only}'")

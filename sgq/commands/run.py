@@ -81,7 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-o",
         metavar="OUT",
         default="-",
-        help="result file (CSV; JSON Lines if it ends in .jsonl); default stdout",
+        help="result file (CSV; JSON Lines if it ends in .jsonl); default stdout. With --engine "
+        "spark, a directory (OUT/ or an existing one): each batch's rows written by Spark as "
+        "OUT/batch=<id>/part-*.csv (read back in order: sgq results OUT/)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument(

@@ -5,7 +5,10 @@ The input is an edge file read on the driver by the engine's own reader (bounded
 batch), or a directory written by `sgq prepare`, which Spark reads itself (the route for a
 stream larger than the driver). `--master` points the run at a cluster (`spark://...`,
 `yarn`, `k8s://...`; default `local[2]`), `--partitions` sets the shuffle partitions, and
-`--checkpoint DIR` commits every batch (spark_engine/commits.py).
+`--checkpoint DIR` commits every batch (spark_engine/commits.py). `-o OUT/` (a trailing
+`/` or an existing directory) has the executors write each batch's rows as
+`OUT/batch=<id>/part-*.csv` (spark_engine/batch_output.py; `sgq results OUT/` reads them back
+in order); `-o FILE` collects them to the driver, for small runs.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace, query) -> int:
     """Evaluate `query` with the Spark engine as `args` say."""
     from ..run_job import output_format
     from ..spark_engine.commits import SparkCheckpoint
-    from ..spark_engine.driver import SparkRun, progress_line
+    from ..spark_engine.driver import DirectorySink, SparkRun, progress_line
     from ..spark_engine.engine import SparkEngine
     from ..spark_session import start_session
 
@@ -109,9 +112,13 @@ def run(args: argparse.Namespace, query) -> int:
     report = None if quiet else (lambda r: print(progress_line(r), file=sys.stderr))
     job = SparkRun(engine, args.output, args.emit, output_format(args), ckpt, report)
     job.run(_batches(args, engine, spark, prepared))
+    written = (
+        f"interval rows into {args.output}"
+        if isinstance(job.sink, DirectorySink)
+        else ("deltas" if args.emit == "deltas" else "results")
+    )
     print(
-        f"sgq run: {job.commit.edges:,} edges, {job.rows:,} "
-        f"{'deltas' if args.emit == 'deltas' else 'results'} in {job.batches:,} batches "
+        f"sgq run: {job.commit.edges:,} edges, {job.rows:,} {written} in {job.batches:,} batches "
         f"({engine.store.jobs:,} state jobs), peak state {job.peak_state:,} rows",
         file=sys.stderr,
     )
@@ -161,8 +168,11 @@ def _settings(args: argparse.Namespace, query, prepared: bool) -> dict:
             source = {"prepared_manifest_sha256": settings_digest(handle.read())}
     else:
         source = {"format": args.format or guess_format(args.input), "columns": args.columns}
+    from ..spark_engine.batch_output import is_directory
+
     return {
         "engine": "spark",
+        "output_directory": args.output != "-" and is_directory(args.output),
         "program_sha256": program_digest(query.source),
         **query.options.as_dict(),
         **window_overrides(args),

@@ -39,11 +39,24 @@ def flat(groups) -> list:
     return rows_of(groups)
 
 
-def compare(query, spark, edges, partitions: int = 1) -> dict:
+def compare(query, spark, edges, partitions: int = 1, broadcast: bool = True) -> dict:
     """Both engines over `edges` (time-ordered, insert-only); asserts that their coverages
     agree at every batch boundary and their delta views over the whole run; returns counts
-    (`batches`, `rows`, `deltas`, `rounds`) so that a test can check it tested something."""
+    (`batches`, `rows`, `deltas`, `rounds`) so that a test can check it tested something.
+    `broadcast=False`: Spark broadcasts nothing (autoBroadcastJoinThreshold -1), so a PATH
+    runs its closure round by round over hash-partitioned edges (spark_engine/closure.py),
+    not root by root in one job (spark_engine/local_closure.py)."""
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    threshold = spark.conf.get("spark.sql.autoBroadcastJoinThreshold")
+    if not broadcast:
+        spark.conf.set("spark.sql.autoBroadcastJoinThreshold", "-1")
+    try:
+        return _compare(query, spark, edges)
+    finally:
+        spark.conf.set("spark.sql.autoBroadcastJoinThreshold", threshold)
+
+
+def _compare(query, spark, edges) -> dict:
     engine = SparkEngine(query.plan, spark)
     reference = query.engine(history=False)
     by_batch = {

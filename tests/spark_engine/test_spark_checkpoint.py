@@ -1,6 +1,7 @@
 """Exactly-once restarts of the Spark engine from its checkpoint (spark_engine/commits.py):
 a run stopped between batches, or killed at any of its commit steps, and started again with
-the same command, ends with the output file of an uninterrupted run, byte for byte."""
+the same command, ends with the output file of an uninterrupted run, byte for byte; a batch
+output directory (`-o DIR/`) ends holding the same rows, read back in order."""
 
 from __future__ import annotations
 
@@ -71,8 +72,18 @@ def _sgq(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kill_at", ["2:batch", "2:state", "2:written", "3:batch"])
-def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, kill_at):
+@pytest.mark.parametrize(
+    "kill_at, out",
+    [
+        ("2:batch", "out.csv"),
+        ("2:state", "out.csv"),
+        ("2:written", "out.csv"),
+        ("3:batch", "out.csv"),
+        ("2:batch", "out/"),  # batch 2's directory written, not committed: written again
+        ("3:state", "out/"),
+    ],
+)
+def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, kill_at, out):
     stream = tmp_path / "snb.csv"
     assert (
         _sgq(
@@ -84,11 +95,13 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, kill_at):
     common = [program, "--engine", "spark", "-i", str(stream), "--window", "2d", "--emit", "deltas"]
     whole = _sgq("run", *common, "-o", str(tmp_path / "whole.csv"))
     assert whole.returncode == 0, whole.stderr
-    ckpt = ["--checkpoint", str(tmp_path / "ckpt"), "-o", str(tmp_path / "out.csv")]
+    ckpt = ["--checkpoint", str(tmp_path / "ckpt"), "-o", f"{tmp_path}/{out}"]
     killed = _sgq("run", *common, *ckpt, "--kill-at", kill_at)
     assert killed.returncode == -9, killed.stderr
     again = _sgq("run", *common, *ckpt)
     assert again.returncode == 0, again.stderr
     assert "resuming from checkpoint" in again.stderr
+    if out.endswith("/"):  # the batches read back in order: the single file's bytes
+        assert _sgq("results", f"{tmp_path}/{out}", "-o", str(tmp_path / "out.csv")).returncode == 0
     assert (tmp_path / "out.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
     assert os.listdir(tmp_path / "ckpt" / "state") == [str(max(range(5)))]
