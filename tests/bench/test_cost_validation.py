@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from sgq.benchmarks.optimizer_operators import correlations, timed
 from sgq.benchmarks.calibrate_costs import factors, kind
+from sgq.benchmarks.optimizer_operators import correlations, timed
 from sgq.benchmarks.optimizer_scatter import main
 
 ROWS = [
