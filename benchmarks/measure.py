@@ -111,6 +111,7 @@ def run_engine(
         statistics=lambda: sample_input(stream).statistics,
     )
     plan_cpu = time.process_time() - plan_cpu
+    optimized = query.optimized is not None and query.optimized.chosen is not query.optimized.today
     engine = query.engine(history=False, deltas=workload.stream is not None)
     sink = view = writer = None
     if workload.stream is not None:
@@ -161,7 +162,15 @@ def run_engine(
         if t0 + dt > next_partial:
             spent = t0 + dt - start
             print_partial(
-                {"edges": edges, "seconds": spent, "throughput": edges / spent, "results": results}
+                {
+                    "edges": edges,
+                    "seconds": spent,
+                    "throughput": edges / spent,
+                    "cpu_seconds": time.process_time() - start_cpu,
+                    "plan_cpu_seconds": plan_cpu,
+                    "optimized": optimized,
+                    "results": results,
+                }
             )
             next_partial = t0 + dt + PARTIAL_EVERY
     engine.close()
@@ -183,8 +192,7 @@ def run_engine(
         "throughput": edges / total if total else 0.0,
         "cpu_seconds": cpu,
         "plan_cpu_seconds": plan_cpu,
-        "optimized": query.optimized is not None
-        and query.optimized.chosen is not query.optimized.today,
+        "optimized": optimized,
         "latency_edge": _percentiles(batch_lat),
         "latency_slide": _percentiles(slide_lat),
         "latency_slide_full": _percentiles(full_slide_lat),

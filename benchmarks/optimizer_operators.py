@@ -2,20 +2,24 @@
 each physical operator's CPU time over a stream next to the cost model's estimate for it.
 
     python -m benchmarks.optimizer_operators PROGRAM.dl EDGES.csv [PROGRAM.dl EDGES.csv ...]
-        [--edges 20000] [--window 10d] [--slide 1d]
+        [--edges 20000] [--window 10d] [--slide 1d] [--json ROWS.json]
 
 Each program runs in its default plan over the first `--edges` edges of its stream (delta
 mode), with every operator's `process`, `scan` and `retract` timed (process CPU time, the
 wrapper's own overhead included alike); the estimate is that operator's cost per time unit
-over the statistics of the same edges (sga/cost/), scaled by the stream's span. Prints one
-markdown row per operator and, over all of them, the Spearman rank correlation and the
-Pearson correlation of the logarithms. Outside pytest (benchmarks apart from correctness
+over the statistics of the same edges (sga/cost/), scaled by the stream's span: the
+calibrated cost the optimizer uses (`estimate`) and the formula's before calibration
+(`formula`, sga/cost/calibration.py). Prints one markdown row per operator and, over all of
+them, the Spearman rank correlation and the Pearson correlation of the logarithms of each;
+`--json` also writes the rows, which `benchmarks/optimizer_scatter.py` plots and
+`benchmarks/calibrate_costs.py` calibrates from. Outside pytest (benchmarks apart from correctness
 tests); docs/optimizer.md holds its results.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 
@@ -67,11 +71,13 @@ def measure(program: str, edges: list, window: int | None, slide: int | None) ->
     engine.close()
     engine.drain_rows()
     model = CostModel(stats)
+    formulas = CostModel(stats, calibration={})
     return [
         {
             "program": program,
             "operator": describe(op.node),
             "estimate": model.of(op.node).cost * stats.span,
+            "formula": formulas.of(op.node).cost * stats.span,
             "cpu": op.spent,
         }
         for op in flow.ops
@@ -112,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edges", type=int, default=20_000)
     parser.add_argument("--window", type=duration_arg, default=None)
     parser.add_argument("--slide", type=duration_arg, default=None)
+    parser.add_argument("--json", metavar="ROWS.json", help="also write the rows here")
     args = parser.parse_args(argv)
     rows: list[dict] = []
     for program, path in zip(args.pairs[::2], args.pairs[1::2]):
@@ -121,18 +128,40 @@ def main(argv: list[str] | None = None) -> int:
                 break
             edges.append(edge)
         rows += measure(program, edges, args.window, args.slide)
-    print("| program | operator | estimated cost | CPU s |")
-    print("|---|---|---|---|")
+    print("| program | operator | formula cost | calibrated cost | CPU s |")
+    print("|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['program']} | `{r['operator']}` | {r['estimate']:.4g} | {r['cpu']:.3f} |")
-    timed = [r for r in rows if r["cpu"] > 0 and r["estimate"] > 0]
-    est = [r["estimate"] for r in timed]
-    cpu = [r["cpu"] for r in timed]
-    print(
-        f"\n{len(timed)} operators: Spearman {spearman(est, cpu):.2f}, Pearson of the "
+        print(
+            f"| {r['program']} | `{r['operator']}` | {r['formula']:.4g} | {r['estimate']:.4g} "
+            f"| {r['cpu']:.3f} |"
+        )
+    print(f"\nformulas: {correlations(rows, 'formula')}")
+    print(f"calibrated: {correlations(rows)}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"argv": argv_line(args), "rows": rows}, out, indent=1)
+    return 0
+
+
+def timed(rows: list[dict], key: str = "estimate") -> list[dict]:
+    """The rows with a positive `key` cost and a measured time (a log scale needs both)."""
+    return [r for r in rows if r["cpu"] > 0 and r[key] > 0]
+
+
+def correlations(rows: list[dict], key: str = "estimate") -> str:
+    """`N operators: Spearman s, Pearson of the logarithms p` of `key` cost against CPU."""
+    kept = timed(rows, key)
+    est = [r[key] for r in kept]
+    cpu = [r["cpu"] for r in kept]
+    return (
+        f"{len(kept)} operators: Spearman {spearman(est, cpu):.2f}, Pearson of the "
         f"logarithms {pearson([math.log(x) for x in est], [math.log(y) for y in cpu]):.2f}"
     )
-    return 0
+
+
+def argv_line(args: argparse.Namespace) -> str:
+    """The measurement's settings, recorded with its rows."""
+    return f"--edges {args.edges} --window {args.window} --slide {args.slide}"
 
 
 if __name__ == "__main__":

@@ -7,17 +7,21 @@
 Statistics come from the first `--sample` edges (as `sgq run --optimize` takes them); each of
 the `--plans` cheapest plans and today's plan then runs over the whole input in delta mode,
 the plans alternated within each repeat, and the table gives the estimate next to the median
-process CPU seconds, the optimizer's choice marked. Outside pytest (STYLE.md: benchmarks apart
-from correctness tests); docs/optimizer.md holds its results.
+process CPU seconds (and the cost before calibration, sga/cost/calibration.py), the
+optimizer's choice and the fastest plan marked, then the Spearman rank correlation of each
+estimate with the measurement over the plans. Outside pytest (STYLE.md:
+benchmarks apart from correctness tests); docs/optimizer.md holds its results.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 
 from sgq.datalog.check import check_text
+from sgq.sga.cost.plan_cost import CostModel
 from sgq.sga.cost.statistics import collect
 from sgq.sga.explain import describe
 from sgq.sga.optimize.search import optimize
@@ -25,6 +29,8 @@ from sgq.sga.translate import translate
 
 from sgq.api import Query, read_program
 from sgq.stream_io import read_edges
+
+from .optimizer_operators import pearson, spearman
 
 
 def _cpu_seconds(query: Query, edges: list) -> tuple[float, int]:
@@ -59,14 +65,28 @@ def main(argv: list[str] | None = None) -> int:
             times[k].append(seconds)
             counts.add(count)
     print(f"{args.program} on {args.edges}: {len(edges):,} edges; deltas per plan {sorted(counts)}")
-    print("| plan | estimated cost | CPU s (median) | runs | |")
-    print("|---|---|---|---|---|")
+    formulas = CostModel(stats, calibration={})
+    formula = [formulas.total(ranked.plan.outputs) for ranked in plans]
+    medians = [statistics.median(t) for t in times]
+    print("| plan | formula cost | estimated cost | CPU s (median) | runs | |")
+    print("|---|---|---|---|---|---|")
     for k, ranked in enumerate(plans):
-        mark = "chosen" if ranked.plan == result.chosen.plan else ""
+        marks = ["chosen"] if ranked.plan == result.chosen.plan else []
+        if medians[k] == min(medians):
+            marks.append("fastest")
         name = "today" if k == 0 else f"#{k}"
         runs = ", ".join(f"{t:.2f}" for t in times[k])
         print(
-            f"| {name} | {ranked.cost:.4g} | {statistics.median(times[k]):.2f} | {runs} | {mark} |"
+            f"| {name} | {formula[k]:.4g} | {ranked.cost:.4g} | {medians[k]:.2f} | {runs} "
+            f"| {' '.join(marks)} |"
+        )
+    # costs equal to 4 digits rank as ties (the same plan shape, summed in another order)
+    for label, costs in (("formulas", formula), ("calibrated", [r.cost for r in plans])):
+        costs = [float(f"{c:.4g}") for c in costs]
+        logs = pearson([math.log(c) for c in costs], [math.log(m) for m in medians])
+        print(
+            f"\n{label}, {len(plans)} plans: Spearman {spearman(costs, medians):.2f}, "
+            f"Pearson of the logarithms {logs:.2f}"
         )
     print()
     for k, ranked in enumerate(plans):

@@ -3,8 +3,8 @@ Formulas 8-12, eqs. 6.18-6.28), from its inputs' and its output's estimates (est
 A plan costs the sum of its distinct operators (thesis 6.3.2, last paragraph).
 
 The weights of Table 6.1 (`Weights`: C_O, C_σ, U_h, P_h, U_pq, P_pq) are 1: one hash or heap
-step each; the thesis calibrates them empirically (6.5.1), which this model leaves to a later
-phase (docs/optimizer.md). One departure, for the n-ary PATTERN: the thesis's probe cost
+step each; the thesis sets them empirically (6.5.1), which here is a factor per operator kind
+on these formulas (calibration.py, applied by plan_cost.py), measured on the bench programs. One departure, for the n-ary PATTERN: the thesis's probe cost
 P = P_h (6.23) is one lookup into the other input of a binary join; an arrival at input i of
 an n-ary PATTERN walks the other inputs one after another, so its probe cost is P_h times the
 partial matches along the order incremental/operators/join_plan.py would pick (smallest

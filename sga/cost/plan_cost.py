@@ -6,6 +6,7 @@ from __future__ import annotations
 import attrs
 
 from ..algebra import Op, Plan, WScan, children
+from .calibration import CALIBRATION
 from .estimates import StreamEstimate, estimate
 from .operator_costs import Weights, operator_cost
 from .statistics import StreamStatistics
@@ -21,11 +22,19 @@ class OperatorCost:
 
 class CostModel:
     """Estimates and costs of plan nodes over one `StreamStatistics`, cached per node (a node
-    is its whole sub-plan, so the cache holds across the plans the optimizer compares)."""
+    is its whole sub-plan, so the cache holds across the plans the optimizer compares). Each
+    operator's formula cost is multiplied by its kind's `calibration` factor (calibration.py;
+    `{}`: the formulas as the thesis gives them)."""
 
-    def __init__(self, stats: StreamStatistics, weights: Weights = Weights()) -> None:
+    def __init__(
+        self,
+        stats: StreamStatistics,
+        weights: Weights = Weights(),
+        calibration: dict[type, float] = CALIBRATION,
+    ) -> None:
         self.stats = stats
         self.weights = weights
+        self.calibration = calibration
         self._costs: dict[Op, OperatorCost] = {}
 
     def of(self, op: Op) -> OperatorCost:
@@ -36,7 +45,8 @@ class CostModel:
             if isinstance(op, WScan) and op.conditions:  # rule 12: priced on the raw stream
                 inputs = [self.of(attrs.evolve(op, conditions=())).estimate]
             out = estimate(op, inputs, self.stats)
-            got = OperatorCost(out, operator_cost(op, inputs, out, self.weights))
+            factor = self.calibration.get(type(op), 1.0)
+            got = OperatorCost(out, factor * operator_cost(op, inputs, out, self.weights))
             self._costs[op] = got
         return got
 

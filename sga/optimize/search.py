@@ -6,8 +6,9 @@ every combination of its children groups' kept sub-plans, priced as the summed c
 distinct operators under it (a shared node counts once). The outputs' groups then give whole
 plans, ranked by cost. The plan `sgq` runs today is always among them (it is what the memo
 started from), and `optimize` keeps it unless a plan is estimated cheaper by the factor
-`MARGIN`: the model's weights are uncalibrated (operator_costs.py), so a small estimated gain
-is no reason to change a plan that is known to work.
+`MARGIN`: the model is calibrated per operator kind only (sga/cost/calibration.py), not per
+plan shape (a nested PATTERN's coalesced output, for one, is priced as a flat one's), so a
+small estimated gain is no reason to change a plan that is known to work.
 """
 
 from __future__ import annotations

@@ -3,12 +3,19 @@ node to the equivalent nodes it can become (`()` when it does not apply), never 
 node's label. Unlike the passes of pipeline.py, which always pay and always run, these are
 alternatives: sga/optimize/ keeps whichever the cost model (sga/cost/) prices lowest.
 
-Rules of thesis 6.2 not listed: 1 (commutativity of UNION, commute_union.py) and 7 (of
-PATTERN, part of associate_pattern.py) change only the order of inputs, which the physical
-operators ignore, so no plan differs in cost by them; 13 (WSCAN over a UNION of input
-streams) has no operator of ours to become: a window over the union of two labels' streams
-must still keep each label's coverage apart for explicit deletions (a `-` of one label does
-not delete the other's edge), which is what UNION over two WSCANs does.
+Rules of thesis 6.2 not listed (docs/optimizer.md, "Rules without a file"): 1 (commutativity
+of UNION, commute_union.py) and 7 (of PATTERN, part of associate_pattern.py) change only the
+order of inputs, which the physical operators ignore, so no plan differs in cost by them; the
+thesis's list has no rule 11 (it runs 1-10, 12-17). 13, `Wω(S1 ∪[d] S2) ≡ Wω(S1) ∪[d]
+Wω(S2)`, has no file: its left side, one WSCAN over two labels' streams, pays on an insert-only
+stream (a program that is only `likes ∪ hasCreator` ran in 0.57x the CPU time when the two
+labels were one in the input, the best such a WSCAN could do), but (a) under `-` edges it is
+sound only if it keeps each label's coverage apart (a `-` of one label deletes that label's
+edge only), which is the state of the two WSCANs (such a fused operator would still save
+the UNION's own coalescing and a hop per tuple: not built, not measured), and a plan is chosen
+from a sample, so it cannot know that the rest of the stream has no `-`; (b) no spec program has a UNION over
+WSCANs, and where the PATH rules make one (17, 15 and 16 on bench rpq10's
+`(knows|replyOf|hasCreator)*`), the single-label stream gave no gain (12.88 s against 12.49).
 """
 
 from __future__ import annotations

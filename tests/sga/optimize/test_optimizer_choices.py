@@ -43,8 +43,10 @@ def test_snb_like_statistics_choose_the_closure_over_the_join():
     result = _choice(SNB_LIKE)
     assert result.chosen is not result.today
     closure = _closure(result.chosen.plan)
-    assert closure.regex[0] == "plus" and closure.regex[1][0] == "label"
-    assert isinstance(closure.inputs[0], Pattern)
+    # the closure reads the join `a ⋈ b` (with c as its own letter: the hybrid plan, measured
+    # fastest of the twelve on the snb stream, docs/optimizer.md), not the three letters
+    assert closure.regex[0] == "plus"
+    assert any(isinstance(op, Pattern) for op in closure.inputs)
     assert result.chosen.cost < 0.5 * result.today.cost
 
 
