@@ -3,6 +3,8 @@
 Edges are buffered per timestamp and pushed through the dataflow (incremental/runtime.py) as
 one batch when a later time shows up, or on `flush` / `advance` / `close` / `push_batch`; the
 results of a batch are exact for every instant before the next input time (timeliness).
+`push_batch` may run the instants between two expiries as one round (a span, runtime
+`run_span`) where the plan's output is S-PATH's native deltas: the same deltas, less work.
 Out-of-order input is an error naming both times. Results of the output predicates are kept for
 `drain()`, sent to subscribers, and (with `history`) merged per key so `snapshot(τ)` can
 answer for any τ.
@@ -102,20 +104,7 @@ class Engine:
     def push(self, src, trg, label, t, op: str = "+") -> None:
         """One edge; ids and labels are converted with str(). Buffered until its time is
         complete (a later time, flush, advance, close)."""
-        if self._closed:
-            raise UserError("the engine is closed: no more input after close()")
-        try:
-            t = int(t)
-        except (TypeError, ValueError):
-            raise UserError(
-                f"edge {src} -> {trg} ({label}): time {t!r} is not an integer"
-            ) from None
-        if op != "+" and op != "-":
-            raise UserError(
-                f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} (use '+' or '-')"
-            )
-        if t < self._seen:  # the test inline (once per edge); the message from time_order
-            raise UserError(f"edge {src} -> {trg} ({label}): {out_of_order(t, self._seen)}")
+        t = self._time(src, trg, label, t, op)
         if self._buffer_time is not None and t > self._buffer_time:
             self._run_buffer()
             self._reach(t)
@@ -136,16 +125,97 @@ class Engine:
         batch.append((str(src), str(trg), t, op))
         self._buffered += 1
 
+    def _time(self, src, trg, label, t, op: str) -> int:
+        """The time of an edge pushed now, as an int; a UserError for a closed engine, a
+        time that is no integer or goes back, or an unknown op."""
+        if self._closed:
+            raise UserError("the engine is closed: no more input after close()")
+        try:
+            t = int(t)
+        except (TypeError, ValueError):
+            raise UserError(
+                f"edge {src} -> {trg} ({label}): time {t!r} is not an integer"
+            ) from None
+        if op != "+" and op != "-":
+            raise UserError(
+                f"edge {src} -> {trg} ({label}) at time {t}: unknown op {op!r} (use '+' or '-')"
+            )
+        if t < self._seen:  # the test inline (once per edge); the message from time_order
+            raise UserError(f"edge {src} -> {trg} ({label}): {out_of_order(t, self._seen)}")
+        return t
+
     def push_batch(self, edges: Iterable) -> None:
         """Many edges `(src, trg, label, t[, op])`; each timestamp flows through every operator
-        as one batch, and everything pushed is processed before this returns."""
-        push = self.push
-        for edge in edges:
-            if len(edge) == 4:
-                push(edge[0], edge[1], edge[2], edge[3])
-            else:
-                push(edge[0], edge[1], edge[2], edge[3], edge[4])
+        as one batch (or, where the plan takes them, each span of instants: `_push_spans`),
+        and everything pushed is processed before this returns."""
+        if self.dataflow.spanning:
+            self._push_spans(edges)
+        else:
+            push = self.push
+            for edge in edges:
+                if len(edge) == 4:
+                    push(edge[0], edge[1], edge[2], edge[3])
+                else:
+                    push(edge[0], edge[1], edge[2], edge[3], edge[4])
         self.flush()
+
+    def _push_spans(self, edges: Iterable) -> None:
+        """`push_batch` by spans: the `+` edges of consecutive instants with no expiry
+        between them (runtime `span_end`) run as one round (`run_span`) while the dataflow
+        takes spans (`span_ready`: its output is S-PATH's native deltas). A `-` edge, and
+        every instant while the dataflow takes no spans (the closure PATH before a
+        hand-over), go through `push`, one round per instant as ever. The deltas are the
+        same; a span only saves the per-round work of its instants."""
+        flow, push, wscans = self.dataflow, self.push, self.dataflow.wscans
+        span: dict[str, list] = {}
+        count = first = end = 0
+        for edge in edges:
+            src, trg, label = edge[0], edge[1], edge[2]
+            op = edge[4] if len(edge) > 4 else "+"
+            if op != "+":
+                if count:
+                    self._run_span(span, first, count)
+                    span, count = {}, 0
+                push(src, trg, label, edge[3], op)
+                continue
+            t = self._time(src, trg, label, edge[3], op)
+            if count:
+                if t >= end:
+                    self._run_span(span, first, count)
+                    span, count = {}, 0
+            elif self._buffer_time is not None:
+                if t == self._buffer_time:  # an instant begun by `push` goes on there
+                    push(src, trg, label, t)
+                    continue
+                self.flush()
+            if not count:
+                if not flow.span_ready():
+                    push(src, trg, label, t)
+                    continue
+                first, end = t, flow.span_end(t)
+            self._seen = t
+            label = str(label)
+            if label not in wscans:  # no rule reads it: only time moves on
+                self.edges_in += 1
+                self.ignored += 1
+                if not count:
+                    self._reach(t)
+                continue
+            batch = span.get(label)
+            if batch is None:
+                batch = span[label] = []
+            batch.append((str(src), str(trg), t, "+"))
+            count += 1
+        if count:
+            self._run_span(span, first, count)
+
+    def _run_span(self, span: dict[str, list], first: int, count: int) -> None:
+        """One span of `count` edges from instant `first` on (see `_push_spans`); time then
+        reaches the last instant pushed."""
+        self.edges_in += count
+        self._enter_bucket(first)
+        self.dataflow.run_span(span)
+        self._reach(self._seen)
 
     def flush(self) -> None:
         """Process anything buffered (more edges with the same time may still follow)."""
@@ -281,6 +351,17 @@ class Engine:
             if self._view is not None:
                 self.dataflow.settle(t)
 
+    def _enter_bucket(self, now: int) -> None:
+        """At the first round of a slide bucket: purge what expired, note the peak state."""
+        flow = self.dataflow
+        bucket = now // flow.slide
+        if bucket != self._bucket:
+            flow.purge(now)
+            self._bucket = bucket
+            state = sum(flow.state_sizes().values())
+            if state > self.peak_state:
+                self.peak_state = state
+
     def _run_buffer(self) -> None:
         now = self._buffer_time
         buffer = self._buffer
@@ -292,13 +373,7 @@ class Engine:
             return
         self.edges_in += n
         flow = self.dataflow
-        bucket = now // flow.slide
-        if bucket != self._bucket:
-            flow.purge(now)
-            self._bucket = bucket
-            state = sum(flow.state_sizes().values())
-            if state > self.peak_state:
-                self.peak_state = state
+        self._enter_bucket(now)
         deleting, self._minus = self._minus, set()
         produced, ended = flow.run(buffer, now, deleting)
         if not produced and not ended:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..options import PlanOptions
 from ..sga.algebra import (
     Filter,
+    Op,
     Path,
     Pattern,
     Plan,
@@ -114,6 +115,11 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
     return out
 
 
+def _renamed(node: Op) -> Op:
+    """The node under an output RENAME (a PATH writes its results under the RENAME's key)."""
+    return node.input if isinstance(node, Rename) else node
+
+
 class _Context:
     """What an operator may ask the runtime for while it is built: `paths` (witness paths
     wanted), `options` (the user's physical choices, sgq/options.py), the shared indexes."""
@@ -193,6 +199,12 @@ class Dataflow:
         self._output_set = set(self.outputs)
         self._sources = {i for ids in self.wscans.values() for i in ids}
         self.output_labels = {i: nodes[i].label for i in self.outputs}
+        # spans (run_span) only where every output is a PATH, or a RENAME of one, whose
+        # results go to the sink (its `spans()` says so): nothing then comes out as rows
+        self.spanning = sink is not None and all(
+            isinstance(self.ops[ids[_renamed(nodes[i])]], (PathOp, PathClosureOp))
+            for i in self.outputs
+        )
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
         self.names = [f"#{i} {op_kind(n)}[{n.label}]" for i, n in enumerate(nodes)]
 
@@ -252,6 +264,52 @@ class Dataflow:
                 if i in outputs:
                     ended[i] = cut
         return produced, ended
+
+    def span_ready(self) -> bool:
+        """Whether every operator takes spans now (`Operator.spans`; S-PATH only once the
+        closure PATH has handed over to it, so this is asked per span)."""
+        return self.spanning and all(op.spans() for op in self.ops)
+
+    def span_end(self, first: int) -> int:
+        """The first instant after `first` that a span starting at `first` must not reach:
+        the next slide bucket (the purge), or the next instant at which some WSCAN tuple
+        expires (`⌊t/β⌋·β + ω` for any t), whichever is first. Between them no validity test
+        `exp <= now` changes its answer, so the instants of a span may run as one round."""
+        end = (first // self.slide + 1) * self.slide
+        for i in self._sources:
+            node = self.nodes[i]
+            window, slide = node.window, node.slide
+            expiry = ((first - window) // slide + 1) * slide + window  # the next one > first
+            if expiry < end:
+                end = expiry
+        return end
+
+    def run_span(self, edges_by_label: dict[str, list]) -> None:
+        """Push a span: raw `+` edges `(src, trg, t, '+')` grouped by label, each label's in
+        time order, their instants all in `[first, span_end(first))`, every operator ready
+        (`span_ready`). One round for all of them: each operator's `process_span`, each shared
+        index entry inserted at its own instant. Such plans give native deltas only (no rows;
+        S-PATH with a sink), so nothing is returned (Differential Dataflow's batching across
+        timestamps)."""
+        n = len(self.ops)
+        pending: list = [None] * n
+        for label, edges in edges_by_label.items():
+            for i in self.wscans.get(label, ()):
+                pending[i] = [edges]
+        ops, indexes, consumers, nports = self.ops, self.indexes, self.consumers, self.nports
+        for i in range(n):
+            batches = pending[i]
+            if batches is None:
+                continue
+            pending[i] = None
+            out = ops[i].process_span(batches)
+            if out:
+                index = indexes[i]
+                if index is not None:
+                    insert = index.insert
+                    for s, t, ts, exp, wit in out:
+                        insert(s, t, ts, exp, wit, ts)
+                _deliver(pending, consumers[i], nports, out)
 
     def settle(self, frontier) -> None:
         """No input before `frontier` will come: operators that give native deltas make the

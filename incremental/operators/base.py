@@ -60,6 +60,17 @@ class PhysicalOperator:
     def retract(self, batches: list, now: int) -> list:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def spans(self) -> bool:
+        """Whether `process_span` may take a *span*: the sgts of several instants of one
+        expiry-free stretch at once, each at its own `ts` (incremental/runtime.py,
+        `Dataflow.run_span`). Operators that do not read the instant (FILTER, RENAME) or that
+        take each tuple's own (WSCAN, S-PATH with native deltas) say yes."""
+        return False
+
+    def process_span(self, batches: list) -> list:
+        """`process` over a span (see `spans`); the instant of each sgt is its `ts`."""
+        return self.process(batches, None)
+
     def settle(self, frontier: float) -> None:
         """No input before `frontier` will come (only operators that give native deltas,
         incremental/deltas.py, have anything to do then)."""

@@ -66,3 +66,6 @@ class FilterOp(PhysicalOperator):
         return result
 
     retract = process
+
+    def spans(self) -> bool:
+        return True  # the instant is not read

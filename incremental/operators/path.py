@@ -100,6 +100,48 @@ class PathOp(PhysicalOperator):
     def process(self, batches: list, now: int) -> list:
         return self._insert(batches, now)
 
+    def spans(self) -> bool:
+        """Native deltas and no ε-pairs: results enter at their sgt's own instant."""
+        return self.sink is not None and not self.dfa.nullable
+
+    def process_span(self, batches: list) -> list:
+        """The sgts of a span (runtime `run_span`: instants with no expiry between them),
+        inserted in time order, each at its own instant. The shared indexes already hold the
+        whole span; `DeltaPath` skips an index edge that starts after the instant it is
+        relaxing at, so each insert sees the window graph of its instant, with the one
+        difference that an edge renewed later in the span shows its later exp early, which
+        only saves the re-propagation that renewal would do. A result enters at the instant
+        of the sgt that first reaches it: the minimax instant over its paths, as per-instant
+        rounds give it (thesis Appendix A, Expand / Propagate in arrival order)."""
+        ports = [(port, batch) for port, batch in enumerate(batches) if batch]
+        if len(ports) == 1:
+            ((port, batch),) = ports
+            tagged = [(port, sgt) for sgt in batch]
+        else:
+            tagged = sorted(
+                ((port, sgt) for port, batch in ports for sgt in batch), key=_instant_of
+            )
+        state, by_letter, letters = self.delta_path, self.dfa.by_letter, self.letters
+        insert, enter = state.insert, self._enter
+        moves_of = [by_letter.get(letter) for letter in letters]
+        reached: list = []
+        entering: dict = {}  # instant -> keys entering then
+        for port, (u, v, ts, exp, wit) in tagged:
+            moves = moves_of[port]
+            if not moves or exp <= ts:
+                continue
+            insert(u, v, moves, ts, exp, wit, ts, reached)
+            if reached:
+                keys = entering.get(ts)
+                if keys is None:
+                    keys = entering[ts] = []
+                enter(reached, ts, None, keys)
+                reached.clear()
+        sink = self.sink
+        for ts, keys in entering.items():  # in time order (dicts keep insertion order)
+            sink.enter(ts, keys)
+        return []
+
     def _insert(self, batches: list, now: int, announced=None) -> list:
         """Insert the sgts of every port; what each one makes reachable becomes rows, or with
         native deltas (`sink`) the results that enter now. `announced(x, y)`, when given,
@@ -346,3 +388,9 @@ def epsilon_pairs(out, batch, now, result, wit) -> None:
         if got is not None:
             g_ts, g_exp = got
             result.append((v, v, g_ts, g_exp, wit))
+
+
+def _instant_of(tagged: tuple) -> int:
+    """The instant of a `(port, sgt)` pair: the sgt's ts."""
+    _port, (_u, _v, ts, _exp, _wit) = tagged
+    return ts

@@ -280,6 +280,14 @@ class PathClosureOp(PhysicalOperator):
             else:
                 self.sink.leave_fans(level, self.label, fans)
 
+    def spans(self) -> bool:
+        """After a hand-over, S-PATH's answer (operators/path.py); the closures run per
+        instant (a pair's entering instant is read off the batch that reaches it)."""
+        return self.spath is not None and self.spath.spans()
+
+    def process_span(self, batches: list) -> list:
+        return self.spath.process_span(batches)
+
     def settle(self, frontier: float) -> None:
         """Time has reached `frontier` (no input before it will come): with native deltas,
         every level before it is over, so its results' '-' are final (timeliness)."""

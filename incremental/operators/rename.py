@@ -29,3 +29,6 @@ class RenameOp(PhysicalOperator):
         return [(t, s, ts, exp, wit) for s, t, ts, exp, wit in batch]
 
     retract = process
+
+    def spans(self) -> bool:
+        return True  # the instant is not read

@@ -62,6 +62,29 @@ class WScanOp(CoalescedOperator):
                 result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
         return result
 
+    def spans(self) -> bool:
+        return True
+
+    def process_span(self, batches: list) -> list:
+        """`process` over a span: `+` edges of several instants in time order, all in one
+        slide bucket (so one exp); each edge is admitted at its own time. An emitted sgt
+        starts at that time, not at its key's coalesced start (a widening emitted as `[time,
+        exp)`, which with what was emitted before covers the same): its ts is the instant
+        the span's consumers run it at (`PathOp.process_span`)."""
+        (batch,) = batches
+        admit, label, paths = self.out.admit, self.label, self.paths
+        conditions = self.conditions
+        exp = None
+        result = []
+        for s, t, time, _op in batch:
+            if exp is None:
+                exp = wscan_expiry(time, self.window, self.slide)
+            if conditions and not passes(conditions, s, t):
+                continue
+            if admit((s, t), time, exp, time) is not None:
+                result.append((s, t, time, exp, ((s, t, label),) if paths else None))
+        return result
+
     def state(self) -> dict:
         return {**super().state(), "deleted": self.deleted, "unmatched": self.unmatched}
 

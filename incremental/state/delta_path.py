@@ -12,9 +12,11 @@ A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, N
 with `exp <= now` are treated as absent by the algorithm and dropped by `purge`. The window
 graph is read from the input edge indexes (state/edge_index.py), one per letter of the DFA.
 
-Insertion (`insert`, Expand / Propagate): a new sgt `(u, v)` with letter l, for each DFA move
-`s -l-> q`, opens `T_u` when `s = s0`, then for every tree holding a valid `(u, s)` offers
-`(v, q)` the interval `[max ts, min exp)` of the node and the sgt; a node that is new (or
+Insertion (`insert`, Expand / Propagate; an index edge whose ts is after `now` is not there
+yet: a span of instants, incremental/runtime.py `run_span`, fills the indexes first): a new
+sgt `(u, v)` with letter l, for each DFA move `s -l-> q`, opens `T_u` when `s = s0`, then
+for every tree holding a valid `(u, s)` offers `(v, q)` the interval `[max ts, min exp)` of
+the node and the sgt; a node that is new (or
 expired) is Expanded, one whose exp grows is Propagated; both continue over the out-edges of
 the letters leaving q (worklist, no recursion) until nothing improves. Each final-state node
 that improved is reported to the caller (PATH coalesces it into its output).
@@ -170,11 +172,13 @@ class DeltaPath:
                     e_exp = e.exp
                     if e_exp <= now:
                         continue
+                    e_ts = e.ts
+                    if e_ts > now:  # a later instant's edge (a span, runtime.run_span)
+                        continue
                     c_exp = n_exp if n_exp < e_exp else e_exp
                     child = tree.get((w, q2))
                     if child is not None and child[1] > now and child[1] >= c_exp:
                         continue
-                    e_ts = e.ts
                     work.append((key, w, q2, n_ts if n_ts > e_ts else e_ts, c_exp, e.wit))
 
     # ---- deletion: invalidate and reconnect
