@@ -214,8 +214,22 @@ class PathOp(PhysicalOperator):
         make valid where they were not: none of the key's final nodes held it before
         (a reached node: its exp before, if any, was below `now`; a node re-derived at the
         instant it expired holds it without a break; another node: its exp)."""
+        if not self.several_finals:  # one final node per key: the key is its node
+            out = []
+            seen = set()
+            for x, y, _key, _ts, _exp, before in reached:
+                if (x, y) in seen:
+                    continue  # reached again within this insert: the first `before` holds
+                seen.add((x, y))
+                if before is not None:
+                    if before >= now:
+                        continue
+                    if before > NEVER:  # expired before now, not yet purged
+                        self._leave({(x, y): before})
+                out.append((x, y))
+            return out
         changed: dict = {}  # (x, y) -> [held before, reached states, latest end before now]
-        seen: set = set()
+        seen = set()
         for x, y, key, _ts, _exp, before in reached:
             if (x, key) in seen:
                 continue  # reached again within this insert: its first `before` is the old exp
