@@ -39,6 +39,7 @@ rows.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...sga.algebra import regex_labels
@@ -106,40 +107,16 @@ class PathOp(PhysicalOperator):
 
     def process_span(self, batches: list) -> list:
         """The sgts of a span (runtime `run_span`: instants with no expiry between them),
-        inserted in time order, each at its own instant. The shared indexes already hold the
+        inserted instant by instant (`by_instant`). The shared indexes already hold the
         whole span; `DeltaPath` skips an index edge that starts after the instant it is
-        relaxing at, so each insert sees the window graph of its instant, with the one
-        difference that an edge renewed later in the span shows its later exp early, which
-        only saves the re-propagation that renewal would do. A result enters at the instant
-        of the sgt that first reaches it: the minimax instant over its paths, as per-instant
-        rounds give it (thesis Appendix A, Expand / Propagate in arrival order)."""
-        ports = [(port, batch) for port, batch in enumerate(batches) if batch]
-        if len(ports) == 1:
-            ((port, batch),) = ports
-            tagged = [(port, sgt) for sgt in batch]
-        else:
-            tagged = sorted(
-                ((port, sgt) for port, batch in ports for sgt in batch), key=_instant_of
-            )
-        state, by_letter, letters = self.delta_path, self.dfa.by_letter, self.letters
-        insert, enter = state.insert, self._enter
-        moves_of = [by_letter.get(letter) for letter in letters]
-        reached: list = []
-        entering: dict = {}  # instant -> keys entering then
-        for port, (u, v, ts, exp, wit) in tagged:
-            moves = moves_of[port]
-            if not moves or exp <= ts:
-                continue
-            insert(u, v, moves, ts, exp, wit, ts, reached)
-            if reached:
-                keys = entering.get(ts)
-                if keys is None:
-                    keys = entering[ts] = []
-                enter(reached, ts, None, keys)
-                reached.clear()
-        sink = self.sink
-        for ts, keys in entering.items():  # in time order (dicts keep insertion order)
-            sink.enter(ts, keys)
+        relaxing at, so each instant sees its own window graph, with the one difference that
+        an edge renewed later in the span shows its later exp early, which only saves the
+        re-propagation that renewal would do. So a result enters at the first instant a path
+        reaches it, as per-instant rounds give it (thesis Appendix A, Expand / Propagate in
+        arrival order)."""
+        insert = self._insert
+        for instant, group in by_instant(batches):
+            insert(group, instant)
         return []
 
     def _insert(self, batches: list, now: int, announced=None) -> list:
@@ -402,6 +379,33 @@ def epsilon_pairs(out, batch, now, result, wit) -> None:
         if got is not None:
             g_ts, g_exp = got
             result.append((v, v, g_ts, g_exp, wit))
+
+
+def by_instant(batches: list) -> Iterator[tuple[int, list]]:
+    """The sgts of a span's ports (each port's in time order, an sgt's ts its instant: runtime
+    `run_span`), per instant in time order: `(instant, batches)`, one batch per port (None
+    where the port has none at that instant)."""
+    nports = len(batches)
+    ports = [port for port, batch in enumerate(batches) if batch]
+    if len(ports) == 1:
+        (port,) = ports
+        tagged = ((port, sgt) for sgt in batches[port])
+    else:
+        tagged = sorted(((port, sgt) for port in ports for sgt in batches[port]), key=_instant_of)
+    current, group = None, None
+    for port, sgt in tagged:
+        _u, _v, ts, _exp, _wit = sgt
+        if ts != current:
+            if group is not None:
+                yield current, group
+            current, group = ts, [None] * nports
+        batch = group[port]
+        if batch is None:
+            group[port] = [sgt]
+        else:
+            batch.append(sgt)
+    if group is not None:
+        yield current, group
 
 
 def _instant_of(tagged: tuple) -> int:

@@ -65,7 +65,7 @@ from ..state.window_closure import WindowClosure
 from ..stateful import StateError, restore_into, state_of
 from .base import BuildContext, PhysicalOperator
 from .native_keys import adopt_as_rows
-from .path import PathOp, epsilon_pairs, path_automaton
+from .path import PathOp, by_instant, epsilon_pairs, path_automaton
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -281,12 +281,22 @@ class PathClosureOp(PhysicalOperator):
                 self.sink.leave_fans(level, self.label, fans)
 
     def spans(self) -> bool:
-        """After a hand-over, S-PATH's answer (operators/path.py); the closures run per
-        instant (a pair's entering instant is read off the batch that reaches it)."""
-        return self.spath is not None and self.spath.spans()
+        """Native deltas and no ε-pairs (after a hand-over, S-PATH's answer)."""
+        if self.spath is not None:
+            return self.spath.spans()
+        return self.sink is not None and not self.dfa.nullable
 
     def process_span(self, batches: list) -> list:
-        return self.spath.process_span(batches)
+        """A span (runtime `run_span`): after a hand-over S-PATH's; else the closure takes
+        it instant by instant, as rounds would give them (the closure keeps its own copy of
+        the window graph, so the indexes holding the whole span change nothing; a hand-over
+        within the span replays the indexes as of its instant)."""
+        if self.spath is not None:
+            return self.spath.process_span(batches)
+        result: list = []
+        for instant, group in by_instant(batches):
+            result += self.process(group, instant)
+        return result
 
     def settle(self, frontier: float) -> None:
         """Time has reached `frontier` (no input before it will come): with native deltas,
@@ -365,7 +375,11 @@ class PathClosureOp(PhysicalOperator):
             self._stop_native(now)
         op = self._spath()
         batches: list = [
-            [(s, t, e.ts, e.exp, e.wit) for s, t, e in index.entries() if e.exp > now]
+            [
+                (s, t, e.ts, e.exp, e.wit)
+                for s, t, e in index.entries()
+                if e.exp > now and e.ts <= now  # (an entry after `now`: a span's later one)
+            ]
             for index in self.inputs
         ]
         if node.domain is not None:

@@ -12,6 +12,8 @@ from incremental_support import compile_text
 import sgq
 
 SPATH = sgq.PlanOptions(path_operator="spath")
+# closures that hand over to S-PATH at the first batch of a slide holding any row: in a span
+HANDING_OVER = sgq.PlanOptions(tuning=sgq.Tuning(min_rows=1, tree_cost=0))
 
 PROGRAMS = [
     "Answer(x, y) :- [a/b*](x, y).",
@@ -58,7 +60,9 @@ def _events(query, edges, spans: bool):
     return events + view.close()
 
 
-@pytest.mark.parametrize("options", [SPATH, sgq.PlanOptions()], ids=["spath", "auto"])
+@pytest.mark.parametrize(
+    "options", [SPATH, sgq.PlanOptions(), HANDING_OVER], ids=["spath", "closure", "hand-over"]
+)
 @pytest.mark.parametrize("text", PROGRAMS)
 @settings(max_examples=60, deadline=None)
 @given(
@@ -75,9 +79,9 @@ def test_spans_give_the_deltas_of_one_round_per_instant(
     assert _events(query, edges, spans=True) == _events(query, edges, spans=False)
 
 
-def _spanned_rounds(text: str, edges, window=10, slide=5) -> tuple[int, int]:
+def _spanned_rounds(text: str, edges, window=10, slide=5, options=SPATH) -> tuple[int, int]:
     """(spans run, per-instant rounds run) by push_batch over `edges`."""
-    query = compile_text(".window 1\n" + text, window=window, slide=slide, options=SPATH)
+    query = compile_text(".window 1\n" + text, window=window, slide=slide, options=options)
     engine = query.engine(history=False, deltas=True)
     flow = engine.dataflow
     counts = [0, 0]
@@ -105,6 +109,12 @@ def test_a_span_stops_at_an_expiry_inside_the_bucket():
     # window 7, slide 5: tuples of bucket 0 expire at 7, inside bucket [5, 10)
     edges = [("1", "2", "a", t) for t in (5, 6, 7, 8)]
     assert _spanned_rounds("Answer(x, y) :- [a/b*](x, y).", edges, window=7) == (2, 0)
+
+
+def test_the_closure_path_takes_spans_too():
+    edges = [("1", "2", "a", t) for t in range(0, 5)] + [("2", "3", "b", t) for t in (5, 6, 9)]
+    text = "Answer(x, y) :- [a/b*](x, y)."
+    assert _spanned_rounds(text, edges, options=sgq.PlanOptions()) == (2, 0)
 
 
 def test_deletions_and_row_outputs_run_per_instant():
