@@ -32,8 +32,9 @@ O(live nodes / 64) words each; O(1) when it is implied.
 
 Sole-edge sources (as in state/window_closure.py): a start node with no edge in and all its
 edges to one node b (a post's `hasCreator` edge before `knows*`) reaches `{b} ∪ reach_L(b)`
-at every level L up to its edge's exp, so it is kept as that alias (`sole`), in no level's
-rows and among no node's ancestors; what b finds at a level, its followers find with it.
+at every level L up to its edge's exp, so it is kept as that alias (`sole`,
+state/sole_sources.py), in no level's rows and among no node's ancestors; what b finds at a
+level, its followers find with it.
 """
 
 from __future__ import annotations
@@ -43,49 +44,41 @@ from collections.abc import Iterable
 
 from .graph_closure import extend
 from .product_nodes import ProductNodes, bits
+from .sole_sources import SoleSources
 
 
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    __slots__ = ("levels", "reach", "anc", "sole", "sole_exp", "followers")
+    __slots__ = ("levels", "reach", "anc", "sole")
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
         self.levels: list[int] = []  # ascending live levels
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
-        self.sole: dict = {}  # sole-edge source x -> its one successor b (in no level's rows)
-        self.sole_exp: dict = {}  # x -> the largest exp of its edges: it is in G_L for L <= it
-        # b -> the sources x with sole[x] == b, in creation order (a dict: rows come out in
-        # the same order after a restore)
-        self.followers: dict = {}
+        self.sole = SoleSources()  # in no level's rows; in G_L for L <= its exp
 
     def closure_state(self) -> dict:
         return {
             "levels": self.levels,
             "reach_by_level": self.reach,
             "ancestors_by_level": self.anc,
-            "sole": {x: (b, self.sole_exp[x]) for x, b in self.sole.items()},
+            "sole": self.sole.state(),
         }
 
     def restore_closure(self, state: dict) -> None:
         self.levels = [int(level) for level in state["levels"]]
         self.reach = {int(level): dict(m) for level, m in state["reach_by_level"].items()}
         self.anc = {int(level): dict(m) for level, m in state["ancestors_by_level"].items()}
-        self.sole, self.sole_exp, self.followers = {}, {}, {}
-        for x, (b, exp) in state.get("sole", {}).items():  # none in older checkpoints
-            x, b = int(x), int(b)
-            self.sole[x] = b
-            self.sole_exp[x] = int(exp)
-            self.followers.setdefault(b, {})[x] = None
+        self.sole.restore(state.get("sole", {}))  # none in older checkpoints
 
     def rows(self, level: int) -> dict:
         """Level L's reach rows, the sole-edge sources' included (reports and checks)."""
         reach = self.reach[level]
         out = dict(reach)
-        for x, b in self.sole.items():
-            if self.sole_exp[x] >= level:
+        for x, b in self.sole.succ.items():
+            if self.sole.exp[x] >= level:
                 out[x] = (1 << b) | reach.get(b, 0)
         return out
 
@@ -99,19 +92,8 @@ class LevelClosure(ProductNodes):
                 del self.reach[level]
                 del self.anc[level]
             del levels[:k]
-            sole_exp = self.sole_exp
-            for x in [x for x, e in sole_exp.items() if e <= now]:
-                self._forget(x)
-
-    def _forget(self, x: int) -> int:
-        """Stop keeping x as a sole-edge source; its successor."""
-        b = self.sole.pop(x)
-        del self.sole_exp[x]
-        got = self.followers[b]
-        del got[x]
-        if not got:
-            del self.followers[b]
-        return b
+            for x in self.sole.expiring(now):
+                self.sole.forget(x)
 
     def purge(self, now: int) -> None:
         """Drop the levels `<= now` and recycle the vertices whose tuples all expired."""
@@ -188,7 +170,7 @@ class LevelClosure(ProductNodes):
             self._ensure(e)
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
         ns, start, fmask = self.nstates, self.start, self.fmask
-        sole_exp, followers = self.sole_exp, self.followers
+        sole_exp, followers = self.sole.exp, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
         if not edges and not fresh and not renewed:
             return found
@@ -259,7 +241,8 @@ class LevelClosure(ProductNodes):
         with no rows whose edges all go to one other node, into none, becomes a source.
         Returns the new sources, the renewed ones (`{x: its exp before}`, their edge's exp
         grew) and the edges left for the closures."""
-        sole, sole_exp, followers = self.sole, self.sole_exp, self.followers
+        sources = self.sole
+        sole, followers = sources.succ, sources.followers
         outs: dict = {}
         for a, b, e in edges:
             got = outs.get(a)
@@ -287,9 +270,9 @@ class LevelClosure(ProductNodes):
             if b is None:
                 continue
             if a in sole:
-                if e > sole_exp[a]:
-                    renewed[a] = sole_exp[a]
-                    sole_exp[a] = e
+                before = sources.renew(a, e)
+                if before is not None:
+                    renewed[a] = before
             elif (
                 a % ns == start
                 and a != b
@@ -298,13 +281,7 @@ class LevelClosure(ProductNodes):
                 and a not in A
                 and a not in followers
             ):
-                sole[a] = b
-                sole_exp[a] = e
-                got = followers.get(b)
-                if got is None:
-                    followers[b] = {a: None}
-                else:
-                    got[a] = None
+                sources.add(a, b, e)
                 fresh[a] = None
         if not sole:
             return fresh, renewed, edges
@@ -313,8 +290,8 @@ class LevelClosure(ProductNodes):
     def _unalias(self, x: int) -> None:
         """Make the sole-edge source x rows again, at every level its edge is in (what it
         reaches there was reported already)."""
-        e = self.sole_exp[x]
-        b = self._forget(x)
+        e = self.sole.exp[x]
+        b = self.sole.forget(x)
         bx = 1 << x
         for level in self.levels:
             if level > e:
@@ -328,7 +305,7 @@ class LevelClosure(ProductNodes):
     def _report(self, x: int, below: int, found: list) -> None:
         """`found` gets what the sole-edge source x reaches at each level in (below, its exp]
         and not at the next higher one (its edge is in G_L for exactly those levels now)."""
-        b, e = self.sole[x], self.sole_exp[x]
+        b, e = self.sole.succ[x], self.sole.exp[x]
         levels, fmask, bb = self.levels, self.fmask, 1 << b
         k = bisect_right(levels, below)
         for i in range(k, len(levels)):
@@ -362,13 +339,11 @@ class LevelClosure(ProductNodes):
         assert set(levels) == set(self.reach) == set(self.anc)
         ns = self.nstates
         self._check_vertices()
-        sole = self.sole
+        self.sole.check(ns, self.start)
+        sole = self.sole.succ
         alias = sum(1 << x for x in sole)
         for x, b in sole.items():
-            assert x % ns == self.start and x in self.followers[b], x
-            assert x not in self.followers, ("a source with an edge in", x)
             assert self.names[x // ns] is not None and self.names[b // ns] is not None
-        assert sum(len(xs) for xs in self.followers.values()) == len(sole)
         prev = None
         for level in reversed(levels):
             R, A = self.rows(level), self.anc[level]

@@ -27,9 +27,10 @@ drop one `^`, instead of a test per final node against the row's whole reach.
 
 **Sole-edge sources.** A start node with no edge in and one edge out, `x -> b` (a post's
 `hasCreator` edge on the way to `knows*`: most rows on the snb stream), reaches exactly
-`{b} ∪ reach(b)`. It is kept as that alias (`sole`), not as a row: no bitset of its own, not
-among anyone's ancestors, so an edge no longer walks every such source above it. What `b`
-gains (or loses at a drop), its followers gain (or lose) with it, one shared list per `b`.
+`{b} ∪ reach(b)`. It is kept as that alias (`sole`, state/sole_sources.py), not as a row:
+no bitset of its own, not among anyone's ancestors, so an edge no longer walks every such
+source above it. What `b` gains (or loses at a drop), its followers gain (or lose) with it,
+one shared list per `b`.
 An edge into the source, or a second edge out of it, makes it an ordinary row again.
 """
 
@@ -40,12 +41,13 @@ from collections.abc import Iterable, Iterator
 
 from .graph_closure import closure, extend
 from .product_nodes import ProductNodes, bits
+from .sole_sources import SoleSources
 
 
 class WindowClosure(ProductNodes):
     """The closure of the window's product graph, its edges kept by exp (levels)."""
 
-    __slots__ = ("levels", "by_exp", "reach", "anc", "vreach", "sole", "sole_exp", "followers")
+    __slots__ = ("levels", "by_exp", "reach", "anc", "vreach", "sole")
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         super().__init__(nstates, start, finals)
@@ -56,16 +58,14 @@ class WindowClosure(ProductNodes):
         # start node -> vertices_of(reach): only with several final states (with one, a new
         # final node is a new vertex)
         self.vreach: dict | None = {} if len(self.finals) > 1 else None
-        self.sole: dict = {}  # sole-edge source x -> its one successor b (not in reach/anc)
-        self.sole_exp: dict = {}  # x -> the largest exp of its edge's copies
-        self.followers: dict = {}  # b -> set of the sources x with sole[x] == b
+        self.sole = SoleSources()  # not in reach/anc
 
     def closure_state(self) -> dict:
         return {
             "edges_by_exp": self.by_exp,
             "reach": self.reach,
             "ancestors": self.anc,
-            "sole": {x: (b, self.sole_exp[x]) for x, b in self.sole.items()},
+            "sole": self.sole.state(),
         }
 
     def restore_closure(self, state: dict) -> None:
@@ -74,16 +74,11 @@ class WindowClosure(ProductNodes):
         self.reach = dict(state["reach"])
         self.anc = dict(state["ancestors"])
         self.vreach = self._folded(self.reach) if self.vreach is not None else None
-        self.sole, self.sole_exp, self.followers = {}, {}, {}
-        for x, (b, exp) in state.get("sole", {}).items():  # none in older checkpoints
-            x, b = int(x), int(b)
-            self.sole[x] = b
-            self.sole_exp[x] = int(exp)
-            self.followers.setdefault(b, set()).add(x)
+        self.sole.restore(state.get("sole", {}))  # none in older checkpoints
 
     def _row(self, x: int) -> int:
         """The reach of node x, a sole-edge source's included."""
-        b = self.sole.get(x)
+        b = self.sole.succ.get(x)
         if b is None:
             return self.reach.get(x, 0)
         return (1 << b) | self.reach.get(b, 0)
@@ -91,7 +86,7 @@ class WindowClosure(ProductNodes):
     def _full_reach(self) -> dict:
         """`reach` with the sole-edge sources' rows (checks and reports, not the hot path)."""
         out = dict(self.reach)
-        for x in self.sole:
+        for x in self.sole.succ:
             out[x] = self._row(x)
         return out
 
@@ -144,7 +139,8 @@ class WindowClosure(ProductNodes):
         by_exp = self.by_exp
         R, A = self.reach, self.anc
         ns, start, fmask = self.nstates, self.start, self.fmask
-        sole, followers = self.sole, self.followers
+        sources = self.sole
+        sole, followers = sources.succ, sources.followers
         gained: list = []
         fresh: set = set()  # sole-edge sources made in this batch (nothing reported yet)
         work = 0
@@ -159,8 +155,7 @@ class WindowClosure(ProductNodes):
                     self._unalias(b, gained, fresh)
                 t = sole.get(a)
                 if t == b:  # a copy of its edge: it lives on until the copy's exp
-                    if exp > self.sole_exp[a]:
-                        self.sole_exp[a] = exp
+                    sources.renew(a, exp)
                     continue
                 if t is not None:  # a second edge out: it becomes a row
                     self._unalias(a, gained, fresh)
@@ -171,13 +166,7 @@ class WindowClosure(ProductNodes):
                 and a not in A  # no edge in from a row
                 and a not in followers  # nor from a sole-edge source
             ):
-                sole[a] = b
-                self.sole_exp[a] = exp
-                got = followers.get(b)
-                if got is None:
-                    followers[b] = {a}
-                else:
-                    got.add(a)
+                sources.add(a, b, exp)
                 fresh.add(a)
                 continue
             work += extend(R, A, a, b, ns, start, fmask, gained, followers)
@@ -232,12 +221,7 @@ class WindowClosure(ProductNodes):
         of it, came): its reach and its place among its descendants' ancestors; `gained` gets
         what it reaches beyond what was reported for it (nothing yet if it is `fresh`; else
         its successor's set before this batch)."""
-        b = self.sole.pop(x)
-        del self.sole_exp[x]
-        got = self.followers[b]
-        got.discard(x)
-        if not got:
-            del self.followers[b]
+        b = self.sole.forget(x)
         R, A = self.reach, self.anc
         m = (1 << b) | R.get(b, 0)
         R[x] = m
@@ -267,7 +251,8 @@ class WindowClosure(ProductNodes):
         if not k:
             return []
         ns, start, vertices_of = self.nstates, self.start, self.vertices_of
-        sole, sole_exp, followers = self.sole, self.sole_exp, self.followers
+        sources = self.sole
+        sole_exp, followers = sources.exp, sources.followers
         report = []
         for level in levels[:k]:
             del self.by_exp[level]
@@ -308,8 +293,7 @@ class WindowClosure(ProductNodes):
                 for x in list(xs):
                     if sole_exp[x] <= level:
                         gone = bits(held)
-                        del sole[x], sole_exp[x]
-                        xs.discard(x)
+                        sources.forget(x)  # (and b's followers entry after its last)
                     else:
                         if lost is None:
                             lost = bits(held ^ vertices_of(new_m)) if new_m != old_m else []
@@ -318,8 +302,6 @@ class WindowClosure(ProductNodes):
                         gone = [v for v in gone if v != x - start]
                     if gone:
                         rows.append((x, gone))
-                if not xs:
-                    del followers[b]
             report.append((level, rows))
             self.reach, self.anc = reach, anc
             if vreach is not None:
@@ -329,7 +311,7 @@ class WindowClosure(ProductNodes):
 
     def _edges(self) -> Iterator[tuple[int, int]]:
         """The kept edges but the sole-edge sources' (which no row's reach depends on)."""
-        sole = self.sole
+        sole = self.sole.succ
         for level in self.by_exp.values():
             if sole:
                 yield from (e for e in level if e[0] not in sole)
@@ -372,17 +354,16 @@ class WindowClosure(ProductNodes):
         self._check_vertices()
         assert self.levels == sorted(self.by_exp), (self.levels, sorted(self.by_exp))
         reach, anc = closure(self._all_edges())
-        sole = self.sole
+        sole = self.sole.succ
         assert reach == self._full_reach(), "closure differs from the kept edges"
         alias = sum(1 << x for x in sole)
         want = {n: m ^ (m & alias) for n, m in anc.items()}
         assert {n: m for n, m in want.items() if m} == self.anc, "anc is not reach transposed"
+        self.sole.check(self.nstates, self.start)
         for x, b in sole.items():
             assert x not in self.reach and x not in anc, ("a source with a row", x)
-            assert x not in self.followers, ("a source with an edge in", x)
-            assert x % self.nstates == self.start and x in self.followers[b]
-            assert self.sole_exp[x] in self.by_exp and (x, b) in self.by_exp[self.sole_exp[x]]
-        assert sum(len(xs) for xs in self.followers.values()) == len(sole)
+            e = self.sole.exp[x]
+            assert e in self.by_exp and (x, b) in self.by_exp[e], ("its edge is not kept", x)
         if self.vreach is not None:
             assert self.vreach == self._folded(self.reach), "vreach is not the rows' vertices"
         for level in self.levels:
