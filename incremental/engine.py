@@ -121,7 +121,7 @@ class Engine:
             self._reach(t)
         self._seen = t
         label = str(label)
-        if label not in self.dataflow.wscans:  # no rule reads it: only time moves on
+        if label not in self.dataflow.reads:  # no rule reads it: only time moves on
             self.edges_in += 1
             self.ignored += 1
             if self._buffer_time is None:
