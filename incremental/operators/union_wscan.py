@@ -74,7 +74,8 @@ class UnionWScanOp(CoalescedOperator):
                     raise ValueError(f"WSCAN[{self.labels[port]}]: a '-' edge reached process()")
                 got = admit((s, t), time, exp, now)
                 if got is not None:
-                    rows.append((s, t, got[0], got[1], port))
+                    g_ts, g_exp = got
+                    rows.append((s, t, g_ts, g_exp, port))
         return self._emit(rows, now)
 
     def _emit(self, rows: list, now: int) -> list:
@@ -87,7 +88,8 @@ class UnionWScanOp(CoalescedOperator):
         for s, t, ts, exp, port in rows:
             got = admit((s, t), ts, exp, now)
             if got is not None:
-                result.append((s, t, got[0], got[1], ((s, t, labels[port]),) if paths else None))
+                g_ts, g_exp = got
+                result.append((s, t, g_ts, g_exp, ((s, t, labels[port]),) if paths else None))
         return result
 
     def scan(self, batches: list, now: int) -> tuple[list, list]:
@@ -108,7 +110,9 @@ class UnionWScanOp(CoalescedOperator):
             for key in inserted:
                 got = cover.admit(key, now, exp, now)
                 if got is not None:
-                    rows.append((key[0], key[1], got[0], got[1], port))
+                    s, t = key
+                    g_ts, g_exp = got
+                    rows.append((s, t, g_ts, g_exp, port))
             for key in ended:
                 cover.cut(key, now, now)
                 gone[key] = None
@@ -125,14 +129,16 @@ class UnionWScanOp(CoalescedOperator):
         covers, labels, cut, paths = self.covers, self.labels, self.out.cut, self.paths
         ended = []
         for key in keys:
+            s, t = key
             best, wit = now, None
             for port, cover in enumerate(covers):
                 until = cover.until(key)
                 if until is not None and until > best:
-                    best, wit = until, ((key[0], key[1], labels[port]),) if paths else None
+                    best, wit = until, ((s, t, labels[port]),) if paths else None
             got = cut(key, best, now, paths)
             if got is not None:
-                ended.append((key[0], key[1], got[0], got[1], wit))
+                g_ts, g_end = got
+                ended.append((s, t, g_ts, g_end, wit))
         return ended
 
     def deletion_counts(self, label: str) -> tuple[int, int]:

@@ -86,8 +86,9 @@ class WScanOp(CoalescedOperator):
                 result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
         ended: list = []
         for key in gone:
+            s, t = key
             g_ts, g_end = cut(key, now, now)
-            ended.append((key[0], key[1], g_ts, g_end, None))
+            ended.append((s, t, g_ts, g_end, None))
         return result, ended
 
     def deletion_counts(self, label: str) -> tuple[int, int]:
