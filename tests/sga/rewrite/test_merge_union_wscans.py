@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rule_support import EXAMPLES, apply_rule, mismatch_of, rule_case
 from sgq.sga.algebra import Plan, Rename, Union, WScan
-from sgq.sga.explain import explain_text
+from sgq.sga.explain import explain_data, explain_dot, explain_text
 from sgq.sga.rewrite.decompose_alternation import decompose_alternation
 from sgq.sga.rewrite.decompose_kleene_star import decompose_kleene_star
 from sgq.sga.rewrite.merge_union_wscans import merge_union_wscans
@@ -98,4 +98,8 @@ def test_merge_union_wscans_golden():
     )
     (scan,) = merge_union_wscans(Union((a, b), "D"))
     assert merge_union_wscans(scan) == (Union((a, b), "D"),)
+    (entry,) = explain_data(Plan((scan,)))["operators"]
+    assert entry["kind"] == "WSCAN" and entry["label"] == "D"
+    assert entry["parameters"] == {"window": 10, "slide": 1, "labels": ["a", "b"]}
+    assert '"#1 WSCAN[a, b -> D](ω=10, β=1)"' in explain_dot(Plan((scan,)))
     assert merge_union_wscans(Union((a, WScan("b", 20, 1)), "D")) == ()
