@@ -110,7 +110,7 @@ class Engine:
             self._reach(t)
         self._seen = t
         label = str(label)
-        if label not in self.dataflow.wscans:  # no rule reads it: only time moves on
+        if label not in self.dataflow.reads:  # no rule reads it: only time moves on
             self.edges_in += 1
             self.ignored += 1
             if self._buffer_time is None:
@@ -166,7 +166,7 @@ class Engine:
         every instant while the dataflow takes no spans (the closure PATH before a
         hand-over), go through `push`, one round per instant as ever. The deltas are the
         same; a span only saves the per-round work of its instants."""
-        flow, push, wscans = self.dataflow, self.push, self.dataflow.wscans
+        flow, push, reads = self.dataflow, self.push, self.dataflow.reads
         span: dict[str, list] = {}
         count = first = end = 0
         for edge in edges:
@@ -195,7 +195,7 @@ class Engine:
                 first, end = t, flow.span_end(t)
             self._seen = t
             label = str(label)
-            if label not in wscans:  # no rule reads it: only time moves on
+            if label not in reads:  # no rule reads it: only time moves on
                 self.edges_in += 1
                 self.ignored += 1
                 if not count:

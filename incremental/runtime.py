@@ -44,6 +44,7 @@ from .operators.rename import RenameOp
 from .operators.simple_path import SimplePathOp
 from .operators.timed_pattern import TimedPatternOp
 from .operators.union import UnionOp
+from .operators.union_wscan import UnionWScanOp
 from .operators.vertices import VerticesOp
 from .operators.wscan import WScanOp
 from .state.edge_index import EdgeIndex
@@ -69,8 +70,16 @@ def choose_pattern_operator(node, ctx):
     return PatternOp(node, ctx)
 
 
+def choose_wscan_operator(node, ctx):
+    """WSCAN's physical operator: over one label (operators/wscan.py), or over several, with
+    each label's coverage kept apart (operators/union_wscan.py, thesis rule 13)."""
+    if node.labels:
+        return UnionWScanOp(node, ctx)
+    return WScanOp(node, ctx)
+
+
 PHYSICAL: dict[type, type] = {
-    WScan: WScanOp,
+    WScan: choose_wscan_operator,
     Filter: FilterOp,
     Rename: RenameOp,
     Union: UnionOp,
@@ -118,6 +127,13 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
 def _renamed(node: Op) -> Op:
     """The node under an output RENAME (a PATH writes its results under the RENAME's key)."""
     return node.input if isinstance(node, Rename) else node
+
+
+def _reads(node) -> str:
+    """What an operator's name shows in brackets: its label, and a WSCAN's labels read."""
+    if isinstance(node, WScan) and node.labels:
+        return f"{', '.join(node.labels)} -> {node.label}"
+    return node.label
 
 
 class _Context:
@@ -188,16 +204,23 @@ class Dataflow:
         for j, node in enumerate(nodes):
             for port, child in enumerate(children(node)):
                 self.consumers[ids[child]].append((j, port))
-        self.wscans: dict[str, list[int]] = {}
+        self.wscans: dict[str, list[int]] = {}  # label -> its one-label WSCANs
+        self.routes: dict[str, list[tuple[int, int]]] = {}  # label -> (WSCAN over several, port)
         for i, node in enumerate(nodes):
             if isinstance(node, WScan):
-                self.wscans.setdefault(node.label, []).append(i)
+                if node.labels:
+                    for port, name in enumerate(node.labels):
+                        self.routes.setdefault(name, []).append((i, port))
+                else:
+                    self.wscans.setdefault(node.label, []).append(i)
+        self.reads = frozenset(self.wscans) | frozenset(self.routes)  # the labels read
         self.outputs: list[int] = []
         for root in plan.outputs:
             if ids[root] not in self.outputs:
                 self.outputs.append(ids[root])
         self._output_set = set(self.outputs)
         self._sources = {i for ids in self.wscans.values() for i in ids}
+        self._sources |= {i for routes in self.routes.values() for i, _ in routes}
         self.output_labels = {i: nodes[i].label for i in self.outputs}
         # spans (run_span) only where every output is a PATH, or a RENAME of one, whose
         # results go to the sink (its `spans()` says so): nothing then comes out as rows
@@ -206,7 +229,7 @@ class Dataflow:
             for i in self.outputs
         )
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
-        self.names = [f"#{i} {op_kind(n)}[{n.label}]" for i, n in enumerate(nodes)]
+        self.names = [f"#{i} {op_kind(n)}[{_reads(n)}]" for i, n in enumerate(nodes)]
 
     def run(
         self, edges_by_label: dict[str, list], now: int, deleting: set | frozenset = frozenset()
@@ -226,6 +249,8 @@ class Dataflow:
             else:
                 for i in self.wscans.get(label, ()):
                     pending[i] = [edges]
+        if self.routes:
+            cutting = self._route(edges_by_label, deleting, pending, cutting)
         outputs = self._output_set
         produced: dict[int, list] = {}
         ended: dict[int, list] = {}
@@ -311,6 +336,28 @@ class Dataflow:
                         insert(s, t, ts, exp, wit, ts)
                 _deliver(pending, consumers[i], nports, out)
 
+    def _route(self, edges_by_label: dict, deleting, pending: list, cutting: list | None):
+        """Give each WSCAN over several labels one list per label (its ports, None where the
+        round has no edge); to `scan` when some of them hold `-` edges. Returns `cutting`."""
+        gathered: dict[int, list] = {}
+        scanning: set[int] = set()
+        for label, edges in edges_by_label.items():
+            for i, port in self.routes.get(label, ()):
+                ports = gathered.get(i)
+                if ports is None:
+                    ports = gathered[i] = [None] * len(self.nodes[i].labels)
+                ports[port] = edges
+                if label in deleting:
+                    scanning.add(i)
+        for i, ports in gathered.items():
+            if i in scanning:
+                if cutting is None:
+                    cutting = [None] * len(self.ops)
+                cutting[i] = ports
+            else:
+                pending[i] = ports
+        return cutting
+
     def settle(self, frontier) -> None:
         """No input before `frontier` will come: operators that give native deltas make the
         leaving of their results before it final (operators/path_closure.py)."""
@@ -339,11 +386,13 @@ class Dataflow:
     def deletions(self) -> tuple[int, int]:
         """`(matched, unmatched)` `-` edges so far, over the labels the plan reads."""
         matched = unmatched = 0
-        for ids in self.wscans.values():
+        for label in self.reads:
+            ids = self.wscans.get(label, []) + [i for i, _ in self.routes.get(label, ())]
             # one scan per label, an unfiltered one if any (rule 12's drops no edge)
             op = min((self.ops[i] for i in ids), key=lambda o: bool(o.conditions))
-            matched += op.deleted
-            unmatched += op.unmatched
+            m, u = op.deletion_counts(label)
+            matched += m
+            unmatched += u
         return matched, unmatched
 
     def state(self) -> dict:

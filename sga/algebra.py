@@ -10,7 +10,8 @@ This module knows nothing of the `.dl` AST (`sga/translate.py` is the only bridg
 expressions are therefore kept here as small nested tuples (see `Regex`).
 
 Operators:
-- WSCAN(ω, β): an input label's edges, each valid on `[t, ⌊t/β⌋·β + ω)`.
+- WSCAN(ω, β): an input label's edges (or several labels', rule 13), each valid on
+  `[t, ⌊t/β⌋·β + ω)`.
 - FILTER: keeps the tuples whose endpoints satisfy conditions (constants, `src = trg`, ...).
 - RENAME: relabels (optionally reverses) one stream; a one-atom rule.
 - UNION: the union of several streams under one label (several rules with one head).
@@ -155,16 +156,24 @@ class WScan:
     """WSCAN(ω, β) over the input stream of `label` (Def 30). With `conditions` (put there by
     thesis rule 12, sga/rewrite/push_filter_into_wscan.py), over that stream's edges that
     satisfy them: W_ω(σ_Φ(S)), a FILTER applied before the window, so that the window keeps
-    only the edges that pass."""
+    only the edges that pass. With `labels` (two or more, put there by thesis rule 13,
+    sga/rewrite/merge_union_wscans.py), over the union of those labels' input streams,
+    relabelled `label`: W_ω(S_a ∪[label] S_b), every label's edges in one window."""
 
     label: str
     window: int
     slide: int
     conditions: tuple[EdgeCondition, ...] = ()
+    labels: tuple[str, ...] = ()
 
     @property
     def inputs(self) -> tuple[Op, ...]:
         return ()
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """The input labels whose edges this scan reads: `labels`, or `(label,)`."""
+        return self.labels or (self.label,)
 
 
 @attrs.frozen

@@ -5,7 +5,8 @@ order, a PATH's domain last), so the three formats agree and the output is deter
 In the text tree a shared node (a WSCAN read by two PATTERNs, a derived predicate read twice)
 is printed in full once and referenced by id afterwards: the plan is a DAG (thesis 5.2.2).
 
-Operator lines follow thesis 5.2.1: `WSCAN[likes](ω=86400, β=3600)`, `FILTER[trg = "x"]`,
+Operator lines follow thesis 5.2.1: `WSCAN[likes](ω=86400, β=3600)` (over several labels,
+rule 13: `WSCAN[likes, hasCreator -> LH](...)`), `FILTER[trg = "x"]`,
 `PATTERN[src1, trg2 -> RL](trg1 = src2, ...)`, `PATH[follows+ as FP]`, `UNION[Ans]`,
 `RENAME[trg, src -> A]`, `VERTICES[V](likes, posts)`.
 """
@@ -87,6 +88,8 @@ def parameters(op: Op) -> dict:
     """The operator's own parameters (not its inputs), as plain JSON-able values."""
     if isinstance(op, WScan):
         out: dict = {"window": op.window, "slide": op.slide}
+        if op.labels:  # thesis rule 13: several labels' streams in one window
+            out["labels"] = list(op.labels)
         if op.conditions:  # thesis rule 12: a FILTER before the window
             out["conditions"] = _conditions(op.conditions)
         return out
@@ -128,7 +131,8 @@ def describe(op: Op) -> str:
     """One operator on one line, in the papers' notation (without its inputs)."""
     if isinstance(op, WScan):
         where = f"; {_condition_text(op.conditions)}" if op.conditions else ""
-        return f"WSCAN[{op.label}](ω={op.window}, β={op.slide}{where})"
+        read = f"{', '.join(op.labels)} -> {op.label}" if op.labels else op.label
+        return f"WSCAN[{read}](ω={op.window}, β={op.slide}{where})"
     if isinstance(op, Filter):
         return f"FILTER[{_condition_text(op.conditions)}]"
     if isinstance(op, Rename):

@@ -48,7 +48,7 @@ class BatchGrid:
         """The grid of a plan's WSCANs (their common slide, their windows)."""
         scans = [n for n in plan.nodes() if isinstance(n, WScan)]
         slide = min((n.slide for n in scans), default=1)
-        windows = {n.label: n.window for n in scans}
+        windows = {name: n.window for n in scans for name in n.reads}
         offsets = tuple(sorted({0} | {w % slide for w in windows.values()}))
         return cls(slide, offsets, windows)
 

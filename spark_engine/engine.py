@@ -60,7 +60,9 @@ class SparkEngine:
         missing = [type(n).__name__ for n in self.nodes if type(n) not in PROGRAMS]
         if missing:
             raise TypeError(f"no Spark program for {', '.join(missing)}")
-        self.labels = frozenset(n.label for n in self.nodes if isinstance(n, WScan))
+        self.labels = frozenset(
+            name for n in self.nodes if isinstance(n, WScan) for name in n.reads
+        )
         self.store = StateStore(spark)
         self.parts: dict = {}
         for i, node in enumerate(self.nodes):

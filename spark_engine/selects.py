@@ -4,9 +4,9 @@
 FILTER and RENAME keep no state: a filter keeps or drops whole keys and a renaming maps keys
 one to one, so their live tuples and delta are their input's, mapped. WSCAN, UNION and
 VERTICES coalesce what they select into their own table (spark_engine/coverage.py): WSCAN the
-batch's edges of its label, each valid from its own instant to the batch's one exp; UNION
-its inputs' deltas (another input may cover the key already); VERTICES both endpoints of its
-inputs' deltas as `(v, v)` tuples, valid while some edge at `v` is.
+batch's edges of its label (or labels, rule 13), each valid from its own instant to the
+batch's one exp; UNION its inputs' deltas (another input may cover the key already); VERTICES
+both endpoints of its inputs' deltas as `(v, v)` tuples, valid while some edge at `v` is.
 """
 
 from __future__ import annotations
@@ -22,12 +22,19 @@ from .sql_text import literal
 
 
 def wscan(node: WScan, ctx: BatchContext) -> Relation:
-    """The batch's edges of `node.label` that satisfy its conditions (if the optimizer put a
-    FILTER's there, thesis rule 12), valid until the batch's exp for that label."""
-    if node.label not in ctx.labels:
+    """The batch's edges of `node.label` (of every label in `node.labels`, thesis rule 13:
+    one window of one ω) that satisfy its conditions (if the optimizer put a FILTER's there,
+    thesis rule 12), valid until the batch's exp for that window. The Spark engine takes no
+    `-` edges (refusals.py), so a scan over several labels needs no coverage per label: a key
+    two labels give coalesces into one row, as UNION's would."""
+    read = [name for name in node.reads if name in ctx.labels]
+    if not read:
         return ctx.carry(node)
-    exp = ctx.grid.expiry(node.label, ctx.batch)
-    edges = ctx.edges.filter(f"label = {literal(node.label)}")
+    exp = ctx.grid.expiry(read[0], ctx.batch)
+    if len(read) == 1:
+        edges = ctx.edges.filter(f"label = {literal(read[0])}")
+    else:
+        edges = ctx.edges.filter(f"label IN ({', '.join(literal(name) for name in read)})")
     if node.conditions:
         edges = edges.filter(" AND ".join(f"({_condition(c)})" for c in node.conditions))
     edges = edges.selectExpr("src", "trg", "ts", f"CAST({exp} AS BIGINT) AS exp")

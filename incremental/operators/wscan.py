@@ -95,41 +95,57 @@ class WScanOp(CoalescedOperator):
 
     def scan(self, edges: list, now: int) -> tuple[list, list]:
         """Raw edges of this label at `now`, some of them `-`: `(new sgts, end records)`."""
-        until = self.out.until
-        before: dict = {}  # key -> valid before the batch
-        valid: set = set()  # keys valid after the edges read so far
-        inserted: set = set()  # keys with a '+' in the batch
-        conditions = self.conditions
-        for s, t, _time, op in edges:
-            if conditions and not passes(conditions, s, t):
-                continue
-            key = (s, t)
-            if key not in before:
-                end = until(key)
-                before[key] = was = end is not None and end > now
-                if was:
-                    valid.add(key)
-            if op == "+":
-                valid.add(key)
-                inserted.add(key)
-            elif key in valid:
-                valid.discard(key)
-                self.deleted += 1
-            else:
-                self.unmatched += 1
+        inserted, gone, matched, unmatched = net_effect(self.out.until, edges, now, self.conditions)
+        self.deleted += matched
+        self.unmatched += unmatched
         exp = wscan_expiry(now, self.window, self.slide)
         admit, cut, label, paths = self.out.admit, self.out.cut, self.label, self.paths
         result: list = []
+        for key in inserted:
+            got = admit(key, now, exp, now)
+            if got is not None:
+                s, t = key
+                g_ts, g_exp = got
+                result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
         ended: list = []
-        for key, was in before.items():
+        for key in gone:
             s, t = key
-            if key in valid:
-                if key in inserted:
-                    got = admit(key, now, exp, now)
-                    if got is not None:
-                        g_ts, g_exp = got
-                        result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
-            elif was:
-                g_ts, g_end = cut(key, now, now)
-                ended.append((s, t, g_ts, g_end, None))
+            g_ts, g_end = cut(key, now, now)
+            ended.append((s, t, g_ts, g_end, None))
         return result, ended
+
+    def deletion_counts(self, label: str) -> tuple[int, int]:
+        """`(matched, unmatched)` `-` edges of `label` so far."""
+        return self.deleted, self.unmatched
+
+
+def net_effect(until, edges: list, now: int, conditions) -> tuple[list, list, int, int]:
+    """What one label's raw edges at `now` (input order, some `-`) do to its window, whose
+    coverage per key ends at `until(key)`: `(inserted, ended, matched, unmatched)`, the keys
+    valid after the batch that got a `+` in it, the keys valid before it and not after, and
+    the `-` edges that matched a valid key or nothing (see the module docstring). Edges that
+    fail `conditions` are dropped first. O(1) per edge."""
+    before: dict = {}  # key -> valid before the batch
+    valid: set = set()  # keys valid after the edges read so far
+    inserted: set = set()  # keys with a '+' in the batch
+    matched = unmatched = 0
+    for s, t, _time, op in edges:
+        if conditions and not passes(conditions, s, t):
+            continue
+        key = (s, t)
+        if key not in before:
+            end = until(key)
+            before[key] = was = end is not None and end > now
+            if was:
+                valid.add(key)
+        if op == "+":
+            valid.add(key)
+            inserted.add(key)
+        elif key in valid:
+            valid.discard(key)
+            matched += 1
+        else:
+            unmatched += 1
+    kept = [key for key in before if key in valid and key in inserted]
+    ended = [key for key, was in before.items() if was and key not in valid]
+    return kept, ended, matched, unmatched

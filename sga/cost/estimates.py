@@ -67,7 +67,12 @@ def _capped(rate: float, interval: float, ds: float, dt: float) -> StreamEstimat
 
 def wscan(op: WScan, stats: StreamStatistics) -> StreamEstimate:
     """Formula 1: r_O = r_i (6.1), v_O = ω (6.2); with conditions (rule 12) Formula 2 over
-    that, the FILTER before the window."""
+    that, the FILTER before the window; over several labels (rule 13) Formula 3 over each
+    label's, the union of their windows."""
+    if op.labels:
+        return union(
+            [wscan(WScan(name, op.window, op.slide, op.conditions), stats) for name in op.labels]
+        )
     rate = stats.rate(op.label)
     size = rate * op.window
     label = stats.labels.get(op.label)

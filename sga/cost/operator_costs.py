@@ -99,7 +99,7 @@ def operator_cost(
     if isinstance(op, WScan):
         if op.conditions:  # rule 12: Formula 9 (6.19) on the raw stream (`inputs[0]`)
             return inputs[0].rate * w.predicate + out.rate * w.output
-        return out.rate * w.output  # Formula 8 (6.18)
+        return out.rate * w.output  # Formula 8 (6.18); over several labels (rule 13) alike
     if isinstance(op, Filter):
         return inputs[0].rate * w.predicate + out.rate * w.output  # Formula 9 (6.19)
     if isinstance(op, (Union, Rename, Vertices)):

@@ -8,7 +8,10 @@ plans, ranked by cost. The plan `sgq` runs today is always among them (it is wha
 started from), and `optimize` keeps it unless a plan is estimated cheaper by the factor
 `MARGIN`: the model is calibrated per operator kind only (sga/cost/calibration.py), not per
 plan shape (a nested PATTERN's coalesced output, for one, is priced as a flat one's), so a
-small estimated gain is no reason to change a plan that is known to work.
+small estimated gain is no reason to change a plan that is known to work. The rules of
+`EXACT` (sga/rewrite/equivalences.py) change no plan shape, only the number of operators doing
+the same work, so they are then applied to the plan to run wherever its estimated cost drops
+(`apply_exact`), margin or not.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ import itertools
 
 import attrs
 
-from ..algebra import Op, Plan, children
+from ..algebra import Op, Plan, children, map_plan
 from ..cost.plan_cost import CostModel
 from ..cost.statistics import StreamStatistics
+from ..rewrite.equivalences import EXACT, RULES
 from .memo import Memo, with_children
 
 #: a plan replaces today's only when estimated to cost at most this fraction of it (at 0.5 the
@@ -112,6 +116,9 @@ def optimize(
     ]
     best = ranked[0] if ranked else today
     chosen = best if best.cost <= MARGIN * today.cost else today
+    exact = apply_exact(chosen.plan, model)
+    if exact is not chosen.plan:
+        chosen = RankedPlan(exact, model.total(exact.outputs))
     return Optimized(
         chosen,
         today,
@@ -120,3 +127,34 @@ def optimize(
         memo.expressions,
         memo.exhausted,
     )
+
+
+def apply_exact(plan: Plan, model: CostModel) -> Plan:
+    """`plan` with the rules of `EXACT` applied, one node at a time, while one lowers the
+    plan's estimated cost (a node shared with another consumer keeps its own operator, so the
+    whole plan is priced); `plan` itself when none does."""
+    cost = model.total(plan.outputs)
+    while True:
+        better = _cheaper_by_exact(plan, cost, model)
+        if better is None:
+            return plan
+        plan, cost = better
+
+
+def _cheaper_by_exact(plan: Plan, cost: float, model: CostModel) -> tuple[Plan, float] | None:
+    """The first `plan` with one node rewritten by an `EXACT` rule that costs less than
+    `cost`, with its cost; None when there is none."""
+    rules = [RULES[name][1] for name in EXACT]
+    for node in plan.nodes():
+        for rule in rules:
+            for alternative in rule(node):
+                candidate = _replaced(plan, node, alternative)
+                price = model.total(candidate.outputs)
+                if price < cost:
+                    return candidate, price
+    return None
+
+
+def _replaced(plan: Plan, node: Op, new: Op) -> Plan:
+    """`plan` with the node `node` (that very object) replaced by `new`."""
+    return map_plan(plan, lambda op: new if op is node else op)

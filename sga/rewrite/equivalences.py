@@ -6,16 +6,12 @@ alternatives: sga/optimize/ keeps whichever the cost model (sga/cost/) prices lo
 Rules of thesis 6.2 not listed (docs/optimizer.md, "Rules without a file"): 1 (commutativity
 of UNION, commute_union.py) and 7 (of PATTERN, part of associate_pattern.py) change only the
 order of inputs, which the physical operators ignore, so no plan differs in cost by them; the
-thesis's list has no rule 11 (it runs 1-10, 12-17). 13, `Wω(S1 ∪[d] S2) ≡ Wω(S1) ∪[d]
-Wω(S2)`, has no file: its left side, one WSCAN over two labels' streams, pays on an insert-only
-stream (a program that is only `likes ∪ hasCreator` ran in 0.57x the CPU time when the two
-labels were one in the input, the best such a WSCAN could do), but (a) under `-` edges it is
-sound only if it keeps each label's coverage apart (a `-` of one label deletes that label's
-edge only), which is the state of the two WSCANs (such a fused operator would still save
-the UNION's own coalescing and a hop per tuple: not built, not measured), and a plan is chosen
-from a sample, so it cannot know that the rest of the stream has no `-`; (b) no spec program has a UNION over
-WSCANs, and where the PATH rules make one (17, 15 and 16 on bench rpq10's
-`(knows|replyOf|hasCreator)*`), the single-label stream gave no gain (12.88 s against 12.49).
+thesis's list has no rule 11 (it runs 1-10, 12-17). Rule 13, `Wω(S1 ∪[d] S2) ≡ Wω(S1) ∪[d]
+Wω(S2)` (merge_union_wscans.py), is listed and also one of `EXACT`: its left side, one WSCAN
+over several labels that keeps each label's coverage apart (incremental/operators/
+union_wscan.py, sound under `-` edges), does the work of the UNION of WSCANs with fewer
+operators, so sga/optimize/search.py applies it wherever the cost model prices it lower,
+without the margin that guards a change of plan shape.
 """
 
 from __future__ import annotations
@@ -30,6 +26,7 @@ from .decompose_kleene_star import decompose_kleene_star
 from .drop_repeated_filter import drop_repeated_filter
 from .merge_filtered_union import merge_filtered_union
 from .merge_filters import merge_filters
+from .merge_union_wscans import merge_union_wscans
 from .push_filter_into_pattern import push_filter_into_pattern
 from .push_filter_into_union import push_filter_into_union
 from .push_filter_into_wscan import push_filter_into_wscan
@@ -52,4 +49,9 @@ RULES: dict[str, tuple[int, Rule]] = {
     "swap_filters": (5, swap_filters),
     "push_filter_into_union": (6, push_filter_into_union),
     "push_filter_into_wscan": (12, push_filter_into_wscan),
+    "merge_union_wscans": (13, merge_union_wscans),
 }
+
+#: the rules whose alternative does the same work with fewer operators (no new plan shape):
+#: the optimizer takes them wherever the estimated cost drops (sga/optimize/search.py)
+EXACT: tuple[str, ...] = ("merge_union_wscans",)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sgq.sga.cost.statistics import collect
 from sgq.spark_engine.commits import SparkCheckpoint
 from sgq.spark_engine.driver import SparkRun
 from sgq.spark_engine.engine import SparkEngine
@@ -31,11 +32,22 @@ class Crash(Exception):
     """Stands for a process killed after the batches before it were committed."""
 
 
-def _run(spark, out: Path, ckpt: Path, emit: str, stop_after: int | None = None) -> None:
-    query = sgq.compile(text=PROGRAM)
+def _run(
+    spark,
+    out: Path,
+    ckpt: Path,
+    emit: str,
+    stop_after: int | None = None,
+    program: str = PROGRAM,
+    edges: list = EDGES,
+    optimize: bool = False,
+) -> None:
+    """`program` over `edges` (planned by the optimizer over their statistics if `optimize`)
+    into `out`, checkpointed in `ckpt`; raises Crash before batch `stop_after`."""
+    query = sgq.compile(text=program, statistics=collect(edges) if optimize else None)
     engine = SparkEngine(query.plan, spark)
-    checkpoint = SparkCheckpoint(str(ckpt), {"program": PROGRAM, "emit": emit})
-    batches = driver_batches(spark, EDGES, engine.grid, engine.labels, "test")
+    checkpoint = SparkCheckpoint(str(ckpt), {"program": program, "emit": emit})
+    batches = driver_batches(spark, edges, engine.grid, engine.labels, "test")
 
     def stopping():
         for n, got in enumerate(batches):
@@ -44,6 +56,26 @@ def _run(spark, out: Path, ckpt: Path, emit: str, stop_after: int | None = None)
             yield got
 
     SparkRun(engine, str(out), emit, "csv", checkpoint).run(stopping())
+
+
+SEVERAL_LABELS = ".window 4\n.slide 2\nAnswer(x, y) :- a(x, y).\nAnswer(x, y) :- b(x, y).\n"
+SEVERAL_EDGES = [("1", "2", "a", 0), ("1", "2", "b", 1), ("2", "3", "b", 2), ("1", "2", "a", 5)]
+
+
+@pytest.mark.slow
+def test_a_wscan_over_several_labels_resumes_exactly_once(spark, tmp_path):
+    """The optimizer's WSCAN over a and b (thesis rule 13): its one table restored."""
+    spark.conf.set("spark.sql.shuffle.partitions", "1")
+    plan = sgq.compile(text=SEVERAL_LABELS, statistics=collect(SEVERAL_EDGES)).plan
+    assert [n.labels for n in plan.nodes()] == [("a", "b")]
+    runs = dict(program=SEVERAL_LABELS, edges=SEVERAL_EDGES, optimize=True)
+    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", "intervals", **runs)
+    with pytest.raises(Crash):
+        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "intervals", 1, **runs)
+    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "intervals", **runs)
+    whole = (tmp_path / "whole.csv").read_text()
+    assert (tmp_path / "resumed.csv").read_text() == whole
+    assert len(whole.splitlines()) > 2
 
 
 @pytest.mark.slow

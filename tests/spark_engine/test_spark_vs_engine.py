@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 
 import pytest
+from sgq.sga.algebra import WScan
+from sgq.sga.cost.statistics import collect
 from spark_engine_support import compare
 
 import sgq
@@ -60,6 +62,27 @@ def test_every_operator_on_a_hand_made_stream(spark, broadcast):
     assert kinds == {"WScan", "Filter", "Rename", "Union", "Pattern", "Vertices", "Path"}
     got = compare(query, spark, HAND_STREAM, partitions=1, broadcast=broadcast)
     assert got["batches"] == 2 and got["rounds"] >= 3 and got["deltas"] > 10, got
+
+
+SEVERAL_LABELS = """\
+.window 2
+.slide 1
+
+D(x, y) :- a(x, y).
+D(x, y) :- b(x, y).
+Answer(x, z) :- D(x, y), c(y, z).
+"""
+
+
+@pytest.mark.slow  # Spark jobs for four batches
+def test_a_wscan_over_several_labels(spark):
+    """The optimizer's plan for a UNION of scans (thesis rule 13): one WSCAN over a and b,
+    selected by `label IN (...)`; (v2, v3) comes from both labels."""
+    query = sgq.compile(text=SEVERAL_LABELS, statistics=collect(HAND_STREAM))
+    (scan,) = [n for n in query.plan.nodes() if isinstance(n, WScan) and n.labels]
+    assert scan.labels == ("a", "b")
+    got = compare(query, spark, HAND_STREAM, partitions=1)
+    assert got["batches"] == 4 and got["deltas"] > 0, got
 
 
 def _stream(kind: str, seed: int) -> list:
