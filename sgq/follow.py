@@ -206,13 +206,7 @@ class LandingDir:
     is never read (name them by time, e.g. `2024-05-01T10`)."""
 
     def __init__(self, path: str, resume: dict | None = None, poll: float = POLL_SECONDS):
-        if is_prepared(path):
-            raise UserError(
-                f"--follow: '{path}' is one finished sgq prepare output, which never grows; "
-                "follow the directory such outputs land in"
-            )
-        if not os.path.isdir(path):
-            raise UserError(f"input directory '{path}' does not exist")
+        check_landing_dir(path)
         self.path = path
         self.poll = poll
         self.current: str | None = None  # the subdirectory being read, or the last one read
@@ -248,15 +242,39 @@ class LandingDir:
 
     def _next(self) -> str | None:
         """The first subdirectory after `current`, if its job has finished."""
-        try:
-            names = sorted(
-                n
-                for n in os.listdir(self.path)
-                if not n.startswith((".", "_")) and os.path.isdir(os.path.join(self.path, n))
-            )
-        except OSError as exc:
-            raise UserError(f"cannot list '{self.path}': {exc.strerror or exc}") from None
-        for name in names:
-            if self.current is None or name > self.current:
-                return name if is_prepared(os.path.join(self.path, name)) else None
-        return None
+        names = landed(self.path, self.current, limit=1)
+        return names[0] if names else None
+
+
+def check_landing_dir(path: str) -> None:
+    """A UserError unless `path` is a directory sgq prepare outputs can land in."""
+    if is_prepared(path):
+        raise UserError(
+            f"--follow: '{path}' is one finished sgq prepare output, which never grows; "
+            "follow the directory such outputs land in"
+        )
+    if not os.path.isdir(path):
+        raise UserError(f"input directory '{path}' does not exist")
+
+
+def landed(path: str, after: str | None, limit: int | None = None) -> list[str]:
+    """The subdirectories of the landing directory `path` that `LandingDir` reads next after
+    `after` (None: from the first), in name order, up to the first whose job has not
+    finished (no manifest yet) and at most `limit`. Shared with the Spark engine's streaming
+    source (spark_engine/landing_stream.py), so both read a landing directory alike."""
+    try:
+        names = sorted(
+            n
+            for n in os.listdir(path)
+            if not n.startswith((".", "_")) and os.path.isdir(os.path.join(path, n))
+        )
+    except OSError as exc:
+        raise UserError(f"cannot list '{path}': {exc.strerror or exc}") from None
+    out: list[str] = []
+    for name in names:
+        if after is not None and name <= after:
+            continue
+        if not is_prepared(os.path.join(path, name)) or len(out) == limit:
+            break
+        out.append(name)
+    return out

@@ -88,3 +88,34 @@ def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iter
             raise
         except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
             raise UserError(f"cannot read {name}: {exc}") from None
+
+
+def time_range(files: list[str]) -> tuple[int, int] | None:
+    """The first and last time of a prepared directory's part `files` (in stream order), from
+    the Parquet footers' statistics (the ts column where a footer has none); None when they
+    hold no row. Reads no data pages when the statistics are there."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    low = high = None
+    for name in files:
+        try:
+            meta = pq.ParquetFile(name).metadata
+        except (OSError, ValueError) as exc:
+            raise UserError(f"cannot read {name}: {exc}") from None
+        column = meta.schema.names.index("ts") if "ts" in meta.schema.names else None
+        if column is None:
+            raise UserError(f"{name} lacks column(s) ts")
+        for i in range(meta.num_row_groups):
+            group = meta.row_group(i)
+            if not group.num_rows:
+                continue
+            stats = group.column(column).statistics
+            if stats is None or not stats.has_min_max:
+                ts = pq.read_table(name, columns=["ts"]).column(0)
+                lo, hi = pc.min(ts).as_py(), pc.max(ts).as_py()
+            else:
+                lo, hi = stats.min, stats.max
+            low = lo if low is None else min(low, lo)
+            high = hi if high is None else max(high, hi)
+    return None if low is None else (low, high)

@@ -42,7 +42,8 @@ STATE = "state"
 class Commit:
     """The last committed batch: `batch` its number, `edges` input edges consumed (`digest`
     their CRC, for input read on the driver), `rows` and `output_bytes` of the output file,
-    `view` the delta view's encoded state (delta output), `state_rows` in the tables."""
+    `view` the delta view's encoded state (delta output), `state_rows` in the tables;
+    `follow` where a run following a landing directory is (spark_engine/follow.py)."""
 
     batch: int = -1
     edges: int = 0
@@ -51,6 +52,7 @@ class Commit:
     output_bytes: int = 0
     view: Any = None
     state_rows: int = 0
+    follow: Any = None
 
 
 class SparkCheckpoint:
@@ -100,7 +102,7 @@ class SparkCheckpoint:
             raise UserError(
                 f"checkpoint '{commit_path}' cannot be loaded ({exc}); {again}"
             ) from None
-        if not os.path.isdir(self.state_dir(commit.batch)):
+        if commit.batch >= 0 and not os.path.isdir(self.state_dir(commit.batch)):
             raise UserError(
                 f"checkpoint '{self.directory}' lacks the state of batch {commit.batch}; {again}"
             )
@@ -111,7 +113,7 @@ class SparkCheckpoint:
         _write_atomic(os.path.join(self.directory, COMMIT), dataclasses.asdict(commit))
         self.kill.point("written")
         root = os.path.join(self.directory, STATE)
-        for name in os.listdir(root):
+        for name in os.listdir(root) if os.path.isdir(root) else ():
             if name != str(commit.batch):
                 shutil.rmtree(os.path.join(root, name), ignore_errors=True)
 

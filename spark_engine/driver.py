@@ -1,14 +1,13 @@
 """One `sgq run --engine spark`: a plain driver loop over the input's batches, each run
 through the Spark engine, its results written, its state committed.
 
-Why a driver loop and not Structured Streaming's `readStream` + `foreachBatch` (the issue's
-suggestion): for a finished input (an edge file, a `sgq prepare` directory) the loop gives
-the same batches with less machinery. A batch is a slide bucket, known from the times
-alone, so there is no need to wait for "a later bucket" to close one; the batch number is
-the checkpoint's offset, so Spark's own offset log and commit log would only duplicate
-spark_engine/commits.py; and the file source orders files by modification time, not by
-bucket. `SparkEngine.step(batch, edges, labels)` is what a `foreachBatch` function would
-call, so a streaming source (Kafka) can drive the same engine later.
+Why a driver loop and not Structured Streaming's `readStream` + `foreachBatch` for a
+finished input (an edge file, a `sgq prepare` directory): the loop gives the same batches
+with less machinery. A batch is a slide bucket, known from the times alone, so there is no
+need to wait for "a later bucket" to close one, and the batch number is the checkpoint's
+offset. An input that grows (`--follow`, a landing directory) is a Structured Streaming
+query whose `foreachBatch` function pushes the batches it completes into the same loop
+(`start`, `push`; spark_engine/follow.py).
 
 Output: the single-process engine's formats (sgq/stream_io.py): interval rows
 `src,trg,label,ts,exp`, sorted per batch by (ts, src, trg, label) so that a resumed run
@@ -76,22 +75,32 @@ class SparkRun:
 
     def run(self, batches: Iterator[BatchInput]) -> None:
         """Every batch of the input, then the end of input (every expiry, for deltas)."""
+        self.start()
+        try:
+            for got in batches:
+                self.push(got)
+            self.sink.close(self.last_batch())
+        finally:
+            self.sink.release()
+
+    def start(self) -> None:
+        """Resume from the checkpoint (if any), open the output."""
         if self.ckpt is not None:
             self._resume()
         self.sink.open(self.commit if self.resumed else None)
-        last = None
-        try:
-            for got in batches:
-                if got.batch.index <= self.commit.batch:
-                    self._skip(got)
-                    continue
-                self._step(got)
-                last = got.batch
-            if last is None and self.commit.batch >= 0:
-                last = self.engine.grid.batch(self.commit.batch)
-            self.sink.close(last)
-        finally:
-            self.sink.release()
+
+    def push(self, got: BatchInput) -> None:
+        """Run one batch (or skip it, when the checkpoint already holds it)."""
+        if got.batch.index <= self.commit.batch:
+            self._skip(got)
+        else:
+            self._step(got)
+
+    def last_batch(self) -> Batch | None:
+        """The last batch run (or committed before a resume)."""
+        if self.commit.batch < 0:
+            return None
+        return self.engine.grid.batch(self.commit.batch)
 
     # ---- one batch
     def _step(self, got: BatchInput) -> None:
@@ -133,7 +142,8 @@ class SparkRun:
             return
         self.commit = commit
         self.resumed = True
-        self.engine.load_state(self.ckpt.state_dir(commit.batch))
+        if commit.batch >= 0:
+            self.engine.load_state(self.ckpt.state_dir(commit.batch))
         self.sink.resume(commit, self.ckpt.directory)
         print(
             f"sgq run: resuming from checkpoint {self.ckpt.directory} (batch {commit.batch} "
@@ -174,7 +184,8 @@ class FileSink:
         else:
             self.out = open_output(self.output, "w", "output file")
         fields = DELTA_FIELDS if self.view is not None else INTERVAL_FIELDS
-        self.writer = ResultWriter(self.out, fields, self.fmt, header=commit is None)
+        header = commit is None or commit.output_bytes == 0  # nothing written before
+        self.writer = ResultWriter(self.out, fields, self.fmt, header=header)
         self.writer.rows = commit.rows if commit is not None else 0
 
     def step(self, got: BatchInput) -> BatchReport:

@@ -9,7 +9,8 @@ reads as a DataFrame (src, trg, label, ts), the set of those labels, and its edg
 - A directory written by `sgq prepare` (Parquet sorted by time): read by Spark itself; one
   job first lists the batches and the labels in each (and finds any `-` row), then each
   batch is a filter on its time range, which Parquet's row-group statistics turn into
-  reading only the row groups that hold it (the files are sorted by time).
+  reading only the row groups that hold it (the files are sorted by time). The same for
+  the held part files of a followed landing directory (`parquet_batches`, from a time on).
 """
 
 from __future__ import annotations
@@ -100,24 +101,38 @@ def prepared_batches(
     """The batches of a directory written by `sgq prepare`, read by Spark."""
     info = manifest(path)
     files = [os.path.join(path, rel) for rel in info["edges"]]
+    yield from parquet_batches(spark, files, grid, labels, path)
+
+
+def parquet_batches(
+    spark: SparkSession,
+    files: list[str],
+    grid: BatchGrid,
+    labels: frozenset[str],
+    name: str,
+    since: int | None = None,
+) -> Iterator[BatchInput]:
+    """The batches of the edges in the Parquet `files` (columns of `sgq prepare`) from time
+    `since` on (every one when None), in time order; `name` names the input in errors."""
     if not files:
         return
     table = spark.read.parquet(*files).select(
         "src", "trg", "label", F.col("ts").cast("long").alias("ts"), "op"
     )
+    if since is not None:
+        table = table.filter(F.col("ts") >= since)
     listing = (
         table.groupBy(grid.batch_column("ts").alias("batch"), "label")
         .agg(
             F.count(F.lit(1)).alias("n"),
             F.sum(F.when(F.col("op") != "+", 1).otherwise(0)).alias("minus"),
-            F.min("ts").alias("first"),
         )
         .collect()
     )
     per_batch: dict[int, dict] = {}
     for row in listing:
         if row["minus"]:
-            raise deletion_refused(f"{path}: batch {row['batch']} (label {row['label']})")
+            raise deletion_refused(f"{name}: batch {row['batch']} (label {row['label']})")
         per_batch.setdefault(row["batch"], {})[row["label"]] = row["n"]
     wanted = table.filter(F.col("label").isin(sorted(labels))).select("src", "trg", "label", "ts")
     for index in sorted(per_batch):

@@ -5,7 +5,10 @@ The input is an edge file read on the driver by the engine's own reader (bounded
 batch), or a directory written by `sgq prepare`, which Spark reads itself (the route for a
 stream larger than the driver). `--master` points the run at a cluster (`spark://...`,
 `yarn`, `k8s://...`; default `local[2]`), `--partitions` sets the shuffle partitions, and
-`--checkpoint DIR` commits every batch (spark_engine/commits.py). `-o OUT/` (a trailing
+`--checkpoint DIR` commits every batch (spark_engine/commits.py). `--follow DIR` reads a
+landing directory of `sgq prepare` outputs as it grows, as a Structured Streaming query
+(spark_engine/follow.py), until SIGINT/SIGTERM; `--idle-flush S` runs the open batch after
+S seconds without a new output. `-o OUT/` (a trailing
 `/` or an existing directory) has the executors write each batch's rows as
 `OUT/batch=<id>/part-*.csv` (spark_engine/batch_output.py; `sgq results OUT/` reads them back
 in order); `-o FILE` collects them to the driver, for small runs.
@@ -19,6 +22,7 @@ import sys
 
 from ..checkpoint import program_digest
 from ..errors import UserError
+from ..live import check_arguments as check_follow_arguments
 from ..parquet_input import MANIFEST, manifest
 from ..reorder import ordered
 from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
@@ -27,11 +31,9 @@ from .common import window_overrides
 #: the flags of `sgq run` the Spark engine does not take yet, with why
 _REFUSED = (
     ("paths", "--paths", "witness paths are not kept by the Spark engine"),
-    ("follow", "--follow", "the Spark engine reads finished inputs"),
     ("max_lateness", "--max-lateness", "the Spark engine takes time-ordered input"),
     ("metrics_port", "--metrics-port", "the Spark UI shows the run's metrics"),
     ("metrics_file", "--metrics-file", "the Spark UI shows the run's metrics"),
-    ("rejects", "--rejects", "bad lines stop a Spark engine run (--on-error fail)"),
 )
 
 
@@ -70,6 +72,14 @@ def check_arguments(args: argparse.Namespace) -> None:
     for attr, flag, why in _REFUSED:
         if getattr(args, attr, None):
             raise UserError(f"--engine spark does not take {flag} yet: {why}")
+    if args.rejects and not args.idle_flush:
+        raise UserError(
+            "--engine spark takes --rejects only with --follow --idle-flush (for the edges it "
+            "drops as late): bad lines stop a Spark engine run (--on-error fail)"
+        )
+    check_follow_arguments(args)
+    if args.follow:
+        _check_follow(args)
     if args.on_error != "fail":
         raise UserError("--engine spark does not take --on-error skip yet: bad lines stop the run")
     if args.partitions is not None and args.partitions < 1:
@@ -80,6 +90,18 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise UserError(f"input file '{args.input}' does not exist")
 
 
+def _check_follow(args: argparse.Namespace) -> None:
+    """`--follow` with the Spark engine: a landing directory of sgq prepare outputs."""
+    from ..follow import check_landing_dir
+
+    if os.path.exists(args.input) and not os.path.isdir(args.input):
+        raise UserError(
+            "--engine spark --follow reads a directory sgq prepare outputs land in, not a "
+            "file: follow a file with the single-process engine, or land it with sgq prepare"
+        )
+    check_landing_dir(args.input)
+
+
 def run(args: argparse.Namespace, query) -> int:
     """Evaluate `query` with the Spark engine as `args` say."""
     from ..run_job import output_format
@@ -88,7 +110,7 @@ def run(args: argparse.Namespace, query) -> int:
     from ..spark_engine.engine import SparkEngine
     from ..spark_session import start_session
 
-    prepared = os.path.isdir(args.input)
+    prepared = os.path.isdir(args.input) and not args.follow
     settings = _settings(args, query, prepared)
     ckpt = SparkCheckpoint(args.checkpoint, settings, args.kill_at) if args.checkpoint else None
     spark = start_session(
@@ -111,7 +133,10 @@ def run(args: argparse.Namespace, query) -> int:
     quiet = args.no_progress
     report = None if quiet else (lambda r: print(progress_line(r), file=sys.stderr))
     job = SparkRun(engine, args.output, args.emit, output_format(args), ckpt, report)
-    job.run(_batches(args, engine, spark, prepared))
+    if args.follow:
+        _follow(args, job)
+    else:
+        job.run(_batches(args, engine, spark, prepared))
     written = (
         f"interval rows into {args.output}"
         if isinstance(job.sink, DirectorySink)
@@ -123,6 +148,32 @@ def run(args: argparse.Namespace, query) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _follow(args: argparse.Namespace, job) -> None:
+    """Follow the landing directory until SIGINT/SIGTERM (spark_engine/follow.py)."""
+    import shutil
+    import tempfile
+
+    from ..live import StopRequest
+    from ..rejects import rejects_path
+    from ..spark_engine.follow import FollowRun
+
+    scratch = None
+    if args.checkpoint:
+        stream_dir = os.path.join(args.checkpoint, "stream")
+    else:
+        scratch = stream_dir = tempfile.mkdtemp(prefix="sgq-follow-")
+    rejects = rejects_path(args) if args.idle_flush else None
+    follow = FollowRun(job, args.input, stream_dir, rejects, args.idle_flush)
+    try:
+        with StopRequest() as stop:
+            follow.start()
+            print(f"sgq run: following {args.input} (stop with Ctrl-C)", file=sys.stderr)
+            follow.follow(stop)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _batches(args, engine, spark, prepared: bool):
@@ -166,6 +217,8 @@ def _settings(args: argparse.Namespace, query, prepared: bool) -> dict:
         manifest(args.input)  # a clean error if it is not a prepared directory
         with open(os.path.join(args.input, MANIFEST), encoding="utf-8") as handle:
             source = {"prepared_manifest_sha256": settings_digest(handle.read())}
+    elif args.follow:
+        source = {"follow": True}
     else:
         source = {"format": args.format or guess_format(args.input), "columns": args.columns}
     from ..spark_engine.batch_output import is_directory

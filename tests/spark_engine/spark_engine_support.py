@@ -34,6 +34,21 @@ def coverage(rows) -> dict:
     return out
 
 
+def interval_rows(path) -> list[tuple]:
+    """The interval rows `(src, trg, label, ts, exp)` of an output file (CSV, a header)."""
+    return [(*f[:3], int(f[3]), int(f[4])) for f in _fields(path)]
+
+
+def delta_rows(path) -> list[tuple]:
+    """The delta rows `(time, op, src, trg, label)` of an output file (CSV, a header)."""
+    return [(int(f[0]), *f[1:]) for f in _fields(path)]
+
+
+def _fields(path) -> list[list[str]]:
+    with open(path, encoding="utf-8") as handle:
+        return [line.rstrip("\n").split(",") for line in handle][1:]
+
+
 def flat(groups) -> list:
     """Delta groups `(τ, op, keys)` as rows `(τ, op, src, trg, label)`."""
     return rows_of(groups)

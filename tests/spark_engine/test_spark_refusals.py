@@ -38,7 +38,8 @@ def test_a_deletion_line_is_refused_where_it_is_read():
     "flags, message",
     [
         (["--paths"], "does not take --paths"),
-        (["--follow"], "does not take --follow"),
+        (["--follow"], "--follow reads a directory sgq prepare outputs land in, not a file"),
+        (["--rejects", "r.csv"], "takes --rejects only with --follow --idle-flush"),
         (["--on-error", "skip"], "does not take --on-error skip"),
         (["--max-lateness", "5"], "does not take --max-lateness"),
         (["--partitions", "0"], "--partitions: must be a positive integer"),

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sgq.sga.algebra import OPERATORS
 from sgq.spark_engine.physical import PROGRAMS
-from spark_engine_support import coverage
+from spark_engine_support import coverage, interval_rows
 
 from sgq.cli import main
 from sgq.generators import generate, write_csv
@@ -20,11 +20,6 @@ Q6 = REPO / "specs" / "queries" / "sga" / "so" / "q6.dl"
 
 def test_every_algebra_node_has_a_spark_program():
     assert set(PROGRAMS) == set(OPERATORS)
-
-
-def _rows(path: Path) -> list[tuple]:
-    lines = path.read_text().splitlines()[1:]
-    return [(*f[:3], int(f[3]), int(f[4])) for f in (line.split(",") for line in lines)]
 
 
 @pytest.mark.spark
@@ -45,7 +40,7 @@ def test_an_edge_file_and_its_prepared_directory_give_the_engine_output(spark, t
             if emit == "deltas":
                 assert got.read_bytes() == ref.read_bytes()
             else:
-                assert coverage(_rows(got)) == coverage(_rows(ref))
+                assert coverage(interval_rows(got)) == coverage(interval_rows(ref))
     assert "Spark engine on local" in capsys.readouterr().err
 
 
