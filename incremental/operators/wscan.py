@@ -46,43 +46,41 @@ class WScanOp(CoalescedOperator):
     def process(self, batches: list, now: int) -> list:
         """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
         (a batch with `-` edges goes to `scan`)."""
-        admit, label, paths = self.out.admit, self.label, self.paths
-        exp = wscan_expiry(now, self.window, self.slide)  # every edge here has `time == now`
-        result = []
         (batch,) = batches
-        conditions = self.conditions
-        for s, t, time, op in batch:
-            if conditions and not passes(conditions, s, t):
-                continue
-            if op != "+":
-                raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
-            got = admit((s, t), time, exp, now)
-            if got is not None:
-                g_ts, g_exp = got
-                result.append((s, t, g_ts, g_exp, ((s, t, label),) if paths else None))
-        return result
+        return self._admit(batch, wscan_expiry(now, self.window, self.slide), True)
 
     def spans(self) -> bool:
         return True
 
     def process_span(self, batches: list) -> list:
         """`process` over a span: `+` edges of several instants in time order, all in one
-        slide bucket (so one exp); each edge is admitted at its own time. An emitted sgt
-        starts at that time, not at its key's coalesced start (a widening emitted as `[time,
-        exp)`, which with what was emitted before covers the same): its ts is the instant
-        the span's consumers run it at (`PathOp.process_span`)."""
+        slide bucket (so one exp). An emitted sgt starts at its edge's time, not at its key's
+        coalesced start (a widening emitted as `[time, exp)`, which with what was emitted
+        before covers the same): its ts is the instant the span's consumers run it at
+        (`PathOp.process_span`)."""
         (batch,) = batches
+        if not batch:
+            return []
+        _s, _t, first, _op = next(iter(batch))
+        return self._admit(batch, wscan_expiry(first, self.window, self.slide), False)
+
+    def _admit(self, batch: list, exp: int, from_start: bool) -> list:
+        """The sgts of `+` edges valid until `exp`, each admitted at its own time; an emitted
+        one starts at its key's coalesced start (`from_start`) or at its edge's time."""
         admit, label, paths = self.out.admit, self.label, self.paths
         conditions = self.conditions
-        exp = None
         result = []
-        for s, t, time, _op in batch:
-            if exp is None:
-                exp = wscan_expiry(time, self.window, self.slide)
+        for s, t, time, op in batch:
             if conditions and not passes(conditions, s, t):
                 continue
-            if admit((s, t), time, exp, time) is not None:
-                result.append((s, t, time, exp, ((s, t, label),) if paths else None))
+            if op != "+":
+                raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
+            got = admit((s, t), time, exp, time)
+            if got is not None:
+                g_ts, g_exp = got
+                result.append(
+                    (s, t, g_ts if from_start else time, g_exp, ((s, t, label),) if paths else None)
+                )
         return result
 
     def state(self) -> dict:
