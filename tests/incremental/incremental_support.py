@@ -15,6 +15,16 @@ def compile_text(text: str, window=None, slide=None, options=sgq.PlanOptions()):
     return sgq.compile(text, window=window, slide=slide, options=options)
 
 
+def timed(steps) -> list:
+    """Edges drawn as `(src, trg, label, step, ...)`, the time given as a step from the edge
+    before: the same edges with absolute times `(src, trg, label, t, ...)`."""
+    t, out = 0, []
+    for src, trg, label, step, *rest in steps:
+        t += step
+        out.append((src, trg, label, t, *rest))
+    return out
+
+
 def norm(edges):
     """Edges as (src, trg, label, t, op) with string ids."""
     out = []

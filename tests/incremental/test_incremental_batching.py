@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from incremental_support import compile_text, norm
+from incremental_support import compile_text, norm, timed
 from sgq.incremental.deltas import delta_rows
 
 PROGRAMS = [
@@ -18,14 +18,7 @@ edge_lists = st.lists(
     st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("abc"), st.integers(0, 2)),
     min_size=1,
     max_size=25,
-).map(lambda es: [(s, d, l, t) for (s, d, l, t) in _times(es)])
-
-
-def _times(es):
-    t = 0
-    for s, d, l, dt in es:
-        t += dt
-        yield s, d, l, t
+).map(timed)
 
 
 def _final_intervals(eng):

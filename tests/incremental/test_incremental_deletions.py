@@ -10,7 +10,7 @@ import pytest
 import snapshot_reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from incremental_support import assert_matches_reference, compile_text, edge_streams, norm
+from incremental_support import assert_matches_reference, compile_text, edge_streams, norm, timed
 from sgq.incremental.deltas import delta_rows
 from test_engine_reference import PROGRAMS, program_labels
 
@@ -303,14 +303,7 @@ deletion_streams = st.lists(
     ),
     min_size=1,
     max_size=25,
-).map(lambda es: [(s, d, l, t, op) for (s, d, l, t, op) in _times(es)])
-
-
-def _times(es):
-    t = 0
-    for s, d, l, dt, op in es:
-        t += dt
-        yield s, d, l, t, op
+).map(timed)
 
 
 @pytest.mark.parametrize(

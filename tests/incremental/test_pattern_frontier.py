@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from incremental_support import assert_matches_reference, compile_text, norm
+from incremental_support import assert_matches_reference, compile_text, norm, timed
 from sgq.incremental.deltas import delta_rows
 from sgq.incremental.engine import Engine
 
@@ -37,14 +37,6 @@ streams = st.lists(
 )
 
 
-def _timed(es):
-    t, out = 0, []
-    for s, d, label, dt, op in es:
-        t += dt
-        out.append((s, d, label, t, op))
-    return out
-
-
 def _run(query, edges, frontier: bool):
     # batched_joins=False: back to the tuple-by-tuple join
     options = PlanOptions(tuning=Tuning(batched_joins=frontier))
@@ -58,7 +50,7 @@ def _run(query, edges, frontier: bool):
 @settings(max_examples=40, deadline=None)
 @given(raw=streams, window=st.integers(1, 6), slide=st.integers(1, 2))
 def test_frontier_join_equals_tuple_by_tuple_and_reference(text, raw, window, slide):
-    edges = norm(_timed(raw))
+    edges = norm(timed(raw))
     query = compile_text(".window 1\n" + text, window=window, slide=min(slide, window))
     batch, single = _run(query, edges, True), _run(query, edges, False)
     assert batch.history == single.history

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from incremental_support import compile_text
+from incremental_support import compile_text, timed
 
 import sgq
 
@@ -37,11 +37,9 @@ edge_lists = st.lists(
 
 
 def _stream(drawn, deletions: bool):
-    t, out = 0, []
-    for s, d, label, dt, op in drawn:
-        t += dt
-        out.append((str(s), str(d), label, t, op if deletions else "+"))
-    return out
+    return [
+        (str(s), str(d), label, t, op if deletions else "+") for s, d, label, t, op in timed(drawn)
+    ]
 
 
 def _events(query, edges, spans: bool):

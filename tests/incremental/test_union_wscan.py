@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from incremental_support import timed
 from sgq.incremental.engine import Engine
 from sgq.incremental.operators.union_wscan import UnionWScanOp
 from sgq.sga.algebra import Pattern, Plan, Rename, Union, WScan
@@ -68,19 +69,11 @@ EDGES = st.lists(
 )
 
 
-def _timed(edges):
-    t, out = 0, []
-    for s, d, label, step, op in edges:
-        t += step
-        out.append((s, d, label, t, op))
-    return out
-
-
 @settings(max_examples=60, deadline=None)
 @given(EDGES, st.booleans())
 def test_merged_scan_gives_what_the_union_of_scans_gives(edges, read_by_a_pattern):
     """Rows (with end records) and native deltas equal; in a PATTERN's input too."""
-    edges = _timed(edges)
+    edges = timed(edges)
     plans = [Plan((MERGED,)), Plan((UNION,))]
     if read_by_a_pattern:
         plans = [
