@@ -4,7 +4,8 @@ Edges are buffered per timestamp and pushed through the dataflow (incremental/ru
 one batch when a later time shows up, or on `flush` / `advance` / `close` / `push_batch`; the
 results of a batch are exact for every instant before the next input time (timeliness).
 `push_batch` may run the instants between two expiries as one round (a span, runtime
-`run_span`) where the plan's output is S-PATH's native deltas: the same deltas, less work.
+`run_span`) where the plan's outputs are PATHs giving native deltas: the same deltas, less
+work.
 Out-of-order input is an error naming both times. Results of the output predicates are kept for
 `drain()`, sent to subscribers, and (with `history`) merged per key so `snapshot(τ)` can
 answer for any τ.
@@ -162,9 +163,9 @@ class Engine:
     def _push_spans(self, edges: Iterable) -> None:
         """`push_batch` by spans: the `+` edges of consecutive instants with no expiry
         between them (runtime `span_end`) run as one round (`run_span`) while the dataflow
-        takes spans (`span_ready`: its output is S-PATH's native deltas). A `-` edge, and
-        every instant while the dataflow takes no spans (the closure PATH before a
-        hand-over), go through `push`, one round per instant as ever. The deltas are the
+        takes spans (`span_ready`: its outputs are PATHs giving native deltas). A `-` edge,
+        and every instant while the dataflow takes no spans (after a deletion turned PATH's
+        results into rows), go through `push`, one round per instant as ever. The deltas are the
         same; a span only saves the per-round work of its instants."""
         flow, push, reads = self.dataflow, self.push, self.dataflow.reads
         span: dict[str, list] = {}

@@ -291,8 +291,8 @@ class Dataflow:
         return produced, ended
 
     def span_ready(self) -> bool:
-        """Whether every operator takes spans now (`Operator.spans`; S-PATH only once the
-        closure PATH has handed over to it, so this is asked per span)."""
+        """Whether every operator takes spans now (`Operator.spans`; a PATH stops when a
+        deletion turns its results into rows, so this is asked per span)."""
         return self.spanning and all(op.spans() for op in self.ops)
 
     def span_end(self, first: int) -> int:
