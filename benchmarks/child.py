@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import sys
 
+from sgq.collector import tune_for_long_run
+
 from .measure import SYSTEMS
 from .workloads import Workload
 
 
 def main() -> None:
+    tune_for_long_run()  # as `sgq run` does, for every system measured (the same process rules)
     request = json.loads(sys.stdin.read())
     workload = Workload(**request["workload"])
     result = SYSTEMS[request["system"]](

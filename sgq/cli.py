@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from . import __version__
+from .collector import tune_for_long_run
 from .errors import UserError
 
 # The order here is the order of `sgq --help`.
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    tune_for_long_run()
     try:
         return int(args._run(args) or 0)
     except UserError as exc:
