@@ -135,7 +135,7 @@ class RunJob:
         elif self.args.paths:
             writer.write_many([(*r[:5], path_text(r[5])) for r in results])
         else:
-            writer.write_many([r[:5] for r in results])
+            writer.write_results(results)
 
     def draw_progress(self, done: int | None) -> None:
         stats = self.engine.stats()

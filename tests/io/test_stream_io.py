@@ -150,6 +150,21 @@ def test_plain_csv_writes_what_the_csv_module_writes(rows):
     assert got.getvalue() == want.getvalue()
 
 
+@given(
+    st.lists(st.tuples(_field, _field, _field, _field, _field, _field), max_size=6),
+    st.sampled_from(["csv", "jsonl"]),
+)
+def test_engine_rows_write_what_their_five_fields_write(rows, fmt):
+    """`write_results` (what `sgq run` uses for interval rows) leaves the sixth field out and
+    writes the bytes `write_many` writes for the five-field rows, quoting included."""
+    want, got = io.StringIO(), io.StringIO()
+    w = ResultWriter(want, INTERVAL_FIELDS, fmt)
+    w.write_many([r[:5] for r in rows])
+    g = ResultWriter(got, INTERVAL_FIELDS, fmt)
+    g.write_results(rows)
+    assert got.getvalue() == want.getvalue() and g.rows == w.rows == len(rows)
+
+
 def test_plain_csv_takes_ordinary_rows_and_declines_quoting():
     assert _plain_csv([(5, "+", "m1", "p2", "Answer")]) == "5,+,m1,p2,Answer\n"
     assert _plain_csv([(5, "+", "m,1", "p2", "Answer")]) is None
