@@ -8,10 +8,12 @@ bottleneck exp over the product paths `(x, s0) ->* (y, f)`, `f` final, which is 
 live expiry level L whose graph `G_L` (the input tuples with exp >= L) has that path. The
 level closures (state/level_closure.py) are bitsets, so a batch's tuples update whole rows at
 once, and an implied tuple costs one bit test. A start node newly reaching final nodes at
-level L, but not at the next higher level, is a result widened to exp L: it goes through the
-Coalescer as `[now, L)` (a key that was not live starts at `now`: the path has a tuple that is
-new at `now`; a live key keeps its start), exactly the coverage S-PATH emits. The ε-pairs of a
-nullable regex come from the `domain` port (VERTICES), as in S-PATH.
+level L, but not at the next higher level, is a result widened to exp L: it is admitted as
+`[now, L)` (a key that was not live starts at `now`: the path has a tuple that is new at `now`;
+a live key keeps its start), exactly the coverage S-PATH emits. The coverage is kept by
+source (state/fan_coverage.py: a finding is a fan of targets widened to one L), a Coalescer
+from a hand-over on. The ε-pairs of a nullable regex come from the `domain` port (VERTICES),
+as in S-PATH.
 
 Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
 (sgq/options.py) use S-PATH from the start; `"closure"` turns the density rule below off. On
@@ -59,6 +61,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state.coalescer import Coalescer
+from ..state.fan_coverage import FanCoverage
 from ..state.level_closure import LevelClosure
 from ..state.product_nodes import bits
 from ..state.window_closure import WindowClosure
@@ -134,7 +137,6 @@ class PathClosureOp(PhysicalOperator):
             ctx.index_of(node.domain) if node.domain is not None and self.dfa.nullable else None
         )
         self.moves = [list(self.dfa.by_letter.get(letter, ())) for letter in self.letters]
-        self.out = Coalescer()
         self.spath: PathOp | None = None
         self.check_density = False
         self.excess = 0.0  # the closure's work beyond S-PATH's, summed over slides
@@ -155,6 +157,9 @@ class PathClosureOp(PhysicalOperator):
         self.loops = not node.simple or self.dfa.nullable  # interval rows may hold (v, v)
         if self.dfa.nullable and self.domain is None:
             self.sink = None  # no ε-pairs to stand for (v, v) (translate always wires them)
+        # what was emitted: the interval rows' coverage by source (a Coalescer from a
+        # hand-over on); with native deltas only the ε-pairs' rows
+        self.out: FanCoverage | Coalescer = FanCoverage() if self.sink is None else Coalescer()
         # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
         kind = LevelClosure if self.sink is None else WindowClosure
         self.closure: LevelClosure | WindowClosure | None = kind(
@@ -208,20 +213,27 @@ class PathClosureOp(PhysicalOperator):
         return result
 
     def _emit(self, found, now, result) -> None:
+        """The interval rows of `insert`'s findings: per `(x, mask, L)` the vertices of mask,
+        each pair widened to `[start, L)` where it widens what was emitted (one `admit_fan`
+        per finding). Findings share masks (a post's sole `hasCreator` edge finds what its
+        creator finds: on `knows*` over snb two thirds of them): each mask's vertices are
+        named once per batch."""
         names = self.closure.names
         ns = self.closure.nstates
-        admit = self.out.admit
+        fan = self.out.admit_fan  # a FanCoverage until a hand-over
         loops = self.loops
+        named: dict = {}
         for x, mask, level in found:
             xv = names[x // ns]
-            for y in bits(mask):
-                if not loops and y // ns == x // ns:
-                    continue
-                yv = names[y // ns]
-                got = admit((xv, yv), now, level, now)
-                if got is not None:
-                    g_ts, g_exp = got
-                    result.append((xv, yv, g_ts, g_exp, None))
+            trgs = named.get(mask)
+            if trgs is None:
+                if ns == 1:
+                    trgs = named[mask] = [names[y] for y in bits(mask)]
+                else:
+                    trgs = named[mask] = [names[y // ns] for y in bits(mask)]
+            if not loops and xv in trgs:
+                trgs = [t for t in trgs if t != xv]
+            fan(xv, trgs, now, level, now, result)
 
     # ---- native deltas
     def _reversed_keys(self, fans: list) -> list:
@@ -355,7 +367,9 @@ class PathClosureOp(PhysicalOperator):
     # ---- the hand-over to S-PATH
     def _spath(self) -> PathOp:
         """An empty S-PATH operator for this node over the same input indexes, emitting
-        through this operator's Coalescer."""
+        through this operator's Coalescer (the interval rows' coverage becomes one)."""
+        if isinstance(self.out, FanCoverage):
+            self.out = self.out.coalescer()
         node = self.node
         nodes = list(node.inputs)
         indexes = list(self.inputs)
@@ -434,7 +448,7 @@ class PathClosureOp(PhysicalOperator):
         """The output's coverage; the closure, or the S-PATH trees after a hand-over; the
         density bookkeeping; whether results still go out as native deltas."""
         return {
-            "output": state_of(self.out),
+            "output": state_of(self._emitted()),
             "closure": None if self.closure is None else state_of(self.closure),
             "spath": None if self.spath is None else state_of(self.spath),
             "check_density": self.check_density,
@@ -445,8 +459,13 @@ class PathClosureOp(PhysicalOperator):
             "native": self.sink is not None,
         }
 
+    def _emitted(self) -> Coalescer:
+        """What was emitted, as a Coalescer (the checkpoint form)."""
+        return self.out.coalescer() if isinstance(self.out, FanCoverage) else self.out
+
     def restore(self, state: dict) -> None:
-        restore_into(self.out, state["output"])
+        out = Coalescer()
+        restore_into(out, state["output"])
         self.check_density = state["check_density"]
         self.excess = state["excess"]
         self.spent = state["spent"]
@@ -457,8 +476,10 @@ class PathClosureOp(PhysicalOperator):
         if not state["native"]:
             self.sink = None
         if state["spath"] is None:
+            self.out = FanCoverage.of(out) if self.sink is None else out
             restore_into(self.closure, state["closure"])
         else:
+            self.out = out
             self.closure = None
             self.spath = self._spath()
             restore_into(self.spath, state["spath"])

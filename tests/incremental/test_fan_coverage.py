@@ -1,0 +1,58 @@
+"""FanCoverage (the closure PATH's interval-row coverage by source) emits, keeps and forgets
+exactly what a Coalescer fed the same keys does."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from sgq.incremental.state.coalescer import Coalescer
+from sgq.incremental.state.fan_coverage import FanCoverage
+
+_vertex = st.sampled_from("abcd")
+_step = st.one_of(
+    # a fan: src, targets (repeats allowed: two final states of one vertex), exp ahead of now
+    st.tuples(st.just("fan"), _vertex, st.lists(_vertex, max_size=4), st.integers(1, 6)),
+    # an ε-pair's admit with an earlier ts
+    st.tuples(st.just("one"), _vertex, st.integers(0, 3), st.integers(1, 6)),
+    st.tuples(st.just("purge")),
+    st.tuples(st.just("tick"), st.integers(1, 3)),
+)
+
+
+@given(st.lists(_step, max_size=40))
+def test_fan_coverage_is_a_coalescer_by_source(steps):
+    fans, coalescer = FanCoverage(), Coalescer()
+    now = 0
+    for step in steps:
+        if step[0] == "fan":
+            _, src, trgs, ahead = step
+            got: list = []
+            fans.admit_fan(src, trgs, now, now + ahead, now, got)
+            want = []
+            for trg in trgs:
+                span = coalescer.admit((src, trg), now, now + ahead, now)
+                if span is not None:
+                    want.append((src, trg, span[0], span[1], None))
+            assert got == want
+        elif step[0] == "one":
+            _, v, back, ahead = step
+            ts = max(0, now - back)
+            key = (v, v)
+            assert fans.admit(key, ts, now + ahead, now) == coalescer.admit(
+                key, ts, now + ahead, now
+            )
+        elif step[0] == "purge":
+            fans.purge(now)
+            coalescer.purge(now)
+            assert len(fans) == len(coalescer)
+        else:
+            now += step[1]
+        fans._check()
+        live = {k: c for k, c in coalescer.live.items() if c[1] > now}
+        assert {k: c for k, c in fans.coalescer().live.items() if c[1] > now} == live
+        for key in live:
+            assert fans.until(key) == coalescer.until(key)
+    # the checkpoint form round-trips
+    again = FanCoverage.of(fans.coalescer())
+    again._check()
+    assert again.coalescer().live == fans.coalescer().live
