@@ -13,6 +13,8 @@ from pathlib import Path
 
 import attrs
 
+from sgq.errors import UserError
+
 DAY = 86400
 
 
@@ -43,7 +45,10 @@ def specs_dir() -> Path:
     env = os.environ.get("SGQ_SPECS")
     if env:
         return Path(env)
-    raise FileNotFoundError("specs/queries not found: run sgq bench from a source checkout")
+    raise UserError(
+        "specs/queries not found: run sgq bench from a source checkout (or set SGQ_SPECS to "
+        "its specs/queries)"
+    )
 
 
 STREAMS = Path(__file__).resolve().parent / "streams"
