@@ -11,6 +11,7 @@ state; `settle(frontier)` hears that no input before `frontier` will come; `size
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
@@ -160,3 +161,36 @@ class IndexedInputsOperator(CoalescedOperator):
         super().__init__(node)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         self.paths = ctx.paths
+
+
+def by_instant(batches: list) -> Iterator[tuple[int, list]]:
+    """The sgts of a span's ports (each port's in time order, an sgt's ts its instant: runtime
+    `run_span`), per instant in time order: `(instant, batches)`, one batch per port (None
+    where the port has none at that instant)."""
+    nports = len(batches)
+    ports = [port for port, batch in enumerate(batches) if batch]
+    if len(ports) == 1:
+        (port,) = ports
+        tagged = ((port, sgt) for sgt in batches[port])
+    else:
+        tagged = sorted(((port, sgt) for port in ports for sgt in batches[port]), key=_instant_of)
+    current, group = None, None
+    for port, sgt in tagged:
+        _u, _v, ts, _exp, _wit = sgt
+        if ts != current:
+            if group is not None:
+                yield current, group
+            current, group = ts, [None] * nports
+        batch = group[port]
+        if batch is None:
+            group[port] = [sgt]
+        else:
+            batch.append(sgt)
+    if group is not None:
+        yield current, group
+
+
+def _instant_of(tagged: tuple) -> int:
+    """The instant of a `(port, sgt)` pair: the sgt's ts."""
+    _port, (_u, _v, ts, _exp, _wit) = tagged
+    return ts

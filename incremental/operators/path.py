@@ -33,13 +33,14 @@ its last final-state node, when that node is purged (at a slide's purge, or when
 passes it: `settle`, so every '-' is timely). Since the trees keep each node's largest exp
 (max-min over its paths), that is exactly when the last derivation expires. The first
 explicit deletion turns the live results into ordinary keys (`_stop_native`) and rows take
-over, as for the closure PATH. ε-pairs of a nullable regex, and with them `(v, v)`, stay
-rows.
+over, as for the closure PATH. The ε-pairs of a nullable regex, and with them `(v, v)`, are
+native keys too (`native_epsilon`): `(v, v)` enters when the domain first holds v and leaves
+when v's coverage there ends, as PATTERN's native keys do (operators/native_keys.py). So a
+nullable PATH takes spans like any other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ...sga.algebra import regex_labels
@@ -48,8 +49,8 @@ from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from ..state.delta_path import DeltaPath
 from ..stateful import StateError, restore_into, state_of
-from .base import BuildContext, PhysicalOperator
-from .native_keys import adopt_as_rows
+from .base import BuildContext, PhysicalOperator, by_instant
+from .native_keys import NativeKeys, adopt_as_rows
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -73,7 +74,10 @@ class PathOp(PhysicalOperator):
         "own_vertex",
         "loops",
         "several_finals",
+        "epsilon",
     )
+
+    STATE_VERSION = 2  # 2: the ε-pairs of a PATH giving native deltas are native keys
 
     def __init__(self, node: Op, ctx: BuildContext, out: Coalescer | None = None) -> None:
         super().__init__(node)
@@ -85,8 +89,8 @@ class PathOp(PhysicalOperator):
         self.paths = ctx.paths
         nullable_domain = node.domain is not None and self.dfa.nullable
         self.domain = ctx.index_of(node.domain) if nullable_domain else None
-        # native deltas (see the module docstring): results enter and leave the engine's
-        # DeltaView directly; ε-pairs, and (v, v) with them, still come as rows
+        # native deltas (see the module docstring): results, and ε-pairs, enter and leave
+        # the engine's DeltaView directly
         self.sink = ctx.delta_sink(node)
         self.label, self.reverse = ctx.output_key(node)
         # (v, v) is no result of a walk: an ε-pair's (nullable), or none at all (a simple
@@ -97,13 +101,14 @@ class PathOp(PhysicalOperator):
         if self.dfa.nullable and self.domain is None:
             self.sink = None
         self.several_finals = len(self.dfa.finals) > 1
+        self.epsilon = native_epsilon(self)
 
     def process(self, batches: list, now: int) -> list:
         return self._insert(batches, now)
 
     def spans(self) -> bool:
-        """Native deltas and no ε-pairs: results enter at their sgt's own instant."""
-        return self.sink is not None and not self.dfa.nullable
+        """Native deltas: results (and ε-pairs) enter at their sgt's own instant."""
+        return self.sink is not None
 
     def process_span(self, batches: list) -> list:
         """The sgts of a span (runtime `run_span`: instants with no expiry between them),
@@ -259,6 +264,8 @@ class PathOp(PhysicalOperator):
     def settle(self, frontier: float) -> None:
         """With native deltas: every result ending before `frontier` leaves now (its '-' is
         final: nothing before `frontier` can come)."""
+        if self.epsilon is not None:
+            self.epsilon.settle(frontier)
         if self.sink is not None:
             upto = frontier - 1 if frontier < FOREVER else FOREVER
             if self.delta_path.expires_by(upto):
@@ -269,7 +276,10 @@ class PathOp(PhysicalOperator):
     def _stop_native(self, now: int) -> None:
         """Before an explicit deletion: every live result becomes an ordinary output key (in
         `out` and in the sink's open segments) so that rows cut it from now on; as the closure
-        PATH does, its true start is not kept (NEVER in both)."""
+        PATH does, its true start is not kept (NEVER in both). The ε-pairs' keys first."""
+        if self.epsilon is not None:
+            self.epsilon.stop(now)
+            self.epsilon = None
         ended: dict = {}
         self.delta_path.purge(now, ended)
         self._leave(ended)
@@ -280,7 +290,9 @@ class PathOp(PhysicalOperator):
         self.sink = None
 
     def _epsilon(self, batch, now, result) -> None:
-        if self.dfa.nullable:
+        if self.epsilon is not None:
+            enter_epsilon(self.epsilon, batch, now)
+        elif self.dfa.nullable:
             epsilon_pairs(self.out, batch, now, result, () if self.paths else None)
 
     def retract(self, batches: list, now: int) -> list:
@@ -336,7 +348,10 @@ class PathOp(PhysicalOperator):
             self._leave(ended)
         else:
             self.delta_path.purge(now)
-        self.out.purge(now)
+        if self.epsilon is not None:
+            self.epsilon.settle(now)  # an ε-pair ending at `now` may still go on this round
+        else:
+            self.out.purge(now)
 
     def size(self) -> int:
         return len(self.delta_path) + len(self.out)
@@ -356,8 +371,10 @@ class PathOp(PhysicalOperator):
             raise StateError("native deltas saved for a PATH that gives rows in this engine")
         if not state["native"]:
             self.sink = None
+            self.epsilon = None
 
     def _check(self) -> None:
+        assert self.epsilon is None or self.epsilon.out is self.out, "ε-pairs in another out"
         self.delta_path._check()
         self.out._check()
 
@@ -370,6 +387,20 @@ def path_automaton(node) -> tuple:
     return compile_regex(node.regex), letters
 
 
+def native_epsilon(op) -> NativeKeys | None:
+    """The ε-pairs of a nullable PATH `op` giving native deltas (`op.sink`), as native keys
+    of its Coalescer `op.out` (only they are in it then), or None."""
+    if op.sink is None or not op.dfa.nullable:
+        return None
+    return NativeKeys(op.out, op.sink, op.label, op.reverse)
+
+
+def enter_epsilon(epsilon: NativeKeys, batch, now) -> None:
+    """The domain's `(v, v)` sgts as native ε-pairs: a key enters at its sgt's start when v
+    had no coverage reaching `now`."""
+    epsilon.admit((((v, v), ts, exp) for v, _v, ts, exp, _wit in batch), now)
+
+
 def epsilon_pairs(out, batch, now, result, wit) -> None:
     """(v, v) for every vertex `v` of the active domain (the VERTICES port of a PATH whose
     regex is nullable: ε ∈ L(R), specs/semantics.md), through the Coalescer `out`."""
@@ -379,36 +410,3 @@ def epsilon_pairs(out, batch, now, result, wit) -> None:
         if got is not None:
             g_ts, g_exp = got
             result.append((v, v, g_ts, g_exp, wit))
-
-
-def by_instant(batches: list) -> Iterator[tuple[int, list]]:
-    """The sgts of a span's ports (each port's in time order, an sgt's ts its instant: runtime
-    `run_span`), per instant in time order: `(instant, batches)`, one batch per port (None
-    where the port has none at that instant)."""
-    nports = len(batches)
-    ports = [port for port, batch in enumerate(batches) if batch]
-    if len(ports) == 1:
-        (port,) = ports
-        tagged = ((port, sgt) for sgt in batches[port])
-    else:
-        tagged = sorted(((port, sgt) for port in ports for sgt in batches[port]), key=_instant_of)
-    current, group = None, None
-    for port, sgt in tagged:
-        _u, _v, ts, _exp, _wit = sgt
-        if ts != current:
-            if group is not None:
-                yield current, group
-            current, group = ts, [None] * nports
-        batch = group[port]
-        if batch is None:
-            group[port] = [sgt]
-        else:
-            batch.append(sgt)
-    if group is not None:
-        yield current, group
-
-
-def _instant_of(tagged: tuple) -> int:
-    """The instant of a `(port, sgt)` pair: the sgt's ts."""
-    _port, (_u, _v, ts, _exp, _wit) = tagged
-    return ts

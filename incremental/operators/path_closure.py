@@ -44,9 +44,10 @@ it enters, so the state is one closure of the whole window (state/window_closure
 one per level. A pair enters the output when a batch first reaches it (`insert(edges,
 entering)`), and it leaves at the level L it is last in: dropping L (`drop_reporting`, at the
 next batch, at a purge, or when the frontier passes L: `settle`) rebuilds the closure without
-L's tuples and reports exactly the pairs it lost, those whose bottleneck is L. Pairs are per vertex (`vertices_of` folds the final states of a vertex); with a nullable
-regex the (v, v) pairs are the ε-pairs' (a cycle through v never outlives v's own validity),
-which still come as rows. A hand-over keeps them native: S-PATH replays the window, announces
+L's tuples and reports exactly the pairs it lost, those whose bottleneck is L. Pairs are per
+vertex (`vertices_of` folds the final states of a vertex); with a nullable regex the (v, v)
+pairs are the ε-pairs' (a cycle through v never outlives v's own validity), native keys as
+well (operators/path.py `native_epsilon`). A hand-over keeps them native: S-PATH replays the window, announces
 only what the closure did not hold, and from then on gives the deltas itself (operators/
 path.py), until an explicit deletion turns its live results into ordinary keys. A hand-over
 at an explicit deletion first turns the closure's live pairs into ordinary keys
@@ -66,9 +67,15 @@ from ..state.level_closure import LevelClosure
 from ..state.product_nodes import bits
 from ..state.window_closure import WindowClosure
 from ..stateful import StateError, restore_into, state_of
-from .base import BuildContext, PhysicalOperator
+from .base import BuildContext, PhysicalOperator, by_instant
 from .native_keys import adopt_as_rows
-from .path import PathOp, by_instant, epsilon_pairs, path_automaton
+from .path import (
+    PathOp,
+    enter_epsilon,
+    epsilon_pairs,
+    native_epsilon,
+    path_automaton,
+)
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -103,7 +110,8 @@ class _Inputs:
 class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
-    STATE_VERSION = 2  # 2: the measured work of the slide (`spent`, `overwork_at`)
+    # 2: the measured work of the slide (`spent`, `overwork_at`); 3: native ε-pairs (path.py)
+    STATE_VERSION = 3
 
     __slots__ = (
         "dfa",
@@ -126,6 +134,7 @@ class PathClosureOp(PhysicalOperator):
         "loops",
         "sparse_hands_over",
         "tuning",
+        "epsilon",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -160,6 +169,7 @@ class PathClosureOp(PhysicalOperator):
         # what was emitted: the interval rows' coverage by source (a Coalescer from a
         # hand-over on); with native deltas only the ε-pairs' rows
         self.out: FanCoverage | Coalescer = FanCoverage() if self.sink is None else Coalescer()
+        self.epsilon = native_epsilon(self)  # with native deltas, the ε-pairs' keys
         # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
         kind = LevelClosure if self.sink is None else WindowClosure
         self.closure: LevelClosure | WindowClosure | None = kind(
@@ -293,10 +303,10 @@ class PathClosureOp(PhysicalOperator):
                 self.sink.leave_fans(level, self.label, fans)
 
     def spans(self) -> bool:
-        """Native deltas and no ε-pairs (after a hand-over, S-PATH's answer)."""
+        """Native deltas, ε-pairs included (after a hand-over, S-PATH's answer)."""
         if self.spath is not None:
             return self.spath.spans()
-        return self.sink is not None and not self.dfa.nullable
+        return self.sink is not None
 
     def process_span(self, batches: list) -> list:
         """A span (runtime `run_span`): after a hand-over S-PATH's; else the closure takes
@@ -316,12 +326,17 @@ class PathClosureOp(PhysicalOperator):
         if self.spath is not None:
             self.spath.settle(frontier)
         elif self.sink is not None:
+            if self.epsilon is not None:
+                self.epsilon.settle(frontier)
             self._drop(frontier, strict=True)
 
     def _stop_native(self, now) -> None:
         """Before a hand-over: every live closure result becomes an ordinary output key, in
         `out` and in the sink's open segments (`adopt_as_rows`), so S-PATH's rows widen and cut
-        it as if it had been rows all along."""
+        it as if it had been rows all along (the ε-pairs' keys first)."""
+        if self.epsilon is not None:
+            self.epsilon.stop(now)
+            self.epsilon = None
         names, ns = self.closure.names, self.closure.nstates
         live = self.closure.live_pairs(self.own_vertex)
         results = {(names[x // ns], names[y // ns]): until for (x, y), until in live.items()}
@@ -361,7 +376,9 @@ class PathClosureOp(PhysicalOperator):
         return self.excess > trees or work > tuning.clearly_sparse * trees
 
     def _epsilon(self, batch, now, result) -> None:
-        if self.dfa.nullable:
+        if self.epsilon is not None:
+            enter_epsilon(self.epsilon, batch, now)
+        elif self.dfa.nullable:
             epsilon_pairs(self.out, batch, now, result, None)
 
     # ---- the hand-over to S-PATH
@@ -436,7 +453,10 @@ class PathClosureOp(PhysicalOperator):
             return
         self._drop(now, strict=False)
         self.closure.purge(now)
-        self.out.purge(now)
+        if self.epsilon is not None:
+            self.epsilon.settle(now)  # an ε-pair ending at `now` may still go on this round
+        else:
+            self.out.purge(now)
         self.check_density = True  # once per slide, at the next batch
 
     def size(self) -> int:
@@ -483,11 +503,13 @@ class PathClosureOp(PhysicalOperator):
             self.closure = None
             self.spath = self._spath()
             restore_into(self.spath, state["spath"])
+        self.epsilon = native_epsilon(self)  # over the restored `out`
 
     def _check(self) -> None:
         if self.spath is not None:
             self.spath._check()
             return
+        assert self.epsilon is None or self.epsilon.out is self.out, "ε-pairs in another out"
         closure = self.closure
         ns = closure.nstates
         vid = closure.vid

@@ -10,7 +10,7 @@ O(1), O(log n) when emitted; per end record O(degree of s and t).
 
 from __future__ import annotations
 
-from .base import IndexedInputsOperator, sgts
+from .base import IndexedInputsOperator, by_instant, sgts
 
 
 class VerticesOp(IndexedInputsOperator):
@@ -30,6 +30,25 @@ class VerticesOp(IndexedInputsOperator):
                 if got is not None:
                     g_ts, g_exp = got
                     result.append((t, t, g_ts, g_exp, own))
+        return result
+
+    def spans(self) -> bool:
+        return True
+
+    def process_span(self, batches: list) -> list:
+        """A span (runtime `run_span`): the sgts in time order across the ports, each admitted
+        at its own instant, and a widening emitted as `[instant, exp)`, as WSCAN's are (with
+        what was emitted before it covers the same): each row's ts is the instant its
+        consumer, a nullable PATH's domain port, runs it at (`by_instant`)."""
+        admit = self.out.admit
+        result = []
+        for instant, group in by_instant(batches):
+            for s, t, _ts, exp, wit in sgts(group):
+                own = () if wit is not None else None
+                if admit(s, instant, exp, instant) is not None:
+                    result.append((s, s, instant, exp, own))
+                if t != s and admit(t, instant, exp, instant) is not None:
+                    result.append((t, t, instant, exp, own))
         return result
 
     def retract(self, batches: list, now: int) -> list:

@@ -19,7 +19,7 @@ PROGRAMS = [
     "Answer(x, y) :- [a/b*](x, y).",
     "Answer(y, x) :- [(a|b)+/b](x, y).",  # an output RENAME that swaps
     "Answer(x, y) :- [a/b*](x, y), x != y.",  # a FILTER above PATH: rows, no spans
-    "Answer(x, y) :- [a*](x, y).",  # nullable: ε-pairs come as rows, no spans
+    "Answer(x, y) :- [a*](x, y).",  # nullable: ε-pairs are native keys, in spans too
     "Answer(x, y) :- [a/b*](x, y).\nOther(x, y) :- c(x, y).",  # a WSCAN output: rows
 ]
 
@@ -113,6 +113,13 @@ def test_the_closure_path_takes_spans_too():
     edges = [("1", "2", "a", t) for t in range(0, 5)] + [("2", "3", "b", t) for t in (5, 6, 9)]
     text = "Answer(x, y) :- [a/b*](x, y)."
     assert _spanned_rounds(text, edges, options=sgq.PlanOptions()) == (2, 0)
+
+
+@pytest.mark.parametrize("options", [SPATH, sgq.PlanOptions()], ids=["spath", "closure"])
+def test_a_nullable_path_takes_spans_with_its_epsilon_pairs(options):
+    edges = [("1", "2", "a", t) for t in range(0, 5)] + [("2", "3", "b", t) for t in (5, 6, 9)]
+    text = "Answer(x, y) :- [a*/b*](x, y)."
+    assert _spanned_rounds(text, edges, options=options) == (2, 0)
 
 
 def test_deletions_and_row_outputs_run_per_instant():
