@@ -397,7 +397,11 @@ def native_epsilon(op) -> NativeKeys | None:
 
 def enter_epsilon(epsilon: NativeKeys, batch, now) -> None:
     """The domain's `(v, v)` sgts as native ε-pairs: a key enters at its sgt's start when v
-    had no coverage reaching `now`."""
+    had no coverage reaching `now`. First every key whose coverage ended before `now` leaves
+    at its end, as it would have at the frontier's move before a round at `now`: within a span
+    (one call per instant, no settle between them) a key ending at the span's first instant
+    and not continued there must leave before a later instant of the span enters it again."""
+    epsilon.settle(now)
     epsilon.admit((((v, v), ts, exp) for v, _v, ts, exp, _wit in batch), now)
 
 

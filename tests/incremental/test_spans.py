@@ -122,6 +122,27 @@ def test_a_nullable_path_takes_spans_with_its_epsilon_pairs(options):
     assert _spanned_rounds(text, edges, options=options) == (2, 0)
 
 
+@pytest.mark.parametrize("options", [SPATH, sgq.PlanOptions()], ids=["spath", "closure"])
+def test_an_epsilon_pair_ending_at_a_spans_start_leaves_before_it_enters_again(options):
+    # window = slide = 3: (0, 0)'s coverage ends at 3, where the second span starts; it is
+    # not continued at 3, so it leaves at 3 and enters again at 4 (found by the property test)
+    edges = [("0", "0", "a", t, "+") for t in (0, 0, 1)] + [
+        ("1", "1", "a", 3, "+"),
+        ("0", "0", "a", 4, "+"),
+    ]
+    query = compile_text(
+        ".window 1\nAnswer(x, y) :- [a*](x, y).", window=3, slide=3, options=options
+    )
+    events = _events(query, edges, spans=True)
+    assert events == _events(query, edges, spans=False)
+    assert [e for e in events if e[2] == "0"] == [
+        (0, "+", "0", "0", "Answer"),
+        (3, "-", "0", "0", "Answer"),
+        (4, "+", "0", "0", "Answer"),
+        (6, "-", "0", "0", "Answer"),
+    ]
+
+
 def test_deletions_and_row_outputs_run_per_instant():
     minus = [("1", "2", "a", 0, "+"), ("1", "2", "a", 1, "-"), ("1", "2", "a", 2, "+")]
     # the span at 0; after the '-' the results are rows (S-PATH's `_stop_native`) for good
