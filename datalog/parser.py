@@ -1,5 +1,6 @@
-"""Text to AST: the lark grammar `dl.lark` (LALR, built once per process) and a Transformer
-with one method per grammar rule, named as the rule, building `datalog.ast` nodes.
+"""Text to AST: the lark grammar `dl.lark` (LALR, built once per process, or loaded from the
+user's cache: datalog/parser_cache.py) and a Transformer with one method per grammar rule,
+named as the rule, building `datalog.ast` nodes.
 
 Syntax errors become `DlErrors` with a position and a message written for people. Semantic
 errors (arity, safety, recursion...) are not found here but by `datalog.checks`.
@@ -17,6 +18,7 @@ from lark.visitors import Transformer_NonRecursive
 
 from . import ast, errors
 from .errors import DlError, DlErrors
+from .parser_cache import cached_parser
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
@@ -24,7 +26,10 @@ UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 @functools.cache
 def _lark() -> Lark:
     grammar = resources.files(__package__).joinpath("dl.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return cached_parser(
+        grammar,
+        lambda: Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True),
+    )
 
 
 def _loc_of(item) -> ast.Loc | None:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 
-import numpy as np
-
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
@@ -48,7 +46,11 @@ def _bits_numpy(m: int) -> list[int]:
     """`bits` of a wide mask or one with many 1 bits, in C (numpy), lowest first: its bytes,
     then the bits of the non-zero ones. Where it wins (measured): a 16k-bit mask with 16 bits
     12 us against 16 scanning `bin(m)`, with 64 bits 15 against 24; a 1k-bit mask from ~64
-    bits; any mask above 256 bits. Below that, numpy's ~5 us per call loses."""
+    bits; any mask above 256 bits. Below that, numpy's ~5 us per call loses. numpy is
+    imported here, at the first wide mask: a run that never has one does not pay its ~80 ms
+    import (the import statement is then a dictionary lookup)."""
+    import numpy as np
+
     raw = np.frombuffer(m.to_bytes((m.bit_length() + 7) // 8, "little"), np.uint8)
     nonzero = np.flatnonzero(raw)
     byte, bit = np.nonzero(np.unpackbits(raw[nonzero], bitorder="little").reshape(-1, 8))
