@@ -151,10 +151,7 @@ def run_engine(
             current_slide, slide_acc = s, 0.0
         t0 = time.perf_counter()
         engine.push_batch(batch)
-        drained = engine.drain_rows()
-        results += len(drained)
-        if writer is not None:
-            writer.write_groups(view.feed_grouped(drained, engine.time))
+        results += _take(engine, view, writer)
         dt = time.perf_counter() - t0
         batch_lat.extend([dt] * len(batch))
         slide_acc += dt
@@ -174,10 +171,8 @@ def run_engine(
             )
             next_partial = t0 + dt + PARTIAL_EVERY
     engine.close()
-    drained = engine.drain_rows()
-    results += len(drained)
+    results += _take(engine, view, writer)
     if writer is not None:
-        writer.write_groups(view.feed_grouped(drained, engine.time))
         writer.write_groups(view.close_grouped())
         writer.flush()
     total = time.perf_counter() - start
@@ -383,3 +378,13 @@ def run_spark(
 
 
 SYSTEMS = {"engine": run_engine, "ingest": run_ingest, "reeval": run_reeval, "spark": run_spark}
+
+
+def _take(engine, view, writer) -> int:
+    """The rows the engine emitted since the last call: with `writer`, their deltas written
+    (through `view`); else interval rows counted as the engine keeps them (segments)."""
+    if writer is None:
+        return sum(len(rows) for _label, rows in engine.drain_segments())
+    drained = engine.drain_rows()
+    writer.write_groups(view.feed_grouped(drained, engine.time))
+    return len(drained)

@@ -92,7 +92,9 @@ class Engine:
         self._buffer_time: int | None = None
         self._buffered = 0
         self._minus: set[str] = set()  # labels with a '-' edge in the buffer
-        self._drained: list[tuple] = []  # rows (src, trg, label, ts, exp, path) not drained
+        # rows not drained, as the output operators gave them: `(label, [(src, trg, ts, exp,
+        # path), ...])` segments (no six-field tuple per row unless a caller asks for one)
+        self._drained: list[tuple[str, list]] = []
         self._subscribers: list[Callable[[Result], None]] = []
         self._bucket: int | None = None
         self._closed = False
@@ -248,11 +250,19 @@ class Engine:
     def drain(self) -> list[Result]:
         """Results emitted since the last drain, in emission order."""
         out, self._drained = self._drained, []
-        return [Result(*r) for r in out]
+        return [
+            Result(s, t, label, ts, exp, wit) for label, rows in out for s, t, ts, exp, wit in rows
+        ]
 
     def drain_rows(self) -> list[tuple]:
         """`drain` as plain tuples `(src, trg, label, ts, exp, path)`, for writers and the
         delta view (no Result per row: a million rows cost a second less)."""
+        return _flat(self.drain_segments())
+
+    def drain_segments(self) -> list[tuple[str, list]]:
+        """`drain` as the output operators gave the rows: `[(label, [(src, trg, ts, exp,
+        path), ...]), ...]` in emission order, for writers that put the label in themselves
+        (`ResultWriter.write_segments`) and counters: no tuple per row at all."""
         out, self._drained = self._drained, []
         return out
 
@@ -272,7 +282,7 @@ class Engine:
             "buffer_time": self._buffer_time,
             "buffered": self._buffered,
             "deleting_labels": self._minus,
-            "undrained": [tuple(r) for r in self._drained],
+            "undrained": _flat(self._drained),
             "history": self.history,
             "bucket": self._bucket,
             "closed": self._closed,
@@ -298,7 +308,9 @@ class Engine:
         self._buffer_time = state["buffer_time"]
         self._buffered = state["buffered"]
         self._minus = set(state["deleting_labels"])
-        self._drained = [tuple(r) for r in state["undrained"]]
+        self._drained = [
+            (label, [(s, t, ts, exp, wit)]) for s, t, label, ts, exp, wit in state["undrained"]
+        ]
         if self.history is not None:
             self.history = {key: list(ivs) for key, ivs in state["history"].items()}
         self._bucket = state["bucket"]
@@ -393,17 +405,21 @@ class Engine:
             elif not out:
                 continue
             label = labels[i]
-            rows = [(s, t, label, ts, exp, wit) for s, t, ts, exp, wit in out]
-            drained.extend(rows)
-            self.results_out += len(rows)
+            drained.append((label, out))
+            self.results_out += len(out)
             if history is not None:
-                for s, t, label, ts, exp, _wit in rows:
+                for s, t, ts, exp, _wit in out:
                     _remember(history, (s, t, label), ts, exp)
             if subscribers:
-                for row in rows:
-                    r = Result(*row)
+                for s, t, ts, exp, wit in out:
+                    r = Result(s, t, label, ts, exp, wit)
                     for cb in subscribers:
                         cb(r)
+
+
+def _flat(segments: list) -> list[tuple]:
+    """Six-field rows `(src, trg, label, ts, exp, path)` of drained segments."""
+    return [(s, t, label, ts, exp, wit) for label, rows in segments for s, t, ts, exp, wit in rows]
 
 
 def _remember(history: dict, key: tuple, ts: int, exp: int) -> None:

@@ -54,14 +54,24 @@ class Evaluation:
     `emit`: "intervals" (rows `(src, trg, label, ts, exp, path)`) or "deltas" (groups `(τ, op, keys)`, keys sorted);
     `paths`: interval rows carry a witness path; `sort_rows`: the interval rows of each batch
     sorted by (src, trg, label) (checkpoints: one batch per instant, so a resumed run writes
-    the same bytes)."""
+    the same bytes); `segments`: interval rows as the engine keeps them, `(label, rows)`
+    segments (`Engine.drain_segments`), where neither of those two is asked for."""
 
-    def __init__(self, query, emit: str = "intervals", *, paths: bool = False, sort_rows=False):
+    def __init__(
+        self,
+        query,
+        emit: str = "intervals",
+        *,
+        paths: bool = False,
+        sort_rows: bool = False,
+        segments: bool = False,
+    ):
         if emit not in ("intervals", "deltas"):
             raise UserError(f"emit must be 'intervals' or 'deltas', not {emit!r}")
         self.deltas = emit == "deltas"
         self.paths = paths and not self.deltas
         self.sort_rows = sort_rows and not self.deltas
+        self.segments = segments and not (self.deltas or self.paths or self.sort_rows)
         self.engine: Engine = query.engine(paths=self.paths, history=False, deltas=self.deltas)
         self.view = self.engine.delta_view() if self.deltas else None
 
@@ -76,7 +86,10 @@ class Evaluation:
         return self.take()
 
     def take(self) -> list:
-        """Interval rows emitted since the last call, or the delta groups now final."""
+        """Interval rows emitted since the last call (or their segments), or the delta groups
+        now final."""
+        if self.segments:
+            return self.engine.drain_segments()
         results = self.engine.drain_rows()
         if self.deltas:
             return self.view.feed_grouped(results, self.engine.time)

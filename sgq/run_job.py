@@ -40,7 +40,9 @@ class RunJob:
         self.ckpt = ckpt
         self.live = live
         self.deltas = args.emit == "deltas"
-        self.evaluation = Evaluation(query, args.emit, paths=args.paths, sort_rows=ckpt is not None)
+        self.evaluation = Evaluation(
+            query, args.emit, paths=args.paths, sort_rows=ckpt is not None, segments=True
+        )
         self.engine = self.evaluation.engine
         # the delta view is the engine's own (its native producers write to it): one root
         self.roots = {"engine": self.engine}
@@ -127,11 +129,13 @@ class RunJob:
             self.write(self.evaluation.advance(t))
 
     def write(self, results: list) -> None:
-        """Interval rows (tuples, `Engine.drain_rows`) or delta groups, as the evaluation gives
-        them."""
+        """Interval rows (tuples, `Engine.drain_rows`, or segments, `Engine.drain_segments`)
+        or delta groups, as the evaluation gives them."""
         writer = self.writer
         if self.deltas:
             writer.write_groups(results)
+        elif self.evaluation.segments:
+            writer.write_segments(results)
         elif self.args.paths:
             writer.write_many([(*r[:5], path_text(r[5])) for r in results])
         else:

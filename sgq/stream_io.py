@@ -427,6 +427,25 @@ class ResultWriter:
             else:
                 self.out.write(text)
 
+    def write_segments(self, segments: list) -> None:
+        """`write_results` of the engine's rows as it keeps them (`Engine.drain_segments`:
+        `(label, [(src, trg, ts, exp, path), ...])`), the label formatted in per segment: no
+        row tuple is built to be written."""
+        if self.fmt != "csv" or len(self.fields) != 5:
+            self.write_many(
+                [(s, t, label, ts, exp) for label, rows in segments for s, t, ts, exp, _ in rows]
+            )
+            return
+        for label, rows in segments:
+            self.rows += len(rows)
+            for i in range(0, len(rows), _CHUNK):
+                chunk = rows[i : i + _CHUNK]
+                text = "".join([f"{s},{t},{label},{ts},{exp}\n" for s, t, ts, exp, _ in chunk])
+                if _needs_csv(text, len(chunk)):
+                    self._csv.writerows([(s, t, label, ts, exp) for s, t, ts, exp, _ in chunk])
+                else:
+                    self.out.write(text)
+
     def write_groups(self, groups) -> None:
         """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,
         one formatted line per key with the group's `τ,op,` in front, no row tuples."""

@@ -165,6 +165,26 @@ def test_engine_rows_write_what_their_five_fields_write(rows, fmt):
     assert got.getvalue() == want.getvalue() and g.rows == w.rows == len(rows)
 
 
+@given(
+    st.lists(
+        st.tuples(_field, st.lists(st.tuples(_field, _field, _field, _field, _field), max_size=4)),
+        max_size=4,
+    ),
+    st.sampled_from(["csv", "jsonl"]),
+)
+def test_engine_segments_write_what_their_rows_write(segments, fmt):
+    """`write_segments` (what `sgq run` uses for interval rows without a checkpoint) puts each
+    segment's label in as the third field and writes the bytes `write_many` writes for the
+    five-field rows, quoting included."""
+    rows = [(s, t, label, ts, exp) for label, seg in segments for s, t, ts, exp, _ in seg]
+    want, got = io.StringIO(), io.StringIO()
+    w = ResultWriter(want, INTERVAL_FIELDS, fmt)
+    w.write_many(rows)
+    g = ResultWriter(got, INTERVAL_FIELDS, fmt)
+    g.write_segments(segments)
+    assert got.getvalue() == want.getvalue() and g.rows == w.rows == len(rows)
+
+
 def test_plain_csv_takes_ordinary_rows_and_declines_quoting():
     assert _plain_csv([(5, "+", "m1", "p2", "Answer")]) == "5,+,m1,p2,Answer\n"
     assert _plain_csv([(5, "+", "m,1", "p2", "Answer")]) is None
