@@ -17,20 +17,7 @@ class VerticesOp(IndexedInputsOperator):
     __slots__ = ()
 
     def process(self, batches: list, now: int) -> list:
-        admit = self.out.admit
-        result = []
-        for s, t, ts, exp, wit in sgts(batches):
-            own = () if wit is not None else None
-            got = admit(s, ts, exp, now)
-            if got is not None:
-                g_ts, g_exp = got
-                result.append((s, s, g_ts, g_exp, own))
-            if t != s:
-                got = admit(t, ts, exp, now)
-                if got is not None:
-                    g_ts, g_exp = got
-                    result.append((t, t, g_ts, g_exp, own))
-        return result
+        return self._admit(sgts(batches), now, [], from_start=True)
 
     def spans(self) -> bool:
         return True
@@ -40,15 +27,25 @@ class VerticesOp(IndexedInputsOperator):
         at its own instant, and a widening emitted as `[instant, exp)`, as WSCAN's are (with
         what was emitted before it covers the same): each row's ts is the instant its
         consumer, a nullable PATH's domain port, runs it at (`by_instant`)."""
-        admit = self.out.admit
-        result = []
+        result: list = []
         for instant, group in by_instant(batches):
-            for s, t, _ts, exp, wit in sgts(group):
-                own = () if wit is not None else None
-                if admit(s, instant, exp, instant) is not None:
-                    result.append((s, s, instant, exp, own))
-                if t != s and admit(t, instant, exp, instant) is not None:
-                    result.append((t, t, instant, exp, own))
+            self._admit(sgts(group), instant, result, from_start=False)
+        return result
+
+    def _admit(self, tuples, now: int, result: list, from_start: bool) -> list:
+        """`(s, s)` and `(t, t)` of each sgt, admitted at `now`, appended to `result` where they
+        widen the coverage; an emitted row starts at its key's coalesced start
+        (`from_start`) or at the sgt's own ts (in a span, its instant)."""
+        admit = self.out.admit
+        for s, t, ts, exp, wit in tuples:
+            own = () if wit is not None else None
+            got = admit(s, ts, exp, now)
+            if got is not None:
+                result.append((s, s, got[0] if from_start else ts, got[1], own))
+            if t != s:
+                got = admit(t, ts, exp, now)
+                if got is not None:
+                    result.append((t, t, got[0] if from_start else ts, got[1], own))
         return result
 
     def retract(self, batches: list, now: int) -> list:
