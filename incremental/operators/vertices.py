@@ -41,11 +41,13 @@ class VerticesOp(IndexedInputsOperator):
             own = () if wit is not None else None
             got = admit(s, ts, exp, now)
             if got is not None:
-                result.append((s, s, got[0] if from_start else ts, got[1], own))
+                g_ts, g_exp = got
+                result.append((s, s, g_ts if from_start else ts, g_exp, own))
             if t != s:
                 got = admit(t, ts, exp, now)
                 if got is not None:
-                    result.append((t, t, got[0] if from_start else ts, got[1], own))
+                    g_ts, g_exp = got
+                    result.append((t, t, g_ts if from_start else ts, g_exp, own))
         return result
 
     def retract(self, batches: list, now: int) -> list:
