@@ -12,14 +12,22 @@ op), so a record is accepted or rejected exactly as `sgq run` would (specs/seman
 from __future__ import annotations
 
 import calendar
-import csv
+import csv  # csv.Error
 import gzip
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from .errors import UserError
-from .stream_io import _ALIASES, COLUMNS, REQUIRED, StreamError, _edge, _header_columns
+from .stream_io import (
+    _ALIASES,
+    COLUMNS,
+    REQUIRED,
+    StreamError,
+    _edge,
+    _header_columns,
+    split_fields,
+)
 
 Edge = tuple[str, str, str, int, str]
 
@@ -124,7 +132,7 @@ def plan_file(
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                fields = next(csv.reader([line], delimiter=delimiter))
+                fields = split_fields(line, delimiter)
             except csv.Error:
                 continue  # likewise
             found = _header_columns(fields)
@@ -146,7 +154,7 @@ def plan_file(
 
 def _values_delimited(line: str, plan: FilePlan, delimiter: str, lineno: int) -> dict[str, str]:
     try:
-        fields = next(csv.reader([line], delimiter=delimiter))
+        fields = split_fields(line, delimiter)
     except csv.Error as exc:
         raise StreamError(plan.path, lineno, f"malformed line ({exc})") from None
     order = plan.order

@@ -92,6 +92,16 @@ def _header_columns(fields: list[str]) -> tuple[str, ...] | None:
     return None
 
 
+def split_fields(line: str, delimiter: str) -> list[str]:
+    """A CSV/TSV line's fields. Without a quote a line is its fields joined by the delimiter
+    (the fast path, and the rule: a stray carriage return inside a field is data, as it is
+    for `str.split`); with one, the csv module's quoting rules (which raise csv.Error on a
+    malformed line)."""
+    if '"' not in line:
+        return line.split(delimiter)
+    return next(csv.reader([line], delimiter=delimiter))
+
+
 def _edge(values: dict[str, str], filename: str, lineno: int) -> Edge:
     src, trg, label = values.get("src", ""), values.get("trg", ""), values.get("label", "")
     for name, value in (("src", src), ("trg", trg), ("label", label)):
@@ -120,7 +130,6 @@ def _delimited(
     order = columns
     at = None  # positions of src, trg, label, ts, op (None: no op column) in a line
     first = True
-    split = csv.reader
     lineno = start
     for raw in lines:
         if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
@@ -135,12 +144,7 @@ def _delimited(
         try:
             if isinstance(raw, BadEncoding):
                 raise StreamError(filename, lineno, "not valid UTF-8")
-            # without quotes a CSV line is its fields joined by the delimiter
-            fields = (
-                line.split(delimiter)
-                if '"' not in line
-                else next(split([line], delimiter=delimiter))
-            )
+            fields = split_fields(line, delimiter)
             if first:
                 first = False
                 header = _header_columns(fields)
