@@ -40,3 +40,12 @@ def spark():
         pytest.skip(str(exc))
     yield session
     stop_session()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`-n`, `--dist loadgroup`), every test that touches the shared
+    SparkSession runs on one worker, so a test run still starts one local Spark, not one per
+    worker; the other tests spread over the rest."""
+    for item in items:
+        if "spark" in getattr(item, "fixturenames", ()) or item.get_closest_marker("spark"):
+            item.add_marker(pytest.mark.xdist_group("spark"))
