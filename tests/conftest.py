@@ -42,10 +42,14 @@ def spark():
     stop_session()
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (`-n`, `--dist loadgroup`), every test that touches the shared
     SparkSession runs on one worker, so a test run still starts one local Spark, not one per
-    worker; the other tests spread over the rest."""
+    worker; the other tests spread over the rest. First among the hooks: xdist reads the
+    group markers in its own hook of the same name.
+    Tests that start Spark only in `sgq` subprocesses have their own JVMs anyway and spread
+    like the rest."""
     for item in items:
-        if "spark" in getattr(item, "fixturenames", ()) or item.get_closest_marker("spark"):
+        if "spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("spark"))

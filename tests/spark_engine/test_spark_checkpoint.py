@@ -103,6 +103,21 @@ def _sgq(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.fixture(scope="module")
+def q7_whole(tmp_path_factory):
+    """The stream, the command and the uninterrupted run's output that every killed run below
+    is compared with: one Spark run (per test worker), not one per case."""
+    base = tmp_path_factory.mktemp("q7-whole")
+    stream = base / "snb.csv"
+    made = _sgq("gen", "snb", "--edges", "300", "--seed", "3", "--days", "5", "-o", str(stream))
+    assert made.returncode == 0, made.stderr
+    program = str(REPO / "specs" / "queries" / "sga" / "snb" / "q7.dl")
+    common = [program, "--engine", "spark", "-i", str(stream), "--window", "2d", "--emit", "deltas"]
+    whole = _sgq("run", *common, "-o", str(base / "whole.csv"))
+    assert whole.returncode == 0, whole.stderr
+    return common, (base / "whole.csv").read_bytes()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "kill_at, out",
@@ -115,18 +130,8 @@ def _sgq(*args: str) -> subprocess.CompletedProcess:
         ("3:state", "out/"),
     ],
 )
-def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, kill_at, out):
-    stream = tmp_path / "snb.csv"
-    assert (
-        _sgq(
-            "gen", "snb", "--edges", "300", "--seed", "3", "--days", "5", "-o", str(stream)
-        ).returncode
-        == 0
-    )
-    program = str(REPO / "specs" / "queries" / "sga" / "snb" / "q7.dl")
-    common = [program, "--engine", "spark", "-i", str(stream), "--window", "2d", "--emit", "deltas"]
-    whole = _sgq("run", *common, "-o", str(tmp_path / "whole.csv"))
-    assert whole.returncode == 0, whole.stderr
+def test_a_killed_run_resumes_from_its_checkpoint(q7_whole, tmp_path, kill_at, out):
+    common, whole = q7_whole
     ckpt = ["--checkpoint", str(tmp_path / "ckpt"), "-o", f"{tmp_path}/{out}"]
     killed = _sgq("run", *common, *ckpt, "--kill-at", kill_at)
     assert killed.returncode == -9, killed.stderr
@@ -135,5 +140,5 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path, kill_at, out):
     assert "resuming from checkpoint" in again.stderr
     if out.endswith("/"):  # the batches read back in order: the single file's bytes
         assert _sgq("results", f"{tmp_path}/{out}", "-o", str(tmp_path / "out.csv")).returncode == 0
-    assert (tmp_path / "out.csv").read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    assert (tmp_path / "out.csv").read_bytes() == whole
     assert os.listdir(tmp_path / "ckpt" / "state") == [str(max(range(5)))]
