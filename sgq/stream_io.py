@@ -144,7 +144,8 @@ def _delimited(
         try:
             if isinstance(raw, BadEncoding):
                 raise StreamError(filename, lineno, "not valid UTF-8")
-            fields = split_fields(line, delimiter)
+            # split_fields' fast path inline: one call less per edge on the reader's hot loop
+            fields = line.split(delimiter) if '"' not in line else split_fields(line, delimiter)
             if first:
                 first = False
                 header = _header_columns(fields)
