@@ -1,5 +1,6 @@
 """The bit helpers of the closure states (state/product_nodes.py) against plain definitions:
-`bits` on masks narrow and wide, sparse and dense (its two routes meet at the 40th bit), and
+`bits` on masks narrow and wide, sparse and dense (bit by bit up to the 40th bit; a dense mask's
+rest by its binary text up to 640 bits wide, by numpy beyond), and
 `fresh_vertices` against a fold of whole masks, with several final states per vertex."""
 
 from __future__ import annotations
@@ -8,7 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgq.incremental.state.product_nodes import ProductNodes, bits
 
-_positions = st.sets(st.integers(0, 5000), max_size=120)
+_positions = (
+    st.sets(st.integers(0, 5000), max_size=120)
+    | st.sets(st.integers(0, 700), max_size=300)
+    | st.sets(st.integers(0, 1100), min_size=35, max_size=200)
+)
 
 
 def _mask(positions) -> int:
