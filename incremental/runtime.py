@@ -140,14 +140,14 @@ class _Context:
     """What an operator may ask the runtime for while it is built: `paths` (witness paths
     wanted), `options` (the user's physical choices, sgq/options.py), the shared indexes."""
 
-    __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks")
+    __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks", "_direct")
 
     def __init__(
         self,
         paths: bool,
         ids: dict,
         sink=None,
-        sinks: dict | None = None,
+        direct: dict | None = None,
         options: PlanOptions = PlanOptions(),
     ) -> None:
         self.paths = paths
@@ -155,7 +155,14 @@ class _Context:
         self._indexes: dict[int, EdgeIndex] = {}
         self._ids = ids
         self._sink = sink
-        self._sinks = sinks or {}
+        self._direct = direct or {}  # `_native_outputs`
+        self._sinks = self._direct if sink is not None else {}
+
+    def fan_rows(self, node) -> bool:
+        """Whether `node` may give its interval rows as fans (incremental/fan_rows.py): what
+        it emits reaches the engine's output only (`_native_outputs`), where fans are
+        read as rows by whoever reads them one by one."""
+        return node in self._direct
 
     def delta_sink(self, node):
         """The engine's DeltaView when `node` may give its results as native deltas (a delta-
@@ -189,7 +196,7 @@ class Dataflow:
         `options`: the physical choices the operators read from their build context."""
         nodes = list(plan.nodes())
         ids = {node: i for i, node in enumerate(nodes)}
-        ctx = _Context(paths, ids, sink, _native_outputs(plan, nodes) if sink else {}, options)
+        ctx = _Context(paths, ids, sink, _native_outputs(plan, nodes), options)
         self.nodes = nodes
         self.ops = []
         for node in nodes:

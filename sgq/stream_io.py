@@ -21,6 +21,7 @@ from typing import TextIO
 
 from .errors import UserError
 from .incremental.deltas import Fans, rows_of
+from .incremental.fan_rows import FanRows
 
 Edge = tuple[str, str, str, int, str]
 
@@ -434,14 +435,18 @@ class ResultWriter:
 
     def write_segments(self, segments: list) -> None:
         """`write_results` of the engine's rows as it keeps them (`Engine.drain_segments`:
-        `(label, [(src, trg, ts, exp, path), ...])`), the label formatted in per segment: no
-        row tuple is built to be written."""
+        `(label, rows)`, rows a list of `(src, trg, ts, exp, path)` or a FanRows), the label
+        formatted in per segment: no row tuple is built to be written, and a fan's targets
+        are joined in one call between its `src,` and `,label,ts,exp`."""
         if self.fmt != "csv" or len(self.fields) != 5:
             self.write_many(
                 [(s, t, label, ts, exp) for label, rows in segments for s, t, ts, exp, _ in rows]
             )
             return
         for label, rows in segments:
+            if type(rows) is FanRows:
+                self._write_fan_rows(label, rows)
+                continue
             self.rows += len(rows)
             for i in range(0, len(rows), _CHUNK):
                 chunk = rows[i : i + _CHUNK]
@@ -450,6 +455,41 @@ class ResultWriter:
                     self._csv.writerows([(s, t, label, ts, exp) for s, t, ts, exp, _ in chunk])
                 else:
                     self.out.write(text)
+
+    def _write_fan_rows(self, label: str, rows: FanRows) -> None:
+        """A FanRows segment, a chunk of fans at a time (the csv module for a chunk whose
+        plain text would differ from its output, or whose vertices are not strings)."""
+        fans = rows.fans
+        for i in range(0, len(fans), _CHUNK // 8):
+            chunk = fans[i : i + _CHUNK // 8]
+            parts = []
+            n = 0
+            tails: dict = {}  # (ts, exp) -> ",label,ts,exp\n": a round's fans share a few
+            try:
+                for src, trgs, ts, exp in chunk:
+                    n += len(trgs)
+                    if type(ts) is not int:  # starts per target
+                        parts.append(
+                            "".join([f"{src},{t},{label},{s},{exp}\n" for t, s in zip(trgs, ts)])
+                        )
+                        continue
+                    tail = tails.get((ts, exp))
+                    if tail is None:
+                        tail = tails[ts, exp] = f",{label},{ts},{exp}\n"
+                    head = f"{src},"
+                    parts.append(head + (tail + head).join(trgs) + tail)
+                text = "".join(parts)
+            except TypeError:  # a vertex that is not a string (the API takes any value)
+                text = None
+            if text is None or _needs_csv(text, n):
+                part = FanRows()
+                part.fans = chunk
+                flat = [(s, t, label, ts, exp) for s, t, ts, exp, _ in part]
+                self._csv.writerows(flat)
+                n = len(flat)
+            else:
+                self.out.write(text)
+            self.rows += n
 
     def write_groups(self, groups) -> None:
         """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 class BuildContext(Protocol):
     """What an operator may ask the runtime for while it is built (incremental/runtime.py):
     whether witness paths are wanted, the user's physical choices, the shared index of a
-    node's output, and whether and how the node gives native deltas."""
+    node's output, whether and how the node gives native deltas, and whether its interval rows
+    may go out as fans."""
 
     paths: bool
     options: PlanOptions
@@ -39,6 +40,8 @@ class BuildContext(Protocol):
     def delta_sink(self, node: Op) -> DeltaView | None: ...
 
     def output_key(self, node: Op) -> tuple[str, bool]: ...
+
+    def fan_rows(self, node: Op) -> bool: ...
 
 
 def sgts(batches: list):

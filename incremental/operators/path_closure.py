@@ -12,7 +12,8 @@ level L, but not at the next higher level, is a result widened to exp L: it is a
 `[now, L)` (a key that was not live starts at `now`: the path has a tuple that is new at `now`;
 a live key keeps its start), exactly the coverage S-PATH emits. The coverage is kept by
 source (state/fan_coverage.py: a finding is a fan of targets widened to one L), a Coalescer
-from a hand-over on. The ε-pairs of a nullable regex come from the `domain` port (VERTICES),
+from a hand-over on; where only the engine's output reads PATH, the rows go out as those fans
+(incremental/fan_rows.py: no tuple per row, one `join` per fan in the writer). The ε-pairs of a nullable regex come from the `domain` port (VERTICES),
 as in S-PATH.
 
 Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
@@ -61,6 +62,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..fan_rows import FanRows
 from ..state.coalescer import Coalescer
 from ..state.fan_coverage import FanCoverage
 from ..state.level_closure import LevelClosure
@@ -135,6 +137,7 @@ class PathClosureOp(PhysicalOperator):
         "sparse_hands_over",
         "tuning",
         "epsilon",
+        "fans",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -170,6 +173,8 @@ class PathClosureOp(PhysicalOperator):
         # hand-over on); with native deltas only the ε-pairs' rows
         self.out: FanCoverage | Coalescer = FanCoverage() if self.sink is None else Coalescer()
         self.epsilon = native_epsilon(self)  # with native deltas, the ε-pairs' keys
+        # interval rows as fans where only the engine's output reads them
+        self.fans = ctx.fan_rows(node)
         # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
         kind = LevelClosure if self.sink is None else WindowClosure
         self.closure: LevelClosure | WindowClosure | None = kind(
@@ -204,7 +209,7 @@ class PathClosureOp(PhysicalOperator):
                 b = intern(v, exp) * ns
                 for s, q in moves:
                     edges.append((a + s, b + q, exp))
-        result: list = []
+        result: list | FanRows = FanRows() if self.fans else []
         if edges:
             if (
                 len(closure.levels) + closure.new_levels(exp for _a, _b, exp in edges)
@@ -224,13 +229,14 @@ class PathClosureOp(PhysicalOperator):
 
     def _emit(self, found, now, result) -> None:
         """The interval rows of `insert`'s findings: per `(x, mask, L)` the vertices of mask,
-        each pair widened to `[start, L)` where it widens what was emitted (one `admit_fan`
-        per finding). Findings share masks (a post's sole `hasCreator` edge finds what its
-        creator finds: on `knows*` over snb two thirds of them): each mask's vertices are
-        named once per batch."""
+        each pair a row `[start, L)` where it widens what was emitted (one `admit_fan` per
+        finding), one fan of `result` when it is a FanRows. Findings share masks (a post's sole
+        `hasCreator` edge finds what its creator finds: on `knows*` over snb two thirds of
+        them): each mask's vertices are named once per batch."""
         names = self.closure.names
         ns = self.closure.nstates
         fan = self.out.admit_fan  # a FanCoverage until a hand-over
+        add = result.add if type(result) is FanRows else None
         loops = self.loops
         named: dict = {}
         for x, mask, level in found:
@@ -243,7 +249,15 @@ class PathClosureOp(PhysicalOperator):
                     trgs = named[mask] = [names[y // ns] for y in bits(mask)]
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
-            fan(xv, trgs, now, level, now, result)
+            got, starts = fan(xv, trgs, now, level)
+            if not got:
+                continue
+            if add is not None:
+                add(xv, got, starts, level)
+            elif type(starts) is int:
+                result.extend([(xv, t, now, level, None) for t in got])
+            else:
+                result.extend([(xv, t, s, level, None) for t, s in zip(got, starts)])
 
     # ---- native deltas
     def _reversed_keys(self, fans: list) -> list:

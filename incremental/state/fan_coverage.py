@@ -6,8 +6,9 @@ A batch's findings are fans: a start vertex x widens a set of target vertices to
 bottleneck L at once (state/level_closure.py `insert`). Keyed by `(x, y)`, each target costs a
 key tuple, a hash of it, and an expiry entry that the purge reads back one by one: on `knows*`
 over the snb 100k stream, 857k rows in 210k fans, that bookkeeping was a fifth of the run.
-Here the coverage is `{x: {y: [start, until]}}`, one expiry entry per fan names x, and a purge
-reads each named source's targets once. The rules are the Coalescer's (thesis Def 11,
+Here the coverage is `{x: {y: (start, until)}}`, and one expiry entry per fan holds x and the
+fan's target list (the list the rows were made of: no copy), so a purge reads each target once
+per widening, never a source's other targets. The rules are the Coalescer's (thesis Def 11,
 specs/semantics.md §2 and §5): a row goes out only where it widens what was emitted for its
 key, a live key keeps its start, an expired key counts as absent.
 
@@ -18,63 +19,93 @@ For the hand-over to S-PATH and for checkpoints the same coverage becomes a Coal
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from .coalescer import Coalescer
 from .expiry import ExpiryBuckets
 
 
 class FanCoverage:
-    """`admit_fan(x, ys, now, exp, rows)`: the rows that widen the coverage, appended."""
+    """`admit_fan(x, ys, now, exp)`: the targets whose rows widen the coverage, and starts."""
 
     __slots__ = ("live", "heap")
 
     def __init__(self) -> None:
-        self.live: dict = {}  # src -> {trg: [start, until]}
-        self.heap = ExpiryBuckets()  # until -> sources with a target widened to it (or stale)
+        self.live: dict = {}  # src -> {trg: (start, until)} (fans share their tuples)
+        self.heap = ExpiryBuckets()  # until -> (src, targets widened to it) (or stale)
 
-    def admit_fan(self, src: Hashable, trgs: list, ts: int, exp: int, now: int, rows: list) -> None:
-        """`Coalescer.admit(key, ts, exp, now)` (`ts <= now < exp`) of each key `(src, trg)`;
-        each row to emit, `(src, trg, start, exp, None)`, goes to `rows`. O(1) per target,
-        one expiry entry per call."""
+    def admit_fan(self, src: Hashable, trgs: list, now: int, exp: int) -> tuple[list, Any]:
+        """`Coalescer.admit(key, now, exp, now)` (`now < exp`) of each key `(src, trg)`: the
+        targets whose coverage this widens, each a row `[start, exp)` to emit, and their
+        starts: `now` when they all start then, else a list (a live key keeps its start). The
+        targets are `trgs` itself when every one widens (nearly always: the closures report
+        only bottlenecks that grew), else a new list. O(1) per target, the new keys sharing
+        one `(now, exp)` (a widened key gets its own), one expiry entry per call. (Entering
+        the new keys of a call by one `dict.update` when none is covered yet was measured
+        slower: the test for it costs a pass over the targets.)"""
         fan = self.live.get(src)
         if fan is None:
-            fan = {}
-            if trgs:
-                self.live[src] = fan  # holds a target below: each was covered by nothing
-        emit = rows.append
-        n = len(rows)
-        for trg in trgs:
+            if not trgs:
+                return trgs, now
+            fan = self.live[src] = {}  # holds a target below: each was covered by nothing
+        got = None  # the widening targets, once one is not
+        starts = None  # their starts, once one is not `now`
+        fresh = (now, exp)  # one tuple for every new key of the call
+        for i, trg in enumerate(trgs):
             cur = fan.get(trg)
             if cur is None or cur[1] <= now:
-                fan[trg] = [ts, exp]
-                emit((src, trg, ts, exp, None))
+                fan[trg] = fresh
+                if starts is not None:
+                    starts.append(now)
             elif exp > cur[1]:
-                if ts < cur[0]:
-                    cur[0] = ts
-                cur[1] = exp
-                emit((src, trg, cur[0], exp, None))
-        if len(rows) > n:
-            self.heap.add(exp, src)
+                fan[trg] = (cur[0], exp)
+                if starts is None:
+                    starts = [now] * (i if got is None else len(got))
+                starts.append(cur[0])
+            else:  # covered already (a target twice: two final states of one vertex)
+                if got is None:
+                    got = trgs[:i]
+                continue
+            if got is not None:
+                got.append(trg)
+        if got is None:
+            got = trgs
+        if got:
+            self.heap.add(exp, (src, got))
+        return got, now if starts is None else starts
 
     def admit(self, key: tuple, ts: int, exp: int, now: int) -> tuple[int, int] | None:
-        """`Coalescer.admit` of one key `(src, trg)` (the ε-pairs of a nullable regex)."""
+        """`Coalescer.admit` of one key `(src, trg)` (the ε-pairs of a nullable regex): the
+        row to emit, `(start, exp)`, a live key's with its start, or None."""
         if exp <= now:
             return None
-        rows: list = []
-        self.admit_fan(key[0], [key[1]], ts, exp, now, rows)
-        return (rows[0][2], exp) if rows else None
+        src, trg = key
+        fan = self.live.get(src)
+        if fan is None:
+            fan = self.live[src] = {}
+        cur = fan.get(trg)
+        if cur is None or cur[1] <= now:
+            start = ts
+        elif exp > cur[1]:
+            start = min(ts, cur[0])
+        else:
+            return None
+        fan[trg] = (start, exp)
+        self.heap.add(exp, (src, [trg]))
+        return (start, exp)
 
     def purge(self, now: int) -> None:
-        """Forget the keys whose coverage ended at or before `now`: the targets of every source
-        an expiry entry names are read once."""
+        """Forget the keys whose coverage ended at or before `now`: the targets the expired
+        entries name, each read once per entry (a source's other targets are not read)."""
         live = self.live
-        for src in set(self.heap.expired(now)):
+        for src, trgs in self.heap.expired(now):
             fan = live.get(src)
             if fan is None:
                 continue
-            over = [trg for trg, cur in fan.items() if cur[1] <= now]
-            for trg in over:
-                del fan[trg]
+            for trg in trgs:
+                cur = fan.get(trg)
+                if cur is not None and cur[1] <= now:
+                    del fan[trg]
             if not fan:
                 del live[src]
 
@@ -99,18 +130,21 @@ class FanCoverage:
     def of(cls, coalescer: Coalescer) -> FanCoverage:
         """The coverage a Coalescer holds (a restored checkpoint)."""
         out = cls()
+        ends: dict = {}  # (until, src) -> targets
         for (src, trg), (start, until) in coalescer.live.items():
-            out.live.setdefault(src, {})[trg] = [start, until]
-            out.heap.add(until, src)
+            out.live.setdefault(src, {})[trg] = (start, until)
+            ends.setdefault((until, src), []).append(trg)
+        for (until, src), trgs in ends.items():
+            out.heap.add(until, (src, trgs))
         return out
 
     def _check(self) -> None:
         """Invariants: intervals non-empty, no empty fan, and an expiry entry naming the source
         at every target's end."""
         self.heap._check()
-        entries = set(self.heap.pairs())
+        entries = {(until, src, trg) for until, (src, trgs) in self.heap.pairs() for trg in trgs}
         for src, fan in self.live.items():
             assert fan, src
             for trg, (start, until) in fan.items():
                 assert start < until, (src, trg, start, until)
-                assert (until, src) in entries, (src, trg, until)
+                assert (until, src, trg) in entries, (src, trg, until)

@@ -206,6 +206,9 @@ class _Ctx:
     def output_key(self, node):
         return node.label, False
 
+    def fan_rows(self, node):
+        return False  # rows as tuples
+
 
 def test_path_on_derived_input_with_arbitrary_intervals():
     """PATH over a derived stream: intervals that started in the past and end anywhere."""

@@ -23,6 +23,9 @@ class _Ctx:
     def output_key(self, node):
         return node.label, False
 
+    def fan_rows(self, node):
+        return False  # rows as tuples
+
 
 def test_example_11_value_equivalent_pattern_results_coalesce():
     # (u, RL, v, [29, 31)) via b and (u, RL, v, [30, 31)) via c: one sgt

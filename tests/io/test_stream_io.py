@@ -8,6 +8,7 @@ import io
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sgq.incremental.fan_rows import FanRows
 
 from sgq.errors import UserError
 from sgq.stream_io import (
@@ -183,6 +184,58 @@ def test_engine_segments_write_what_their_rows_write(segments, fmt):
     g = ResultWriter(got, INTERVAL_FIELDS, fmt)
     g.write_segments(segments)
     assert got.getvalue() == want.getvalue() and g.rows == w.rows == len(rows)
+
+
+# vertices mostly plain (the fast path), sometimes what needs quoting or is no string
+_vertex = st.text(alphabet="ab0p", min_size=1, max_size=3) | _field
+_fan = st.tuples(
+    _vertex, st.lists(_vertex, max_size=3), st.integers(-2, 12), st.integers()
+).flatmap(
+    # one start for the fan, or a start per target
+    lambda f: st.one_of(
+        st.just(f),
+        st.lists(st.integers(0, 9), min_size=len(f[1]), max_size=len(f[1])).map(
+            lambda starts: (f[0], f[1], starts, f[3])
+        ),
+    )
+)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["Ans", "a,b"]), st.lists(_fan, max_size=4)), max_size=3))
+def test_fan_rows_write_what_their_rows_write(segments):
+    """A FanRows segment (an output PATH's rows as fans, incremental/fan_rows.py) writes the
+    bytes and count of the same rows as tuples, quoting and non-string vertices included."""
+    fan_segments, row_segments = [], []
+    for label, fans in segments:
+        rows = FanRows()
+        for src, trgs, ts, exp in fans:
+            rows.add(src, trgs, ts, exp)
+        fan_segments.append((label, rows))
+        row_segments.append((label, list(rows)))
+        assert len(rows) == len(list(rows)) == sum(len(f[1]) for f in fans)
+    want, got = io.StringIO(), io.StringIO()
+    w = ResultWriter(want, INTERVAL_FIELDS)
+    w.write_segments(row_segments)
+    g = ResultWriter(got, INTERVAL_FIELDS)
+    g.write_segments(fan_segments)
+    assert got.getvalue() == want.getvalue() and g.rows == w.rows
+
+
+def test_fan_rows_are_their_rows_in_order():
+    rows = FanRows()
+    rows.add("x", ["a", "b"], 3, 9)
+    rows.add("y", ["c", "d"], [1, 2], 8)
+    rows.append(("z", "z", 0, 5, None))
+    want = [
+        ("x", "a", 3, 9, None),
+        ("x", "b", 3, 9, None),
+        ("y", "c", 1, 8, None),
+        ("y", "d", 2, 8, None),
+        ("z", "z", 0, 5, None),
+    ]
+    assert list(rows) == want and rows == want and len(rows) == 5 and rows
+    assert rows + [("e", "f", 1, 2, None)] == want + [("e", "f", 1, 2, None)]
+    assert not FanRows() and len(FanRows()) == 0
 
 
 def test_plain_csv_takes_ordinary_rows_and_declines_quoting():

@@ -1,0 +1,70 @@
+"""Interval rows kept as fans: the rows of an output PATH on closures (operators/
+path_closure.py), which finds its results a source at a time, each source widening a set of
+targets to one exp at one instant.
+
+A fan `(src, trgs, ts, exp)` stands for the rows `(src, trg, ts, exp, None)`, trg in trgs, in
+that order; `ts` is one start for all (the instant they were found: new keys) or a list of
+starts beside `trgs` (a live key's widening keeps its start). The engine keeps an output's rows as it got them (incremental/engine.py
+`drain_segments`), so a fan reaches the writer whole and is written with one `join` of its
+targets (sgq/stream_io.py `write_segments`): no tuple and no formatted line per row. Everything
+else reads the rows one by one (iteration gives them as tuples), so FanRows goes only where
+nothing but the engine's output reads it (runtime `_Context.fan_rows`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator
+
+
+class FanRows:
+    """A round's interval rows as fans; `len` counts rows, iteration gives row tuples."""
+
+    __slots__ = ("fans", "n")
+
+    def __init__(self) -> None:
+        self.fans: list[tuple] = []  # (src, trgs, ts or [ts, ...], exp)
+        self.n = 0
+
+    def add(self, src: Hashable, trgs: list, ts: int | list[int], exp: int) -> None:
+        """The rows `(src, trg, ts, exp)` of every trg in `trgs`, `ts` one start or a list
+        beside `trgs` (lists the fan keeps: do not change them after)."""
+        self.fans.append((src, trgs, ts, exp))
+        self.n += len(trgs)
+
+    def append(self, row: tuple) -> None:
+        """One row `(src, trg, ts, exp, path)` (its path is None: fans carry none)."""
+        src, trg, ts, exp, _path = row
+        self.fans.append((src, [trg], ts, exp))
+        self.n += 1
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    def __iter__(self) -> Iterator[tuple]:
+        for src, trgs, ts, exp in self.fans:
+            if type(ts) is int:
+                for trg in trgs:
+                    yield (src, trg, ts, exp, None)
+            else:
+                for trg, start in zip(trgs, ts):
+                    yield (src, trg, start, exp, None)
+
+    def __add__(self, other: Iterable[tuple]) -> list[tuple]:
+        return [*self, *other]
+
+    def __radd__(self, other: Iterable[tuple]) -> list[tuple]:
+        return [*other, *self]
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a FanRows or a list of the same rows in the same order."""
+        if isinstance(other, (FanRows, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"FanRows({list(self)!r})"
