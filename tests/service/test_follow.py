@@ -60,7 +60,7 @@ def _places(ckpt: Path) -> dict:
         if name.startswith("follow-") and name.endswith(".json"):
             try:
                 return json.loads((ckpt / name).read_text())
-            except ValueError:  # being replaced
+            except (ValueError, FileNotFoundError):  # being replaced, or just replaced
                 return {}
     return {}
 
