@@ -216,6 +216,7 @@ class Engine:
         """One span of `count` edges from instant `first` on (see `_push_spans`); time then
         reaches the last instant pushed."""
         self.edges_in += count
+        self._reach(first)  # as in `_run_buffer`
         self._enter_bucket(first)
         self.dataflow.run_span(span)
         self._reach(self._seen)
@@ -386,6 +387,9 @@ class Engine:
             return
         self.edges_in += n
         flow = self.dataflow
+        # time reaches `now` first: what ended before it (maybe not at a slide's start, when
+        # the window is no multiple of the slide) leaves before this round's keys enter
+        self._reach(now)
         self._enter_bucket(now)
         deleting, self._minus = self._minus, set()
         produced, ended = flow.run(buffer, now, deleting)

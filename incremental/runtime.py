@@ -206,6 +206,10 @@ class Dataflow:
             self.ops.append(cls(node, ctx))
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
         self._settling = [op for op in self.ops if op.settles()]
+        # native producers that do not admit widenings until a round with deletions
+        self._rederiving = [
+            op for op in self.ops if getattr(op, "native", None) and op.native.rederive
+        ]
         self.nports = [len(children(node)) for node in nodes]
         self.consumers: list[list[tuple[int, int]]] = [[] for _ in nodes]
         for j, node in enumerate(nodes):
@@ -245,6 +249,10 @@ class Dataflow:
         `deleting` names the labels whose edges include `-`). Returns the new sgts and the end
         records of each output node that produced some, in emission order (sgts first)."""
         n = len(self.ops)
+        if deleting and self._rederiving:
+            for op in self._rederiving:
+                op.exact_ends(now)
+            self._rederiving = []
         pending: list = [None] * n
         cutting: list | None = None  # end records per node and port, once there are any
         for label, edges in edges_by_label.items():

@@ -134,6 +134,11 @@ class CoalescedOperator(PhysicalOperator):
         if self.native is not None:
             self.native.settle(frontier)
 
+    def exact_ends(self, now: int) -> None:
+        """Before a round at `now` with deletions (operators/native_keys.py `exact_ends`)."""
+        if self.native is not None:
+            self.native.exact_ends(now)
+
     def settles(self) -> bool:
         return self.native is not None
 

@@ -11,13 +11,20 @@ this round). Widenings cost one comparison and no expiry entry. The first explic
 turns the live keys into ordinary output keys (`stop`, as the PATH operators do) and rows take
 over: an end record needs the segments the view then holds.
 
+A producer may go further and admit only the keys that may enter, not widenings of live ones
+(`rederive`: PATTERN, whose widened inputs would otherwise re-join every combination they are
+in, each only to move an end). Its recorded ends are then lower bounds, and a key whose
+recorded end comes up is re-derived from the inputs' indexes: it leaves only if no derivation
+outlives that end (Coalescer.leaving_rederived). Before a round with deletions the ends are made
+exact again and the producer admits widenings as before (`exact_ends`).
+
 Cost: O(1) per key admitted, O(keys leaving) per settle, plus the keys' entries and exits in
 the view (no segment, no expiry entry there).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
@@ -31,13 +38,16 @@ class NativeKeys:
     """The output keys of the Coalescer `out` as native deltas in `sink`, under `label`
     (`reverse`: an output RENAME swapped src and trg)."""
 
-    __slots__ = ("out", "sink", "label", "reverse")
+    __slots__ = ("out", "sink", "label", "reverse", "rederive")
 
     def __init__(self, out: Coalescer, sink: DeltaView, label: str, reverse: bool) -> None:
         self.out = out
         self.sink = sink
         self.label = label
         self.reverse = reverse
+        #: set by a producer that admits new keys only, not widenings: `(keys, cutoff) ->
+        #: {key: exp}`, its longest derivations now (Coalescer.leaving_rederived)
+        self.rederive: Callable[[Mapping, int], dict] | None = None
 
     def admit(self, rows: Iterable[tuple], now: int) -> None:
         """Take `(key, ts, exp)` results of the round at `now`; the keys that enter go to the
@@ -63,11 +73,27 @@ class NativeKeys:
         if not self.out.ends_by(upto):  # most instants: nothing ends (one test, no walk)
             return
         label, reverse, leave = self.label, self.reverse, self.sink.leave
-        for until, keys in self.out.leaving(upto).items():
+        if self.rederive is None:
+            leaving = self.out.leaving(upto)
+        else:
+            leaving = self.out.leaving_rederived(upto, self.rederive)
+        for until, keys in leaving.items():
             if reverse:
                 leave(until, [(trg, src, label) for src, trg in keys])
             else:
                 leave(until, [(src, trg, label) for src, trg in keys])
+
+    def rederive_ends(self, rederive: Callable[[Mapping, int], dict]) -> None:
+        """The producer admits new keys only, not widenings: re-derive ends by `rederive`."""
+        self.rederive = rederive
+
+    def exact_ends(self, now: int) -> None:
+        """Before a round at `now` that may hold explicit deletions: from now on the producer
+        admits widenings too, and every recorded end is made exact (as of `now - 1`: what an
+        end record then cuts, `stop` hands over)."""
+        if self.rederive is not None:
+            self.out.rederive_all(self.rederive, now - 1)
+            self.rederive = None
 
     def stop(self, now: int) -> None:
         """Before an explicit deletion at `now`: what ended has left, and every live key

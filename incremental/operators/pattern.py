@@ -68,6 +68,13 @@ class PatternOp(ProbingJoin):
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
         self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
         self._plan(None)
+        if (
+            self.native is not None
+            and self.batched
+            and self.frontier_plans is not None
+            and not self.paths
+        ):
+            self.native.rederive_ends(self._longest)
 
     def _plan(self, fanout) -> None:
         """The join plans from every starting input, from both head variables (re-derivation)
@@ -119,14 +126,16 @@ class PatternOp(ProbingJoin):
     def _join_batch(self, i, batch, now, result) -> None:
         """Join a whole batch of input i breadth-first (`_frontier`) and admit each head key
         once, with its largest exp."""
-        frontier = self._seed(i, batch, now, False)
+        native = self.native
+        fresh = native is not None and native.rederive is not None
+        frontier = self._seed(i, batch, now, False, fresh)
         if not frontier:
             return
         frontier = self._frontier(self.frontier_plans[i], frontier, now)
         if not frontier:
             return
-        if self.native is not None:
-            self.native.admit(((key, ts, exp) for key, (ts, exp) in frontier.items()), now)
+        if native is not None:
+            native.admit(((key, ts, exp) for key, (ts, exp) in frontier.items()), now)
             return
         admit = self.out.admit
         for key, (ts, exp) in frontier.items():
@@ -136,15 +145,21 @@ class PatternOp(ProbingJoin):
                 g_ts, g_exp = got
                 result.append((src, trg, g_ts, g_exp, None))
 
-    def _seed(self, i, batch, now, retracting: bool) -> dict:
+    def _seed(self, i, batch, now, retracting: bool, fresh: bool = False) -> dict:
         """The starting frontier `{(s, t): (ts, exp)}` of a batch of input i (an end record
-        counts as valid for ever: it only has to find what it joined with)."""
+        counts as valid for ever: it only has to find what it joined with). `fresh`: only the
+        tuples that start at `now`: one that started earlier held at `now - 1` (timeliness), so
+        every combination it is in without a tuple of this instant held then too, and its key
+        is live; a combination with one is found from that tuple's own batch. (For native keys
+        whose ends are re-derived when they come up: operators/native_keys.py.)"""
         (s_slot, t_slot, conds), _steps = self.plans[i]
         loop = s_slot == t_slot
         frontier: dict = {}
         for s, t, ts, exp, _wit in batch:
             if retracting:
                 ts, exp = NEVER, FOREVER
+            elif fresh and ts < now:
+                continue
             if exp <= now or (loop and s != t):
                 continue
             if conds:
@@ -336,19 +351,7 @@ class PatternOp(ProbingJoin):
                 for key, (ts, exp) in touched.items()
                 if (end := until(key)) is None or exp >= end
             }
-        h0, h1 = self.head
-        conds, _steps = self.head_plan
-        seed = {}
-        for key in touched:
-            src, trg = key
-            if h0 == h1 and src != trg:
-                continue
-            if conds:
-                vals = [None] * self.nvars
-                vals[h0], vals[h1] = src, trg
-                if not conditions_hold(conds, vals):
-                    continue
-            seed[key] = (NEVER, FOREVER)
+        seed = self._head_seed(touched)
         best = self._rederive_batch(seed, now) if seed else {}
         cut = self.out.cut
         result = []
@@ -360,6 +363,32 @@ class PatternOp(ProbingJoin):
                 g_ts, g_end = got
                 result.append((src, trg, g_ts, g_end, None))
         return result
+
+    def _longest(self, keys, cutoff: int) -> dict:
+        """`{key: exp}`: the longest derivation of each head key of `keys` that ends after
+        `cutoff`, if any (native keys' ends, operators/native_keys.py)."""
+        seed = self._head_seed(keys)
+        if not seed:
+            return {}
+        return {key: exp for key, (_ts, exp) in self._rederive_batch(seed, cutoff).items()}
+
+    def _head_seed(self, keys) -> dict:
+        """The frontier that re-derives head keys: each one its head conditions allow, valid
+        for ever."""
+        h0, h1 = self.head
+        conds, _steps = self.head_plan
+        seed = {}
+        vals = [None] * self.nvars
+        for key in keys:
+            src, trg = key
+            if h0 == h1 and src != trg:
+                continue
+            if conds:
+                vals[h0], vals[h1] = src, trg
+                if not conditions_hold(conds, vals):
+                    continue
+            seed[key] = (NEVER, FOREVER)
+        return seed
 
     def _rederive_batch(self, seed: dict, now) -> dict:
         """The best `(ts, exp)` of every head key in `seed`. When the keys share endpoints

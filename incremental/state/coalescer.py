@@ -77,27 +77,77 @@ class Coalescer:
     def leaving(self, upto: int) -> dict:
         """Forget the keys whose coverage ends at or before `upto` and return them by that end,
         `{until: [key, ...]}` (a native producer's '-' events; see `enter`)."""
+        return self._leave(self._due(upto))
+
+    def leaving_rederived(self, upto: int, rederive) -> dict:
+        """`leaving` for a producer that reports entries but not widenings (its recorded ends
+        are lower bounds of the true ones, operators/pattern.py): each key whose recorded end
+        is at or before `upto` asks `rederive(keys, cutoff)` -> `{key: exp}` for the longest
+        derivation it has now (those ending after `cutoff`). Every derivation on record started
+        by the recorded end (no input came after it), so one outliving that end carries the
+        key on without a break: its end moves there (leaving then if that is still by `upto`).
+        Keys no derivation outlives leave at their recorded end."""
+        due = self._due(upto)
+        if not due:
+            return {}
+        best = rederive(due, min(due.values()))
+        live, add = self.live, self.heap.add
+        for key, end in list(due.items()):
+            exp = best.get(key)
+            if exp is not None and exp > end:
+                if exp > upto:
+                    live[key][1] = exp
+                    add(exp, key)
+                    del due[key]
+                else:
+                    due[key] = exp
+        return self._leave(due)
+
+    def _due(self, upto: int) -> dict:
+        """`{key: recorded end}` of the live keys whose end is at or before `upto`; the expiry
+        entries of keys widened since move on to their end."""
         live = self.live
-        out: dict = {}
-        later: list = []  # keys widened since their entry: their entry moves to the end
+        due: dict = {}
+        later: list = []
         for until, key in self.heap.expired_with_instants(upto):
             cur = live.get(key)
             if cur is None:
                 continue
             end = cur[1]
-            if end == until or end <= upto:
-                del live[key]
-                keys = out.get(end)
-                if keys is None:
-                    out[end] = [key]
-                else:
-                    keys.append(key)
+            if end <= upto:
+                due[key] = end
             elif end > until:
                 later.append((end, key))
         add = self.heap.add
         for end, key in later:
             add(end, key)
+        return due
+
+    def _leave(self, due: dict) -> dict:
+        """Forget the keys of `{key: end}` and return them by end, `{end: [key, ...]}`."""
+        live = self.live
+        out: dict = {}
+        for key, end in due.items():
+            del live[key]
+            keys = out.get(end)
+            if keys is None:
+                out[end] = [key]
+            else:
+                keys.append(key)
         return out
+
+    def rederive_all(self, rederive, cutoff: int) -> None:
+        """Make every recorded end exact again (see `leaving_rederived`): each live key's end
+        becomes the longest of it and its derivations now."""
+        live = self.live
+        if not live:
+            return
+        add = self.heap.add
+        for key, exp in rederive(live, cutoff).items():
+            cur = live[key]
+            if exp > cur[1]:
+                cur[1] = exp
+                add(exp, key)
 
     def adopt(self, key: Hashable, start: int, until: int) -> None:
         """Take `[start, until)` as the emitted coverage of `key` (a key another structure
