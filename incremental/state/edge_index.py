@@ -3,7 +3,9 @@
 Holds, per `(src, trg)`, the tuple with the largest `exp` seen (coalescing with max, thesis
 Def 11), reachable by src and by trg. Expired entries (`exp <= now`) are invisible to readers,
 who check `exp` themselves; `purge(now)` removes them through an exp-bucketed index (state/expiry.py), without
-negative tuples (the direct approach of thesis 5.4). One index per producing node: every
+negative tuples (the direct approach of thesis 5.4); a widened entry keeps its first expiry
+item, which `purge` moves on to its exp when it comes up (one move per slide at most, where
+an item per widening cost an insert and a skip each). One index per producing node: every
 PATTERN, PATH, UNION and VERTICES reading that node shares it (Differential Dataflow's
 arrangements). An end record from the producer (an explicit deletion, specs/semantics.md §2) `cut`s
 an entry: shortened, or ended at `now`, when it stays, invisible to readers, until `purge`; so
@@ -73,16 +75,15 @@ class EdgeIndex:
                 col = self.by_trg[t] = {}
             col[s] = entry
             self.count += 1
+            self.heap.add(exp, (s, t))
         elif exp > entry.exp:
+            # the entry keeps its expiry item (at or before its old exp): `purge` moves it on
             if entry.exp < now:
                 entry.start = now  # after a gap: a new run
             if entry.exp <= now or ts < entry.ts:
                 entry.ts = ts
             entry.exp = exp
             entry.wit = wit
-        else:
-            return
-        self.heap.add(exp, (s, t))
 
     def cut(self, s: str, t: str, exp: int, wit, now: int) -> None:
         """The producer's end record: `(s, t)` now ends at `exp` (`now <= exp`), carrying the
@@ -118,14 +119,20 @@ class EdgeIndex:
         return len(self.by_trg)
 
     def purge(self, now: int) -> None:
-        """Drop every entry with `exp <= now`."""
+        """Drop every entry with `exp <= now`; the expiry items of entries that lasted longer
+        (widened since) move on to their exp."""
         by_src, by_trg = self.by_src, self.by_trg
-        for s, t in self.heap.expired(now):
+        later: dict = {}
+        for key in self.heap.expired(now):
+            s, t = key
             row = by_src.get(s)
             if row is None:
                 continue
             entry = row.get(t)
-            if entry is None or entry.exp > now:
+            if entry is None:
+                continue
+            if entry.exp > now:
+                later[key] = entry.exp
                 continue
             del row[t]
             if not row:
@@ -135,6 +142,9 @@ class EdgeIndex:
             if not col:
                 del by_trg[t]
             self.count -= 1
+        add = self.heap.add
+        for key, exp in later.items():
+            add(exp, key)
 
     def entries(self) -> Iterator[tuple[str, str, Entry]]:
         """Every `(s, t, Entry)`, expired ones included."""
@@ -168,18 +178,21 @@ class EdgeIndex:
 
     def _check(self) -> None:
         """Invariants: both directions agree, counts match, every entry has a heap entry at
-        its exp, intervals are non-empty (empty only when cut at the instant they began), no empty
-        rows."""
+        or before its exp, intervals are non-empty (empty only when cut at the instant they
+        began), no empty rows."""
         n = 0
         self.heap._check()
-        heap_keys = {(s, t, e) for e, (s, t) in self.heap.pairs()}
+        first: dict = {}
+        for e, key in self.heap.pairs():
+            if e < first.get(key, e + 1):
+                first[key] = e
         for s, row in self.by_src.items():
             assert row, s
             for t, entry in row.items():
                 n += 1
                 assert self.by_trg[t][s] is entry
                 assert entry.ts <= entry.exp, (s, t, entry)
-                assert (s, t, entry.exp) in heap_keys, (s, t, entry)
+                assert first.get((s, t), entry.exp + 1) <= entry.exp, (s, t, entry)
         m = sum(len(col) for col in self.by_trg.values())
         assert all(self.by_trg.values())
         assert n == m == self.count, (n, m, self.count)
