@@ -50,8 +50,9 @@ class DeltaView:
         self.minus: dict[int, list] = {}  # τ -> keys leaving at τ
         self.instants: list[int] = []  # heap of the instants with events
         self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn
-        self.fplus: dict[int, list] = {}  # τ -> (label, src, targets) entering at τ
-        self.fminus: dict[int, list] = {}  # τ -> (label, src, targets) leaving at τ
+        # τ -> chunks (label, [(src, targets), ...], plain) entering / leaving at τ
+        self.fplus: dict[int, list] = {}
+        self.fminus: dict[int, list] = {}
 
     def state(self) -> dict:
         """The checkpoint contract (incremental/stateful.py): open segments, their ends,
@@ -147,22 +148,23 @@ class DeltaView:
             else:
                 bucket.extend(keys)
 
-    def enter_fans(self, tau: int, label: str, fans: list) -> None:
+    def enter_fans(self, tau: int, label: str, fans: list, plain: bool = False) -> None:
         """Keys entering at `tau` given per source: `(src, [trg, ...])` under `label` (the
-        closure PATH's rows; see `enter`). The target lists become the view's."""
-        self._fans(self.fplus, tau, label, fans)
+        closure PATH's rows; see `enter`). The list and its target lists become the view's.
+        `plain`: every vertex in them is `csv_plain` (the producer knows its names)."""
+        self._fans(self.fplus, tau, label, fans, plain)
 
-    def leave_fans(self, tau: int, label: str, fans: list) -> None:
+    def leave_fans(self, tau: int, label: str, fans: list, plain: bool = False) -> None:
         """Keys leaving at `tau`, per source (see `enter_fans`)."""
-        self._fans(self.fminus, tau, label, fans)
+        self._fans(self.fminus, tau, label, fans, plain)
 
-    def _fans(self, events: dict, tau: int, label: str, fans: list) -> None:
+    def _fans(self, events: dict, tau: int, label: str, fans: list, plain: bool) -> None:
         if fans:
             bucket = events.get(tau)
             if bucket is None:
                 self._instant(tau)
                 events[tau] = bucket = []
-            bucket.extend([(label, src, trgs) for src, trgs in fans])
+            bucket.append((label, fans, plain))
 
     def adopt(self, key: tuple, start: int, until: int) -> None:
         """A native key becomes an ordinary one: its coverage `[start, until)` is open here,
@@ -234,18 +236,30 @@ class DeltaView:
 
 class Fans(list):
     """The keys of one released group as `(src, [trg, ...])` sorted by src, each target list
-    sorted, all under `label`: the order of the flat keys `(src, trg, label)` sorted."""
+    sorted, all under `label`: the order of the flat keys `(src, trg, label)` sorted.
+    `plain`: every vertex in it is `csv_plain` (a writer need not check them)."""
 
-    __slots__ = ("label",)
+    __slots__ = ("label", "plain")
 
-    def __init__(self, label: str, fans: list) -> None:
+    def __init__(self, label: str, fans: list, plain: bool = False) -> None:
         super().__init__(fans)
         self.label = label
+        self.plain = plain
 
     def keys(self) -> list[tuple]:
         """The flat keys `(src, trg, label)`, in order."""
         label = self.label
         return [(s, t, label) for s, trgs in self for t in trgs]
+
+
+def csv_plain(v) -> bool:
+    """Whether vertex `v` is a string that CSV writes as it is: no delimiter, quote or line
+    break in it (the csv module quotes those).
+
+    >>> csv_plain("p1"), csv_plain("a,b"), csv_plain(None)
+    (True, False, False)
+    """
+    return type(v) is str and not ("," in v or '"' in v or "\n" in v or "\r" in v)
 
 
 def group_keys(keys) -> list:
@@ -273,15 +287,16 @@ def _gather(fans, keys) -> dict:
     lists may be shared with other sources' (sorting one in place is harmless)."""
     by_src: dict = {}
     own: set = set()  # the sources whose list is this function's (a producer's may be shared)
-    for _label, src, trgs in fans or ():
-        got = by_src.get(src)
-        if got is None:
-            by_src[src] = trgs
-        elif src in own:
-            got.extend(trgs)
-        else:
-            by_src[src] = got + trgs
-            own.add(src)
+    for _label, chunk, _plain in fans or ():
+        for src, trgs in chunk:
+            got = by_src.get(src)
+            if got is None:
+                by_src[src] = trgs
+            elif src in own:
+                got.extend(trgs)
+            else:
+                by_src[src] = got + trgs
+                own.add(src)
     for src, trg, _label in keys or ():
         got = by_src.get(src)
         if got is None:
@@ -305,15 +320,24 @@ def _release_fans(tau: int, label: str, fin, fout, entering, leaving, out: list)
             both = set(plus).intersection(minus)
             if both:
                 gained[src], lost[src] = _net(plus, minus, both)
+    done: set = set()  # the ids of the lists sorted (sources share their producer's lists)
+    plain = (
+        all(c[2] for c in fin or ())
+        and all(c[2] for c in fout or ())
+        and all(csv_plain(s) and csv_plain(t) for s, t, _label in entering or ())
+        and all(csv_plain(s) and csv_plain(t) for s, t, _label in leaving or ())
+    )
     for op, by_src in (("+", gained), ("-", lost)):
         fans = []
         for src in sorted(by_src):
             trgs = by_src[src]
             if trgs:
-                trgs.sort()
+                if len(trgs) > 1 and id(trgs) not in done:
+                    trgs.sort()
+                    done.add(id(trgs))
                 fans.append((src, trgs))
         if fans:
-            out.append((tau, op, Fans(label, fans)))
+            out.append((tau, op, Fans(label, fans, plain)))
 
 
 def _flat_keys(fans, keys) -> list | None:
@@ -321,8 +345,9 @@ def _flat_keys(fans, keys) -> list | None:
     if not fans:
         return keys
     flat = list(keys or ())
-    for label, src, trgs in fans:
-        flat.extend([(src, trg, label) for trg in trgs])
+    for label, chunk, _plain in fans:
+        for src, trgs in chunk:
+            flat.extend([(src, trg, label) for trg in trgs])
     return flat
 
 

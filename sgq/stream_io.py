@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 from .errors import UserError
-from .incremental.deltas import Fans, rows_of
+from .incremental.deltas import Fans, csv_plain, rows_of
 from .incremental.fan_rows import FanRows
 
 Edge = tuple[str, str, str, int, str]
@@ -515,21 +515,24 @@ class ResultWriter:
         """A `Fans` group: per source, its targets joined in one call between the line's
         `τ,op,src,` and `,label`."""
         tail = f",{fans.label}\n"
-        parts = []
+        prefix = f"{tau},{op},"
+        parts: list = []
+        append = parts.append
         n = 0
         for src, trgs in fans:
-            head = f"{tau},{op},{src},"
-            parts.append(head)
-            try:
-                parts.append((tail + head).join(trgs))
+            head = f"{prefix}{src},"
+            append(head)
+            k = len(trgs)
+            try:  # (one target, the most common fan: no separator to build)
+                append((tail + head).join(trgs) if k > 1 else tail.join(trgs))
             except TypeError:  # a vertex that is not a string (the API takes any value)
                 self.write_many(rows_of([(tau, op, fans)]))
                 return
-            parts.append(tail)
-            n += len(trgs)
+            append(tail)
+            n += k
         text = "".join(parts)
         self.rows += n
-        if _needs_csv(text, n):
+        if not (fans.plain and csv_plain(fans.label)) and _needs_csv(text, n):
             self._csv.writerows(rows_of([(tau, op, fans)]))
         else:
             self.out.write(text)

@@ -272,21 +272,31 @@ class PathClosureOp(PhysicalOperator):
         `own`: x's own vertex is left out (one set lookup per row, not a scan of its list)."""
         names, ns = self.closure.names, self.closure.nstates
         fans: list = []
+        append = fans.append
         per_list: dict = {}  # rows share vertex lists (state/window_closure.py): names once
+        if not own:
+            for x, vertices in rows:
+                trgs = per_list.get(id(vertices))
+                if trgs is None:
+                    trgs = per_list[id(vertices)] = [names[y // ns] for y in vertices]
+                append((names[x // ns], trgs))
+            return fans
         for x, vertices in rows:
             got = per_list.get(id(vertices))
             if got is None:
-                trgs = (
-                    [names[y // ns] for y in vertices] if ns > 1 else [names[y] for y in vertices]
+                trgs = [names[y // ns] for y in vertices]
+                # (a short list is searched as it is: no set to build)
+                got = per_list[id(vertices)] = (
+                    trgs,
+                    set(vertices) if len(vertices) > 8 else vertices,
                 )
-                got = per_list[id(vertices)] = (trgs, set(vertices) if own else None)
             trgs, among = got
-            if own and x - x % ns in among:
+            if x - x % ns in among:
                 xv = names[x // ns]
                 trgs = [t for t in trgs if t != xv]
                 if not trgs:
                     continue
-            fans.append((names[x // ns], trgs))
+            append((names[x // ns], trgs))
         return fans
 
     def _enter(self, entering, now) -> None:
@@ -297,7 +307,7 @@ class PathClosureOp(PhysicalOperator):
         if self.reverse:
             self.sink.enter(now, self._reversed_keys(fans))
         else:
-            self.sink.enter_fans(now, self.label, fans)
+            self.sink.enter_fans(now, self.label, fans, self.closure.plain)
 
     def _drop(self, upto, strict: bool) -> None:
         """Drop the closure's levels `<= upto` (`< upto` when `strict`); with native deltas,
@@ -314,7 +324,7 @@ class PathClosureOp(PhysicalOperator):
             if self.reverse:
                 self.sink.leave(level, self._reversed_keys(fans))
             else:
-                self.sink.leave_fans(level, self.label, fans)
+                self.sink.leave_fans(level, self.label, fans, self.closure.plain)
 
     def spans(self) -> bool:
         """Native deltas, ε-pairs included (after a hand-over, S-PATH's answer)."""

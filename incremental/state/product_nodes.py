@@ -4,7 +4,8 @@ closure states of PATH (state/level_closure.py, state/window_closure.py) have in
 A vertex gets a dense index when a tuple first mentions it (`intern`), and product node
 `(vertex, state)` is bit `index * nstates + state`, so a set of nodes is one Python int. An
 index is recycled once every tuple at the vertex expired (`recycle`), so bitsets stay as wide
-as the live vertex set. `vertices_of` folds the final-state nodes of a bitset into one bit per
+as the live vertex set. `plain` says whether every vertex interned so far is a string CSV
+writes as it is (no quoting): a writer given results of such names need not check its text. `vertices_of` folds the final-state nodes of a bitset into one bit per
 vertex: a result is a pair of vertices, whichever final state reaches it.
 """
 
@@ -14,6 +15,7 @@ import heapq
 from collections.abc import Iterable
 from itertools import compress
 
+from ..deltas import csv_plain
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
@@ -88,6 +90,7 @@ class ProductNodes:
         "vbase",
         "cap",
         "work",
+        "plain",
     )
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
@@ -104,6 +107,7 @@ class ProductNodes:
         self.vbase = 0  # state-0 bits (one per vertex index < cap)
         self.cap = 0
         self.work = 0  # bitset operations of `extend` since the last `take_work`
+        self.plain = True  # every vertex interned so far is `csv_plain`
 
     STATE_VERSION = 1
 
@@ -122,6 +126,7 @@ class ProductNodes:
     def restore(self, state: dict) -> None:
         self.names = list(state["vertices"])
         self.vid = {v: i for i, v in enumerate(self.names) if v is not None}
+        self.plain = all(csv_plain(v) for v in self.vid)
         self.free = list(state["free"])
         self.vexp = list(state["vertex_exp"])
         restore_into(self.vheap, state["vertex_expiry"])
@@ -159,6 +164,8 @@ class ProductNodes:
                     self._grow(i + 1)
             self.vid[v] = i
             self.vheap.add(exp, i)
+            if self.plain and not csv_plain(v):
+                self.plain = False
         elif exp > self.vexp[i]:
             self.vexp[i] = exp
             self.vheap.add(exp, i)

@@ -289,10 +289,12 @@ class WindowClosure(ProductNodes):
                 bb = 1 << b
                 old_m, new_m = bb | self.reach.get(b, 0), bb | reach.get(b, 0)
                 held = vertices_of(old_m)
-                lost = None
+                lost = whole = None
                 for x in list(xs):
                     if sole_exp[x] <= level:
-                        gone = bits(held)
+                        if whole is None:  # one list for all of b's followers
+                            whole = bits(held)
+                        gone = whole
                         sources.forget(x)  # (and b's followers entry after its last)
                     else:
                         if lost is None:

@@ -1,0 +1,79 @@
+"""The closure PATH's native delta fans say whether their vertices need CSV quoting
+(`Fans.plain`, from the names the closure interned: state/product_nodes.py): a writer skips
+its check of plain fans' text, and must still quote what is not plain."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from sgq.incremental.deltas import DeltaView, Fans, rows_of
+from sgq.incremental.state.window_closure import WindowClosure
+
+import sgq
+from sgq.stream_io import ResultWriter
+
+FIELDS = ("time", "op", "src", "trg", "label")
+
+
+def _groups(names: list) -> list:
+    query = sgq.compile(".window 10\n.slide 1\nAnswer(x, y) :- [a/a*](x, y).")
+    engine = query.engine(history=False, deltas=True)
+    view = engine.delta_view()
+    a, b, c, d = names
+    groups: list = []
+    for batch in (
+        [(a, b, "a", 1), (a, c, "a", 1), (d, a, "a", 1)],
+        [(b, c, "a", 4), (c, d, "a", 6)],
+        [(a, d, "a", 13)],
+    ):
+        engine.push_batch(batch)
+        groups += view.feed_grouped(engine.drain_rows(), engine.time)
+    engine.close()
+    groups += view.feed_grouped(engine.drain_rows(), engine.time)
+    return groups + view.close_grouped()
+
+
+@pytest.mark.parametrize(
+    ("names", "plain"),
+    [(["p1", "p2", "p3", "p4"], True), (["p1", "a,b", 'q"x', "l\nm"], False)],
+)
+def test_fans_written_are_their_rows_written(names, plain):
+    groups = _groups(names)
+    fans = [keys for _tau, _op, keys in groups if type(keys) is Fans]
+    assert fans and {f.plain for f in fans} == {plain}
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, FIELDS).write_groups(groups)
+    ResultWriter(want, FIELDS).write_many(rows_of(groups))
+    assert got.getvalue() == want.getvalue()
+    assert ('"a,b"' in got.getvalue()) is not plain
+
+
+def test_a_closure_is_plain_until_it_interns_a_name_that_is_not():
+    closure = WindowClosure(1, 0, {0})
+    closure.intern("p1", 5)
+    assert closure.plain
+    closure.intern("a,b", 5)
+    assert not closure.plain
+    restored = WindowClosure(1, 0, {0})
+    restored.restore(closure.state())
+    assert not restored.plain
+    closure.recycle(10)  # every name expired: none is left to quote
+    restored.restore(closure.state())
+    assert restored.plain
+
+
+@pytest.mark.parametrize(("flat", "plain"), [("p3", True), ("a,b", False)])
+def test_flat_keys_released_with_plain_fans_decide_their_plainness(flat, plain):
+    """An instant's flat keys (a nullable PATH's ε-pairs) join its fans in one group."""
+    view = DeltaView()
+    view.enter_fans(1, "A", [("p1", ["p2", "p0"])], plain=True)
+    view.enter(1, [(flat, flat, "A")])
+    view.leave_fans(5, "A", [("p1", ["p2"])], plain=True)
+    groups = view.close_grouped()
+    assert [type(keys) for _tau, _op, keys in groups] == [Fans, Fans]
+    assert [keys.plain for _tau, _op, keys in groups] == [plain, True]
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, FIELDS).write_groups(groups)
+    ResultWriter(want, FIELDS).write_many(rows_of(groups))
+    assert got.getvalue() == want.getvalue()
