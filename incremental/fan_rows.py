@@ -8,22 +8,28 @@ starts beside `trgs` (a live key's widening keeps its start). The engine keeps a
 `drain_segments`), so a fan reaches the writer whole and is written with one `join` of its
 targets (sgq/stream_io.py `write_segments`): no tuple and no formatted line per row. Everything
 else reads the rows one by one (iteration gives them as tuples), so FanRows goes only where
-nothing but the engine's output reads it (runtime `_Context.fan_rows`).
+nothing but the engine's output reads it (runtime `_Context.fan_rows`). `plain` says that
+every vertex in it is a string CSV writes as it is (deltas.py `csv_plain`): the producer's
+closure interned no other (state/product_nodes.py), and a row appended keeps it only if its own
+are; the writer then need not check its text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 
+from .deltas import csv_plain
+
 
 class FanRows:
     """A round's interval rows as fans; `len` counts rows, iteration gives row tuples."""
 
-    __slots__ = ("fans", "n")
+    __slots__ = ("fans", "n", "plain")
 
-    def __init__(self) -> None:
+    def __init__(self, plain: bool = False) -> None:
         self.fans: list[tuple] = []  # (src, trgs, ts or [ts, ...], exp)
         self.n = 0
+        self.plain = plain
 
     def add(self, src: Hashable, trgs: list, ts: int | list[int], exp: int) -> None:
         """The rows `(src, trg, ts, exp)` of every trg in `trgs`, `ts` one start or a list
@@ -36,6 +42,8 @@ class FanRows:
         src, trg, ts, exp, _path = row
         self.fans.append((src, [trg], ts, exp))
         self.n += 1
+        if self.plain and not (csv_plain(src) and csv_plain(trg)):
+            self.plain = False
 
     def __len__(self) -> int:
         return self.n

@@ -460,6 +460,7 @@ class ResultWriter:
         """A FanRows segment, a chunk of fans at a time (the csv module for a chunk whose
         plain text would differ from its output, or whose vertices are not strings)."""
         fans = rows.fans
+        checked = not (rows.plain and csv_plain(label))
         for i in range(0, len(fans), _CHUNK // 8):
             chunk = fans[i : i + _CHUNK // 8]
             parts = []
@@ -481,7 +482,7 @@ class ResultWriter:
                 text = "".join(parts)
             except TypeError:  # a vertex that is not a string (the API takes any value)
                 text = None
-            if text is None or _needs_csv(text, n):
+            if text is None or (checked and _needs_csv(text, n)):
                 part = FanRows()
                 part.fans = chunk
                 flat = [(s, t, label, ts, exp) for s, t, ts, exp, _ in part]

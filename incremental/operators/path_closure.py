@@ -209,7 +209,7 @@ class PathClosureOp(PhysicalOperator):
                 b = intern(v, exp) * ns
                 for s, q in moves:
                     edges.append((a + s, b + q, exp))
-        result: list | FanRows = FanRows() if self.fans else []
+        result: list | FanRows = FanRows(closure.plain) if self.fans else []
         if edges:
             if (
                 len(closure.levels) + closure.new_levels(exp for _a, _b, exp in edges)

@@ -8,10 +8,11 @@ import io
 
 import pytest
 from sgq.incremental.deltas import DeltaView, Fans, rows_of
+from sgq.incremental.fan_rows import FanRows
 from sgq.incremental.state.window_closure import WindowClosure
 
 import sgq
-from sgq.stream_io import ResultWriter
+from sgq.stream_io import INTERVAL_FIELDS, ResultWriter
 
 FIELDS = ("time", "op", "src", "trg", "label")
 
@@ -77,3 +78,38 @@ def test_flat_keys_released_with_plain_fans_decide_their_plainness(flat, plain):
     ResultWriter(got, FIELDS).write_groups(groups)
     ResultWriter(want, FIELDS).write_many(rows_of(groups))
     assert got.getvalue() == want.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("names", "plain"),
+    [(["p1", "p2", "p3", "p4"], True), (["p1", "a,b", 'q"x', "l\nm"], False)],
+)
+def test_interval_fans_written_are_their_rows_written(names, plain):
+    """The interval rows' fans (FanRows) carry the closure's plainness the same way."""
+    query = sgq.compile(".window 10\n.slide 1\nAnswer(x, y) :- [a/a*](x, y).")
+    engine = query.engine(history=False)
+    a, b, c, d = names
+    segments: list = []
+    for batch in ([(a, b, "a", 1), (d, a, "a", 1)], [(b, c, "a", 4)], [(c, d, "a", 13)]):
+        engine.push_batch(batch)
+        segments += engine.drain_segments()
+    engine.close()
+    segments += engine.drain_segments()
+    fans = [rows for _label, rows in segments if type(rows) is FanRows and rows]
+    assert fans and {f.plain for f in fans} == {plain}
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, INTERVAL_FIELDS).write_segments(segments)
+    ResultWriter(want, INTERVAL_FIELDS).write_many(
+        [(s, t, label, ts, exp) for label, rows in segments for s, t, ts, exp, _ in rows]
+    )
+    assert got.getvalue() == want.getvalue()
+    assert ('"a,b"' in got.getvalue()) is not plain
+
+
+def test_a_row_appended_to_plain_fans_keeps_them_plain_only_if_it_is():
+    rows = FanRows(plain=True)
+    rows.add("p1", ["p2"], 1, 5)
+    rows.append(("p3", "p3", 1, 5, None))
+    assert rows.plain
+    rows.append(("a,b", "a,b", 1, 5, None))
+    assert not rows.plain
