@@ -50,7 +50,7 @@ class DeltaView:
         self.minus: dict[int, list] = {}  # τ -> keys leaving at τ
         self.instants: list[int] = []  # heap of the instants with events
         self.dropped: dict[tuple, int] = {}  # (τ, key) -> '+' events withdrawn
-        # τ -> chunks (label, [(src, targets), ...], plain) entering / leaving at τ
+        # τ -> chunks (label, {src: targets}, plain) entering / leaving at τ
         self.fplus: dict[int, list] = {}
         self.fminus: dict[int, list] = {}
 
@@ -148,17 +148,17 @@ class DeltaView:
             else:
                 bucket.extend(keys)
 
-    def enter_fans(self, tau: int, label: str, fans: list, plain: bool = False) -> None:
-        """Keys entering at `tau` given per source: `(src, [trg, ...])` under `label` (the
-        closure PATH's rows; see `enter`). The list and its target lists become the view's.
+    def enter_fans(self, tau: int, label: str, fans: dict, plain: bool = False) -> None:
+        """Keys entering at `tau` given per source: `{src: [trg, ...]}` under `label` (the
+        closure PATH's rows; see `enter`). The dict and its target lists become the view's.
         `plain`: every vertex in them is `csv_plain` (the producer knows its names)."""
         self._fans(self.fplus, tau, label, fans, plain)
 
-    def leave_fans(self, tau: int, label: str, fans: list, plain: bool = False) -> None:
+    def leave_fans(self, tau: int, label: str, fans: dict, plain: bool = False) -> None:
         """Keys leaving at `tau`, per source (see `enter_fans`)."""
         self._fans(self.fminus, tau, label, fans, plain)
 
-    def _fans(self, events: dict, tau: int, label: str, fans: list, plain: bool) -> None:
+    def _fans(self, events: dict, tau: int, label: str, fans: dict, plain: bool) -> None:
         if fans:
             bucket = events.get(tau)
             if bucket is None:
@@ -288,7 +288,10 @@ def _gather(fans, keys) -> dict:
     by_src: dict = {}
     own: set = set()  # the sources whose list is this function's (a producer's may be shared)
     for _label, chunk, _plain in fans or ():
-        for src, trgs in chunk:
+        if not by_src:  # the first chunk is the view's: it becomes the result, lists shared
+            by_src = chunk
+            continue
+        for src, trgs in chunk.items():
             got = by_src.get(src)
             if got is None:
                 by_src[src] = trgs
@@ -346,7 +349,7 @@ def _flat_keys(fans, keys) -> list | None:
         return keys
     flat = list(keys or ())
     for label, chunk, _plain in fans:
-        for src, trgs in chunk:
+        for src, trgs in chunk.items():
             flat.extend([(src, trg, label) for trg in trgs])
     return flat
 

@@ -238,15 +238,16 @@ class PathClosureOp(PhysicalOperator):
         fan = self.out.admit_fan  # a FanCoverage until a hand-over
         add = result.add if type(result) is FanRows else None
         loops = self.loops
-        named: dict = {}
+        named: dict = {}  # mask -> its vertices' names
+        by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
         for x, mask, level in found:
             xv = names[x // ns]
-            trgs = named.get(mask)
+            trgs = by_id.get(id(mask))
             if trgs is None:
-                if ns == 1:
-                    trgs = named[mask] = [names[y] for y in bits(mask)]
-                else:
+                trgs = named.get(mask)
+                if trgs is None:
                     trgs = named[mask] = [names[y // ns] for y in bits(mask)]
+                by_id[id(mask)] = trgs
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
             got, starts = fan(xv, trgs, now, level)
@@ -260,26 +261,30 @@ class PathClosureOp(PhysicalOperator):
                 result.extend([(xv, t, s, level, None) for t, s in zip(got, starts)])
 
     # ---- native deltas
-    def _reversed_keys(self, fans: list) -> list:
+    def _reversed_keys(self, fans: dict) -> list:
         """The flat keys `(trg, src, label)` of fans, for an output RENAME that swapped src
         and trg (the view's fans are by source, so these go flat)."""
         label = self.label
-        return [(t, s, label) for s, trgs in fans for t in trgs]
+        return [(t, s, label) for s, trgs in fans.items() for t in trgs]
 
-    def _fans(self, rows, own: bool = False) -> list:
-        """`(src, [trg, ...])` of `(start node, vertices)` rows (the view's fans: no tuple
-        per result). Fans may share a target list: the view copies before it extends one.
-        `own`: x's own vertex is left out (one set lookup per row, not a scan of its list)."""
+    def _fans(self, rows, own: bool = False) -> dict:
+        """`{src: [trg, ...]}` of `(start node, vertices)` rows (the view's fans: no tuple
+        per result; a source in several rows gets their lists joined). Sources may share a
+        target list: the view copies before it extends one. `own`: x's own vertex is left out
+        (one set lookup per row, not a scan of its list)."""
         names, ns = self.closure.names, self.closure.nstates
-        fans: list = []
-        append = fans.append
+        fans: dict = {}
+        first = fans.setdefault
         per_list: dict = {}  # rows share vertex lists (state/window_closure.py): names once
         if not own:
             for x, vertices in rows:
                 trgs = per_list.get(id(vertices))
                 if trgs is None:
                     trgs = per_list[id(vertices)] = [names[y // ns] for y in vertices]
-                append((names[x // ns], trgs))
+                src = names[x // ns]
+                got = first(src, trgs)
+                if got is not trgs:
+                    fans[src] = got + trgs
             return fans
         for x, vertices in rows:
             got = per_list.get(id(vertices))
@@ -296,7 +301,10 @@ class PathClosureOp(PhysicalOperator):
                 trgs = [t for t in trgs if t != xv]
                 if not trgs:
                     continue
-            append((names[x // ns], trgs))
+            src = names[x // ns]
+            got = first(src, trgs)
+            if got is not trgs:
+                fans[src] = got + trgs
         return fans
 
     def _enter(self, entering, now) -> None:

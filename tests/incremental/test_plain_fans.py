@@ -68,9 +68,9 @@ def test_a_closure_is_plain_until_it_interns_a_name_that_is_not():
 def test_flat_keys_released_with_plain_fans_decide_their_plainness(flat, plain):
     """An instant's flat keys (a nullable PATH's ε-pairs) join its fans in one group."""
     view = DeltaView()
-    view.enter_fans(1, "A", [("p1", ["p2", "p0"])], plain=True)
+    view.enter_fans(1, "A", {"p1": ["p2", "p0"]}, plain=True)
     view.enter(1, [(flat, flat, "A")])
-    view.leave_fans(5, "A", [("p1", ["p2"])], plain=True)
+    view.leave_fans(5, "A", {"p1": ["p2"]}, plain=True)
     groups = view.close_grouped()
     assert [type(keys) for _tau, _op, keys in groups] == [Fans, Fans]
     assert [keys.plain for _tau, _op, keys in groups] == [plain, True]
