@@ -328,7 +328,8 @@ class LevelClosure(ProductNodes):
         """`density_of` the lowest (largest) level."""
         if not self.levels:
             return 0, 0, 0, 0.0
-        return self.density_of(self.rows(self.levels[0]))
+        level = self.levels[0]
+        return self.density_with_sources(self.reach[level], self.sole, level)
 
     def _check(self, graph_of_level=None) -> None:
         """Invariants: levels sorted and in sync; anc is reach transposed; closures nested;
@@ -344,6 +345,9 @@ class LevelClosure(ProductNodes):
         alias = sum(1 << x for x in sole)
         for x, b in sole.items():
             assert self.names[x // ns] is not None and self.names[b // ns] is not None
+        if levels:
+            want = self.density_of(self.rows(levels[0]))
+            assert self.density() == want, "density differs from the rows'"
         prev = None
         for level in reversed(levels):
             R, A = self.rows(level), self.anc[level]

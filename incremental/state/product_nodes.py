@@ -291,6 +291,22 @@ class ProductNodes:
                 starts += n
         return len(rows), pairs, starts, self.cap * ns / 64
 
+    def density_with_sources(self, reach: dict, sole, level: int | None = None) -> tuple:
+        """`density_of` of `reach` with the rows of the sole-edge sources `sole`
+        (state/sole_sources.py) added, those whose edge is in G_`level` (every one when None),
+        without building them: a source is a start node whose row is its successor's plus the
+        successor, so one bit count per successor serves all its followers."""
+        rows, pairs, starts, words = self.density_of(reach)
+        exp = sole.exp
+        for b, xs in sole.followers.items():
+            n = len(xs) if level is None else sum(1 for x in xs if exp[x] >= level)
+            if n:
+                k = n * ((1 << b) | reach.get(b, 0)).bit_count()
+                rows += n
+                pairs += k
+                starts += k
+        return rows, pairs, starts, words
+
     def _check_vertices(self) -> None:
         for i, v in enumerate(self.names):
             if v is not None:

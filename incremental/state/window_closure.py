@@ -348,7 +348,7 @@ class WindowClosure(ProductNodes):
 
     def density(self) -> tuple[int, int, int, float]:
         """`density_of` the window's closure (the lowest level's), sole-edge sources as rows."""
-        return self.density_of(self._full_reach() if self.sole else self.reach)
+        return self.density_with_sources(self.reach, self.sole)
 
     def _check(self, graph_of_level=None) -> None:
         """Invariants: levels are the kept exps; the closure is that of the kept edges (and,
@@ -358,6 +358,7 @@ class WindowClosure(ProductNodes):
         reach, anc = closure(self._all_edges())
         sole = self.sole.succ
         assert reach == self._full_reach(), "closure differs from the kept edges"
+        assert self.density() == self.density_of(reach), "density differs from the rows'"
         alias = sum(1 << x for x in sole)
         want = {n: m ^ (m & alias) for n, m in anc.items()}
         assert {n: m for n, m in want.items() if m} == self.anc, "anc is not reach transposed"
