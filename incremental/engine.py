@@ -153,14 +153,21 @@ class Engine:
         and everything pushed is processed before this returns."""
         if self.dataflow.spanning:
             self._push_spans(edges)
-        else:
-            push = self.push
-            for edge in edges:
-                if len(edge) == 4:
-                    push(edge[0], edge[1], edge[2], edge[3])
-                else:
-                    push(edge[0], edge[1], edge[2], edge[3], edge[4])
+            return
+        push, reads, skipped = self.push, self.dataflow.reads, False
+        for edge in edges:
+            op = edge[4] if len(edge) > 4 else "+"
+            if edge[2] not in reads and isinstance(edge[2], str):
+                # no rule reads it: time moves on, the frontier with it at the next round
+                self._seen = self._time(edge[0], edge[1], edge[2], edge[3], op)
+                self.edges_in += 1
+                self.ignored += 1
+                skipped = True
+                continue
+            push(edge[0], edge[1], edge[2], edge[3], op)
         self.flush()
+        if skipped:
+            self._reach(self._seen)
 
     def _push_spans(self, edges: Iterable) -> None:
         """`push_batch` by spans: the `+` edges of consecutive instants with no expiry
@@ -182,6 +189,13 @@ class Engine:
                 push(src, trg, label, edge[3], op)
                 continue
             t = self._time(src, trg, label, edge[3], op)
+            label = str(label)
+            if label not in reads:  # no rule reads it: only time moves on, and the frontier
+                # with it before the next round or at the end (one settle, not one per instant)
+                self._seen = t
+                self.edges_in += 1
+                self.ignored += 1
+                continue
             if count:
                 if t >= end:
                     self._run_span(span, first, count)
@@ -197,13 +211,6 @@ class Engine:
                     continue
                 first, end = t, flow.span_end(t)
             self._seen = t
-            label = str(label)
-            if label not in reads:  # no rule reads it: only time moves on
-                self.edges_in += 1
-                self.ignored += 1
-                if not count:
-                    self._reach(t)
-                continue
             batch = span.get(label)
             if batch is None:
                 batch = span[label] = []
@@ -211,6 +218,9 @@ class Engine:
             count += 1
         if count:
             self._run_span(span, first, count)
+        else:
+            self.flush()
+            self._reach(self._seen)
 
     def _run_span(self, span: dict[str, list], first: int, count: int) -> None:
         """One span of `count` edges from instant `first` on (see `_push_spans`); time then

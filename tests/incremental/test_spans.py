@@ -149,3 +149,27 @@ def test_deletions_and_row_outputs_run_per_instant():
     assert _spanned_rounds("Answer(x, y) :- [a/b*](x, y).", minus) == (1, 2)
     rows = [("1", "2", "a", t) for t in range(3)]
     assert _spanned_rounds("Answer(x, y) :- [a/b*](x, y), x != y.", rows) == (0, 3)
+
+
+@pytest.mark.parametrize("text", [PROGRAMS[0], PROGRAMS[2]], ids=["spans", "rows"])
+def test_edges_no_rule_reads_move_the_frontier_once_per_batch(text):
+    """Edges of a label no rule reads only move time on: the frontier follows them at the
+    next round or at the batch's end (one settle), not at each of their instants; the
+    deltas are those of the stream without them."""
+    query = compile_text(".window 1\n" + text, window=10, slide=5)
+    read = [("1", "2", "a", 0), ("2", "3", "b", 3), ("2", "4", "b", 12)]
+    unread = [("7", "8", "d", t) for t in range(1, 60)]
+    edges = sorted(read + unread, key=lambda e: e[3])
+    engine = query.engine(history=False, deltas=True)
+    settles = []
+    settle = engine.dataflow.settle
+    engine.dataflow.settle = lambda frontier: (settles.append(frontier), settle(frontier))
+    engine.push_batch(edges)
+    assert engine.time == 59 and engine.stats()["ignored_edges"] == len(unread)
+    assert len(settles) <= 8, settles
+    view = engine.delta_view()
+    got = view.feed(engine.drain(), engine.time)
+    engine.close()
+    got += view.feed(engine.drain(), engine.time) + view.close()
+    without = _events(query, [(*e, "+") for e in read], spans=False)
+    assert got == without
