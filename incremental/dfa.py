@@ -41,6 +41,22 @@ class DFA:
     def nullable(self) -> bool:
         return self.start in self.finals
 
+    def cyclic_letters(self) -> frozenset[str]:
+        """The letters on a cycle of the automaton (those under a star or a plus: a path may
+        repeat them any number of times)."""
+        n = len(self.delta)
+        reach = [{q for q in moves.values()} for moves in self.delta]
+        for k in range(n):  # transitive closure (Warshall): the automata here are tiny
+            for s in range(n):
+                if k in reach[s]:
+                    reach[s] |= reach[k]
+        return frozenset(
+            letter
+            for s, moves in enumerate(self.delta)
+            for letter, q in moves.items()
+            if s in reach[q]
+        )
+
     def accepts(self, word: Iterable[str]) -> bool:
         """Whether the label sequence `word` is in the language."""
         s = self.start

@@ -95,3 +95,26 @@ def test_known_sizes():
     both = compile_regex(("concat", ("star", ("label", "a")), ("star", ("label", "a"))))
     assert both.size == 1 and both.nullable
     assert compile_regex(("alt", ("label", "a"), ("label", "a"))).by_letter == {"a": [(0, 1)]}
+
+
+def test_cyclic_letters_of_known_regexes():
+    a, b, c = ("label", "a"), ("label", "b"), ("label", "c")
+    assert compile_regex(("concat", a, ("star", b))).cyclic_letters() == {"b"}
+    assert compile_regex(("plus", ("concat", a, b, c))).cyclic_letters() == {"a", "b", "c"}
+    assert compile_regex(("concat", ("opt", a), ("star", b))).cyclic_letters() == {"b"}
+    assert compile_regex(("concat", a, b, a)).cyclic_letters() == set()
+
+
+@settings(max_examples=200)
+@given(regexes)
+def test_a_letter_repeated_beyond_its_moves_is_cyclic(regex):
+    """A word that uses a letter more often than the DFA has moves on it went round a cycle
+    through one of them (pigeonhole)."""
+    dfa = compile_regex(regex)
+    cyclic = dfa.cyclic_letters()
+    assert cyclic <= set(dfa.letters)
+    words = [w for n in range(9) for w in itertools.product(LETTERS, repeat=n) if dfa.accepts(w)]
+    for letter in dfa.letters:
+        moves = len(dfa.by_letter[letter])
+        most = max((w.count(letter) for w in words), default=0)
+        assert most <= moves or letter in cyclic, (letter, most, moves)

@@ -314,10 +314,12 @@ def _tree_and_clique(n):
 def test_a_sparse_tree_hands_over_and_a_dense_graph_stays():
     """The tree's closure is a little sparser than S-PATH's trees at its 3rd check (1.02x:
     not yet worth the replay, which the excess summed over slides has not paid) and far
-    sparser at its 4th (1.8x: `clearly_sparse`, it hands over at once); the clique stays."""
+    sparser at its 4th (1.8x: `clearly_sparse`, it hands over at once); the clique stays.
+    (The chain rule, which would hand the tree over at its first check, is off here.)"""
     tree, clique = _tree_and_clique(8000)
     text = ".window 100000\n.slide 1000\nAnswer(x, y) :- a+(x, y)."
-    query = compile_text(text, options=PlanOptions(tuning=Tuning(min_rows=64)))
+    tuning = Tuning(min_rows=64, chain_edges=10**9)
+    query = compile_text(text, options=PlanOptions(tuning=tuning))
     got = {}
     cases = (
         ("tree", tree),
@@ -340,6 +342,35 @@ def test_a_sparse_tree_hands_over_and_a_dense_graph_stays():
     eng.flush()
     (op,) = path_ops(eng)
     assert op.spath is None
+
+
+def _handed_over(text: str, edges, **tuning) -> bool:
+    query = compile_text(text, options=PlanOptions(tuning=Tuning(**tuning)))
+    eng = query.engine()
+    eng.push_batch(edges)
+    eng.flush()
+    (op,) = path_ops(eng)
+    return op.spath is not None
+
+
+def test_chains_hand_over_at_the_first_slide_end_with_enough_edges():
+    """Repeated letters with one edge per source (a reply tree's `a`) are chains: S-PATH
+    takes over at the first check after `chain_edges` of them, long before the density rule
+    would (`min_rows` out of reach here), whether or not the letters not repeated branch;
+    one source with two edges, the clique, or fewer edges than `chain_edges` keep the
+    closure."""
+    tree, clique = _tree_and_clique(1200)
+    star = ".window 100000\n.slide 400\nAnswer(x, y) :- a+(x, y)."
+    far = {"min_rows": 10**9}
+    assert _handed_over(star, tree, chain_edges=256, **far)
+    assert not _handed_over(star, tree, chain_edges=5000, **far)
+    assert not _handed_over(star, clique, chain_edges=256, **far)
+    forked = norm([("c1", "x", "a", 0)]) + tree  # c1 has two edges
+    assert not _handed_over(star, forked, chain_edges=256, **far)
+    # only the repeated letters count: `b` (persons liking replies, 6 each) may branch
+    likes = ".window 100000\n.slide 400\nAnswer(x, y) :- [b/a*](x, y)."
+    fan = norm([(f"p{i % 50}", f"c{i}", "b", i) for i in range(1, 300)])
+    assert _handed_over(likes, sorted(tree + fan, key=lambda e: e[3]), chain_edges=256, **far)
 
 
 def test_measured_overwork_hands_over_within_the_slide():
