@@ -118,8 +118,11 @@ def test_spec_programs_on_generated_streams(spark, program):
 def test_q7_and_notification_with_1_2_and_8_partitions(spark, partitions):
     q7 = sgq.compile(path=QUERIES / "sga" / "snb" / "q7.dl", window=2 * 86400, slide=86400)
     assert compare(q7, spark, _stream("snb", seed=7), partitions)["deltas"] > 0
-    # the closure round by round over hash-partitioned edges, as for a large window graph
-    assert compare(q7, spark, _stream("snb", seed=7), partitions, broadcast=False)["deltas"] > 0
+    # the closure round by round over hash-partitioned edges, as for a large window graph (on
+    # one partition, test_every_operator_on_a_hand_made_stream[rounds] runs it)
+    if partitions > 1:
+        got = compare(q7, spark, _stream("snb", seed=7), partitions, broadcast=False)
+        assert got["deltas"] > 0
     notification = sgq.compile(path=QUERIES / "examples" / "notification.dl", window=4 * 3600)
     edges = list(sgq.stream_io.read_edges(REPO / "specs" / "streams" / "notification.csv"))
     assert compare(notification, spark, edges, partitions)["deltas"] > 0
