@@ -289,9 +289,7 @@ class Dataflow:
             index = indexes[i]
             if out:
                 if index is not None:
-                    insert = index.insert
-                    for s, t, ts, exp, wit in out:
-                        insert(s, t, ts, exp, wit, now)
+                    index.insert_rows(out, now)
                 _deliver(pending, consumers[i], nports, out)
                 if i in outputs:
                     produced[i] = out
@@ -346,9 +344,7 @@ class Dataflow:
             if out:
                 index = indexes[i]
                 if index is not None:
-                    insert = index.insert
-                    for s, t, ts, exp, wit in out:
-                        insert(s, t, ts, exp, wit, ts)
+                    index.insert_rows(out)  # each at its own instant
                 _deliver(pending, consumers[i], nports, out)
 
     def _route(self, edges_by_label: dict, deleting, pending: list, cutting: list | None):

@@ -63,27 +63,37 @@ class EdgeIndex:
     def insert(self, s: str, t: str, ts: int, exp: int, wit, now: int) -> None:
         """Keep `[ts, exp)` for `(s, t)` if it outlives the stored entry (merging the two
         when the stored one still holds `now`; its run goes on when it held `now - 1`)."""
-        row = self.by_src.get(s)
-        if row is None:
-            row = self.by_src[s] = {}
-        entry = row.get(t)
-        if entry is None:
-            entry = Entry(ts, exp, wit, now)
-            row[t] = entry
-            col = self.by_trg.get(t)
-            if col is None:
-                col = self.by_trg[t] = {}
-            col[s] = entry
-            self.count += 1
-            self.heap.add(exp, (s, t))
-        elif exp > entry.exp:
-            # the entry keeps its expiry item (at or before its old exp): `purge` moves it on
-            if entry.exp < now:
-                entry.start = now  # after a gap: a new run
-            if entry.exp <= now or ts < entry.ts:
-                entry.ts = ts
-            entry.exp = exp
-            entry.wit = wit
+        self.insert_rows(((s, t, ts, exp, wit),), now)
+
+    def insert_rows(self, rows, now: int | None = None) -> None:
+        """`insert` of every row `(s, t, ts, exp, wit)` of an operator's output at `now` (None:
+        each at its own ts, a span's rows, runtime `run_span`), in one loop: a producer's
+        rows are most of an index's inserts (a closure PATH read by a PATTERN). A widened
+        entry keeps its expiry item (at or before its old exp): `purge` moves it on."""
+        by_src, by_trg, add = self.by_src, self.by_trg, self.heap.add
+        new = 0
+        for s, t, ts, exp, wit in rows:
+            at = ts if now is None else now
+            row = by_src.get(s)
+            if row is None:
+                row = by_src[s] = {}
+            entry = row.get(t)
+            if entry is None:
+                row[t] = entry = Entry(ts, exp, wit, at)
+                col = by_trg.get(t)
+                if col is None:
+                    col = by_trg[t] = {}
+                col[s] = entry
+                new += 1
+                add(exp, (s, t))
+            elif exp > entry.exp:
+                if entry.exp < at:
+                    entry.start = at  # after a gap: a new run
+                if entry.exp <= at or ts < entry.ts:
+                    entry.ts = ts
+                entry.exp = exp
+                entry.wit = wit
+        self.count += new
 
     def cut(self, s: str, t: str, exp: int, wit, now: int) -> None:
         """The producer's end record: `(s, t)` now ends at `exp` (`now <= exp`), carrying the
