@@ -182,11 +182,12 @@ class DeltaView:
 
     def _release(self, frontier) -> list[tuple]:
         open_ = self.open
-        for until, key in self.ends.expired_with_instants(frontier - 1):
-            seg = open_.get(key)
-            if seg is not None and seg[1] == until:
-                del open_[key]
-                self._event(self.minus, until, key)
+        for until, keys in self.ends.expired_buckets(frontier - 1):
+            for key in keys:
+                seg = open_.get(key)
+                if seg is not None and seg[1] == until:
+                    del open_[key]
+                    self._event(self.minus, until, key)
         out: list = []
         instants, plus, minus, dropped = self.instants, self.plus, self.minus, self.dropped
         fplus, fminus = self.fplus, self.fminus

@@ -3,7 +3,7 @@ engine's DeltaView directly, without rows (incremental/deltas.py, "Native produc
 
 An operator whose output is the engine's, in delta mode, and read by no other operator
 (runtime._native_outputs) needs no rows: the view would only coalesce them again. Its
-Coalescer keeps each key's coverage as before, but says when a key *enters* (`Coalescer.enter`:
+Coalescer keeps each key's coverage as before, but says when a key *enters* (`Coalescer.entering`:
 it had no coverage reaching `now`; a coverage ending exactly at `now` goes on without a break),
 and the keys whose coverage ends before the frontier *leave* at that end (`settle`, and a
 purge at a slide's start, which is a settle at `now`: a key ending at `now` may still go on in
@@ -46,14 +46,14 @@ class NativeKeys:
         self.label = label
         self.reverse = reverse
         #: set by a producer that admits new keys only, not widenings: `(keys, cutoff) ->
-        #: {key: exp}`, its longest derivations now (Coalescer.leaving_rederived)
+        #: {key: (ts, exp)}`, its longest derivations now, read by key
+        #: (Coalescer.leaving_rederived)
         self.rederive: Callable[[Mapping, int], dict] | None = None
 
     def admit(self, rows: Iterable[tuple], now: int) -> None:
         """Take `(key, ts, exp)` results of the round at `now`; the keys that enter go to the
         sink at their start."""
-        enter = self.out.enter
-        entering = [(key, ts) for key, ts, exp in rows if enter(key, ts, exp, now)]
+        entering = self.out.entering(rows, now)
         if not entering:
             return
         label, reverse = self.label, self.reverse

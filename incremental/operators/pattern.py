@@ -351,8 +351,7 @@ class PatternOp(ProbingJoin):
                 for key, (ts, exp) in touched.items()
                 if (end := until(key)) is None or exp >= end
             }
-        seed = self._head_seed(touched)
-        best = self._rederive_batch(seed, now) if seed else {}
+        best = self._rederive_batch(touched, now)
         cut = self.out.cut
         result = []
         for key in touched:
@@ -365,12 +364,10 @@ class PatternOp(ProbingJoin):
         return result
 
     def _longest(self, keys, cutoff: int) -> dict:
-        """`{key: exp}`: the longest derivation of each head key of `keys` that ends after
-        `cutoff`, if any (native keys' ends, operators/native_keys.py)."""
-        seed = self._head_seed(keys)
-        if not seed:
-            return {}
-        return {key: exp for key, (_ts, exp) in self._rederive_batch(seed, cutoff).items()}
+        """`{key: (ts, exp)}`: the longest derivation of each head key of `keys` that ends after
+        `cutoff`, if any (native keys' ends, operators/native_keys.py); read it by key (it may
+        hold other keys, see `_rederive_batch`)."""
+        return self._rederive_batch(keys, cutoff)
 
     def _head_seed(self, keys) -> dict:
         """The frontier that re-derives head keys: each one its head conditions allow, valid
@@ -390,22 +387,31 @@ class PatternOp(ProbingJoin):
             seed[key] = (NEVER, FOREVER)
         return seed
 
-    def _rederive_batch(self, seed: dict, now) -> dict:
-        """The best `(ts, exp)` of every head key in `seed`. When the keys share endpoints
-        (many keys per distinct src, or per distinct trg), expand once from each distinct
-        endpoint (its frontier projected and merged as in `_frontier`) and read the keys
-        off; else probe key by key with both head variables bound."""
+    def _rederive_batch(self, keys, now) -> dict:
+        """The best `(ts, exp)` of every head key of `keys` its head conditions allow, to be
+        read by key. When the keys share endpoints (many keys per distinct src, or per
+        distinct trg), expand once from each distinct endpoint (its frontier projected and
+        merged as in `_frontier`) and read the keys off: what that reached is returned as it
+        is when every key is allowed (two head variables, no head condition; a native
+        PATTERN's ends at close are every key it ever had: no pass over them to pick); else
+        probe key by key with both head variables bound."""
         ends = self.end_frontiers
-        if ends is not None and len(seed) > 1:
-            srcs = {src for src, _trg in seed}
-            trgs = {trg for _src, trg in seed}
+        if ends is not None and len(keys) > 1:
+            srcs = {src for src, _trg in keys}
+            trgs = {trg for _src, trg in keys}
             side = 0 if len(srcs) <= len(trgs) else 1
             distinct = srcs if side == 0 else trgs
-            if self.shared_keys * len(distinct) <= len(seed):
+            if self.shared_keys * len(distinct) <= len(keys):
                 start = {(v, v): (NEVER, FOREVER) for v in distinct}
                 reached = self._frontier(ends[side], start, now)
-                return {key: got for key in seed if (got := reached.get(key)) is not None}
-        return self._frontier(self.head_frontier, seed, now)
+                h0, h1 = self.head
+                conds, _steps = self.head_plan
+                if h0 != h1 and not conds:
+                    return reached
+                allowed = self._head_seed(keys)
+                return {key: got for key in allowed if (got := reached.get(key)) is not None}
+        seed = self._head_seed(keys)
+        return self._frontier(self.head_frontier, seed, now) if seed else {}
 
     def _from_head(self, steps, vals, wits, now) -> None:
         """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""

@@ -13,7 +13,7 @@ With explicit deletions an operator may find that a key's coverage ends earlier 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
@@ -50,25 +50,29 @@ class Coalescer:
         self.heap.add(exp, key)
         return (ts, exp)
 
-    def enter(self, key: Hashable, ts: int, exp: int, now: int) -> bool:
+    def entering(self, rows: Iterable[tuple], now: int) -> list[tuple]:
         """`admit` for a native producer, which says only when a key enters and leaves the
-        output (operators/pattern.py): record `[ts, exp)` and return whether `key` enters,
-        i.e. had no coverage reaching `now`. A coverage ending exactly at `now` goes on
-        without a break (the snapshot at `now` still holds the key); one ending earlier was
-        reported and forgotten by `leaving`. A widening only moves the end: the expiry index
-        keeps the key's first end, and `leaving` moves it on when it gets there (fewer
-        entries than one per widening; `adopt` restores one entry per end). O(1) (O(log k)
-        for a new expiry instant)."""
-        if exp <= now:
-            return False
-        cur = self.live.get(key)
-        if cur is not None and cur[1] >= now:
-            if exp > cur[1]:
-                cur[1] = exp
-            return False
-        self.live[key] = [ts, exp]
-        self.heap.add(exp, key)
-        return True
+        output (operators/pattern.py): record each `(key, ts, exp)` of `rows` and return
+        `(key, ts)` of those that enter, i.e. had no coverage reaching `now`. A coverage ending
+        exactly at `now` goes on without a break (the snapshot at `now` still holds the key);
+        one ending earlier was reported and forgotten by `leaving`. A widening only moves the
+        end: the expiry index keeps the key's first end, and `leaving` moves it on when it gets
+        there (fewer entries than one per widening; `adopt` restores one entry per end). O(1)
+        per row (O(log k) for a new expiry instant)."""
+        live, add = self.live, self.heap.add
+        out = []
+        for key, ts, exp in rows:
+            if exp <= now:
+                continue
+            cur = live.get(key)
+            if cur is not None and cur[1] >= now:
+                if exp > cur[1]:
+                    cur[1] = exp
+                continue
+            live[key] = [ts, exp]
+            add(exp, key)
+            out.append((key, ts))
+        return out
 
     def ends_by(self, upto: int) -> bool:
         """Whether some coverage may end at or before `upto` (`leaving` has work). O(1)."""
@@ -82,25 +86,30 @@ class Coalescer:
     def leaving_rederived(self, upto: int, rederive) -> dict:
         """`leaving` for a producer that reports entries but not widenings (its recorded ends
         are lower bounds of the true ones, operators/pattern.py): each key whose recorded end
-        is at or before `upto` asks `rederive(keys, cutoff)` -> `{key: exp}` for the longest
-        derivation it has now (those ending after `cutoff`). Every derivation on record started
-        by the recorded end (no input came after it), so one outliving that end carries the
-        key on without a break: its end moves there (leaving then if that is still by `upto`).
-        Keys no derivation outlives leave at their recorded end."""
+        is at or before `upto` asks `rederive(keys, cutoff)` -> `{key: (ts, exp)}`, read by
+        key, for the longest derivation it has now (those ending after `cutoff`). Every
+        derivation on record started by the recorded end (no input came after it), so one
+        outliving that end carries the key on without a break: its end moves there (leaving
+        then if that is still by `upto`). Keys no derivation outlives leave at their recorded
+        end."""
         due = self._due(upto)
         if not due:
             return {}
         best = rederive(due, min(due.values()))
         live, add = self.live, self.heap.add
-        for key, end in list(due.items()):
-            exp = best.get(key)
-            if exp is not None and exp > end:
-                if exp > upto:
-                    live[key][1] = exp
-                    add(exp, key)
-                    del due[key]
+        going_on = []
+        for key, end in due.items():
+            got = best.get(key)
+            if got is not None and got[1] > end:
+                end = got[1]
+                if end > upto:
+                    live[key][1] = end
+                    add(end, key)
+                    going_on.append(key)
                 else:
-                    due[key] = exp
+                    due[key] = end  # (a value changed, no key added: the loop goes on)
+        for key in going_on:
+            del due[key]
         return self._leave(due)
 
     def _due(self, upto: int) -> dict:
@@ -109,15 +118,16 @@ class Coalescer:
         live = self.live
         due: dict = {}
         later: list = []
-        for until, key in self.heap.expired_with_instants(upto):
-            cur = live.get(key)
-            if cur is None:
-                continue
-            end = cur[1]
-            if end <= upto:
-                due[key] = end
-            elif end > until:
-                later.append((end, key))
+        for _until, keys in self.heap.expired_buckets(upto):
+            for key in keys:
+                cur = live.get(key)
+                if cur is None:
+                    continue
+                end = cur[1]
+                if end <= upto:
+                    due[key] = end
+                else:  # widened past `upto` (so past its item's instant): the item moves on
+                    later.append((end, key))
         add = self.heap.add
         for end, key in later:
             add(end, key)
@@ -143,11 +153,12 @@ class Coalescer:
         if not live:
             return
         add = self.heap.add
-        for key, exp in rederive(live, cutoff).items():
-            cur = live[key]
-            if exp > cur[1]:
-                cur[1] = exp
-                add(exp, key)
+        best = rederive(live, cutoff)
+        for key, cur in live.items():
+            got = best.get(key)
+            if got is not None and got[1] > cur[1]:
+                cur[1] = got[1]
+                add(got[1], key)
 
     def adopt(self, key: Hashable, start: int, until: int) -> None:
         """Take `[start, until)` as the emitted coverage of `key` (a key another structure

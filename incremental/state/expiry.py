@@ -43,13 +43,15 @@ class ExpiryBuckets:
             out.extend(buckets.pop(heapq.heappop(instants)))
         return out
 
-    def expired_with_instants(self, now: int) -> Iterator[tuple[int, Any]]:
-        """Remove and yield every `(exp, item)` with `exp <= now`, in exp order."""
+    def expired_buckets(self, now: int) -> list[tuple[int, list]]:
+        """Remove and return every instant `exp <= now` with its items, `[(exp, items)]` in
+        exp order (a caller that needs each item's instant loops over the items itself)."""
         instants, buckets = self.instants, self.buckets
+        out: list = []
         while instants and instants[0] <= now:
             exp = heapq.heappop(instants)
-            for item in buckets.pop(exp):
-                yield exp, item
+            out.append((exp, buckets.pop(exp)))
+        return out
 
     def pairs(self) -> Iterator[tuple[int, Any]]:
         """Every `(exp, item)` held (for `_check`)."""
