@@ -58,9 +58,9 @@ class Tuning:
     - `clearly_sparse`: a closure this many times S-PATH's estimated work hands over at once,
       without waiting for the excess to pay for the replay (SGA Q4 on snb: 1.8x at its 2nd
       slide, 2.6x at its 3rd, which took 21 s on closures and 3 on S-PATH).
-    - `chain_edges`: edges of the repeated letters (those under a star or plus) from which a
-      closure whose repeated letters are chains (one edge per source in the window) hands
-      over at a slide's end, whatever its density (S-PATH's trees are then the reach);
+    - `chain_edges`: edges of the repeated letters (those under a star or plus) at which a
+      closure decides, once, whether they are chains (one edge per source in the window) and
+      if so hands over, whatever its density (S-PATH's trees are then the reach);
     - `overwork`: within a slide, the words of bitset work the closure's inserts measurably
       spent, over S-PATH's estimated tree work, at which S-PATH takes over at once (SGA Q4
       on snb: 150x in its first slide, 430x in its second; the closure workloads that win

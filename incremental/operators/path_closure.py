@@ -33,9 +33,9 @@ end keeps its closures; one far sparser, `clearly_sparse`, hands over at once; a
 batch, one whose inserts measurably spent `overwork` times S-PATH's tree work in the slide so
 far (`extend` counts its bitset operations: SGA Q4 on snb, where each edge touches thousands
 of wide rows of inner states, is 150x in its first slide) hands over then; the thresholds
-are `PlanOptions.tuning`, sgq/options.py), or at a slide's end when the letters under a star
-or plus form chains, every source with one edge of them in the window (`_chains`: from
-`chain_edges` of them on, whatever the density), this builds an S-PATH operator for the same node, replays the valid contents of the
+are `PlanOptions.tuning`, sgq/options.py), or at the first batch where the letters under a
+star or plus hold `chain_edges` edges, if they form chains there, every source with one edge
+of them in the window (`_chains`, whatever the density), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
 this operator's Coalescer (so it knows what was emitted: no duplicate or missing rows), and
 delegates every later call to it. At a deletion, every live output key is then re-read
@@ -114,8 +114,9 @@ class _Inputs:
 class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
-    # 2: the measured work of the slide (`spent`, `overwork_at`); 3: native ε-pairs (path.py)
-    STATE_VERSION = 3
+    # 2: the measured work of the slide (`spent`, `overwork_at`); 3: native ε-pairs (path.py);
+    # 4: whether the chain rule is still to decide (`chain_pending`)
+    STATE_VERSION = 4
 
     __slots__ = (
         "dfa",
@@ -141,6 +142,7 @@ class PathClosureOp(PhysicalOperator):
         "epsilon",
         "fans",
         "chain_inputs",
+        "chain_pending",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -167,6 +169,8 @@ class PathClosureOp(PhysicalOperator):
         self.reread = False  # set by every hand-over: the next retract re-reads
         # PlanOptions(path_operator="closure") keeps closures however sparse (A/B runs, tests)
         self.sparse_hands_over = ctx.options.path_operator != "closure"
+        # the chain rule decides once, at the first batch with `chain_edges` chain edges
+        self.chain_pending = self.sparse_hands_over and bool(self.chain_inputs)
         # native deltas (an output PATH of a delta-mode engine): the closure's results enter
         # and leave the engine's DeltaView directly; ε-pairs still come as rows through `out`
         self.sink = ctx.delta_sink(node)
@@ -195,6 +199,12 @@ class PathClosureOp(PhysicalOperator):
             return self.spath.process(batches, now)
         closure = self.closure
         self._drop(now, strict=False)
+        if self.chain_pending:
+            chains = self._chains()
+            if chains is not None:
+                self.chain_pending = False
+                if chains:
+                    return self._hand_over(now) + self.spath.process(batches, now)
         if self.check_density or (self.sparse_hands_over and self.spent > self.overwork_at):
             slide_end, self.check_density = self.check_density, False
             if self._sparse(slide_end):
@@ -398,8 +408,6 @@ class PathClosureOp(PhysicalOperator):
         if not self.sparse_hands_over:
             return False
         tuning = self.tuning
-        if slide_end and self._chains():
-            return True
         rows, pairs, starts, words = self.closure.density()
         trees = starts * tuning.tree_cost
         # checked again within the slide after as much work again, at the least
@@ -417,17 +425,18 @@ class PathClosureOp(PhysicalOperator):
         self.excess = max(0.0, self.excess + work - trees)
         return self.excess > trees or work > tuning.clearly_sparse * trees
 
-    def _chains(self) -> bool:
+    def _chains(self) -> bool | None:
         """Whether the repeated letters form chains: every source has one edge of them in the
         window (`replyOf*`, `hasCreator*` over snb: a message replies to one message, has one
-        creator), and they hold `chain_edges` edges at least (evidence, not an accident of
-        the first few). A product path then never branches on them, so S-PATH's trees hold
+        creator); None until they hold `chain_edges` edges (evidence, not an accident of the
+        first few). A product path then never branches on them, so S-PATH's trees hold
         exactly the reach, where the closure's bitsets, as wide as the window's vertices,
         are almost empty (snb RPQ Q2, Q3, Q6: 4-8% fewer instructions on S-PATH from the
-        start than handing over by density on day 6)."""
+        start than handing over by density on day 6). Asked at every batch until it answers
+        (`chain_pending`), then never again: one sum per batch meanwhile."""
         chains = self.chain_inputs
-        if not chains or sum(len(index) for index in chains) < self.tuning.chain_edges:
-            return False
+        if sum(len(index) for index in chains) < self.tuning.chain_edges:
+            return None
         return all(len(index) == index.sources() for index in chains)
 
     def _epsilon(self, batch, now, result) -> None:
@@ -532,6 +541,7 @@ class PathClosureOp(PhysicalOperator):
             "overwork_at": self.overwork_at,
             "reread": self.reread,
             "native": self.sink is not None,
+            "chain_pending": self.chain_pending,
         }
 
     def _emitted(self) -> Coalescer:
@@ -546,6 +556,7 @@ class PathClosureOp(PhysicalOperator):
         self.spent = state["spent"]
         self.overwork_at = state["overwork_at"]
         self.reread = state["reread"]
+        self.chain_pending = state["chain_pending"]
         if state["native"] and self.sink is None:
             raise StateError("native deltas saved for a PATH that gives rows in this engine")
         if not state["native"]:

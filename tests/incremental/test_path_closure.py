@@ -353,24 +353,33 @@ def _handed_over(text: str, edges, **tuning) -> bool:
     return op.spath is not None
 
 
-def test_chains_hand_over_at_the_first_slide_end_with_enough_edges():
+def test_chains_hand_over_at_the_first_batch_with_enough_edges():
     """Repeated letters with one edge per source (a reply tree's `a`) are chains: S-PATH
-    takes over at the first check after `chain_edges` of them, long before the density rule
+    takes over at the first batch with `chain_edges` of them, long before the density rule
     would (`min_rows` out of reach here), whether or not the letters not repeated branch;
-    one source with two edges, the clique, or fewer edges than `chain_edges` keep the
-    closure."""
-    tree, clique = _tree_and_clique(1200)
+    one source with two edges, sources with several, or fewer edges than `chain_edges` keep
+    the closure. The rule decides once: a stream that is no chain at `chain_edges` edges keeps
+    its closure when chains follow."""
+    tree, _clique = _tree_and_clique(1200)
     star = ".window 100000\n.slide 400\nAnswer(x, y) :- a+(x, y)."
     far = {"min_rows": 10**9}
     assert _handed_over(star, tree, chain_edges=256, **far)
     assert not _handed_over(star, tree, chain_edges=5000, **far)
-    assert not _handed_over(star, clique, chain_edges=256, **far)
+    # 100 sources with 6 targets each: 600 edges, no chains
+    branching = norm([(f"b{i % 100}", f"d{i}", "a", i) for i in range(600)])
+    assert not _handed_over(star, branching, chain_edges=256, **far)
     forked = norm([("c1", "x", "a", 0)]) + tree  # c1 has two edges
     assert not _handed_over(star, forked, chain_edges=256, **far)
     # only the repeated letters count: `b` (persons liking replies, 6 each) may branch
     likes = ".window 100000\n.slide 400\nAnswer(x, y) :- [b/a*](x, y)."
     fan = norm([(f"p{i % 50}", f"c{i}", "b", i) for i in range(1, 300)])
     assert _handed_over(likes, sorted(tree + fan, key=lambda e: e[3]), chain_edges=256, **far)
+    # decided at the branching graph's 256th edge (no chains), not again at the tree's,
+    # though the branching edges have expired by then (window 1000)
+    short = ".window 1000\n.slide 400\nAnswer(x, y) :- a+(x, y)."
+    later = norm([(f"c{i}", f"c{(i - 1) // 2}", "a", 2000 + i) for i in range(1, 1200)])
+    assert not _handed_over(short, branching + later, chain_edges=256, **far)
+    assert _handed_over(short, later, chain_edges=256, **far)
 
 
 def test_measured_overwork_hands_over_within_the_slide():
@@ -378,14 +387,13 @@ def test_measured_overwork_hands_over_within_the_slide():
     on the reply tree each edge touches its ~10 ancestors' 64-word rows, about 5x the
     tree work S-PATH would do by the end, so `overwork` 2 hands over mid-slide (the results
     stay those of S-PATH) and the default (100) keeps the closure; the clique's implied
-    edges cost nothing."""
+    edges cost nothing. (The chain rule, which would hand the tree over at once, is off.)"""
     tree, clique = _tree_and_clique(1500)
     text = ".window 100000\n.slide 100000\nAnswer(x, y) :- a+(x, y)."
     got = {}
     for overwork in (2, Tuning().overwork):
-        query = compile_text(
-            text, options=PlanOptions(tuning=Tuning(min_rows=64, overwork=overwork))
-        )
+        tuning = Tuning(min_rows=64, overwork=overwork, chain_edges=10**9)
+        query = compile_text(text, options=PlanOptions(tuning=tuning))
         for name, edges in (("tree", tree), ("clique", clique)):
             eng = assert_same(query, edges)
             (op,) = path_ops(eng)
