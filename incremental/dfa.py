@@ -41,20 +41,25 @@ class DFA:
     def nullable(self) -> bool:
         return self.start in self.finals
 
+    def reachable_by_nonempty(self, s: int) -> set[int]:
+        """The states that some non-empty word leads `s` to."""
+        out: set[int] = set()
+        stack = list(self.delta[s].values())
+        while stack:
+            q = stack.pop()
+            if q not in out:
+                out.add(q)
+                stack.extend(self.delta[q].values())
+        return out
+
     def cyclic_letters(self) -> frozenset[str]:
         """The letters on a cycle of the automaton (those under a star or a plus: a path may
-        repeat them any number of times)."""
-        n = len(self.delta)
-        reach = [{q for q in moves.values()} for moves in self.delta]
-        for k in range(n):  # transitive closure (Warshall): the automata here are tiny
-            for s in range(n):
-                if k in reach[s]:
-                    reach[s] |= reach[k]
+        repeat them any number of times): a move `s -l-> q` from which `s` is reached again."""
         return frozenset(
             letter
             for s, moves in enumerate(self.delta)
             for letter, q in moves.items()
-            if s in reach[q]
+            if q == s or s in self.reachable_by_nonempty(q)
         )
 
     def accepts(self, word: Iterable[str]) -> bool:

@@ -42,24 +42,12 @@ def contains(dfa: DFA, q: int | None, t: int) -> bool:
     return True
 
 
-def reachable_by_nonempty(dfa: DFA, s: int) -> set[int]:
-    """The states that some non-empty word leads `s` to."""
-    out: set[int] = set()
-    stack = list(dfa.delta[s].values())
-    while stack:
-        q = stack.pop()
-        if q not in out:
-            out.add(q)
-            stack.extend(dfa.delta[q].values())
-    return out
-
-
 def conflict_free(dfa: DFA) -> bool:
     """Whether no graph can make `dfa` conflict (the module docstring's two conditions)."""
     start = dfa.start
-    inner = reachable_by_nonempty(dfa, start)
+    inner = dfa.reachable_by_nonempty(start)
     for q in inner:
-        if not all(contains(dfa, q, t) for t in reachable_by_nonempty(dfa, q)):
+        if not all(contains(dfa, q, t) for t in dfa.reachable_by_nonempty(q)):
             return False
     for t in inner:
         for letter, t2 in dfa.delta[t].items():
@@ -76,8 +64,8 @@ def conflict_free_states(dfa: DFA) -> set[int]:
     state the best simple continuation is the widest walk (state/simple_search.py)."""
     out = set()
     for r in range(len(dfa.delta)):
-        states = {r} | reachable_by_nonempty(dfa, r)
-        if all(contains(dfa, q, t) for q in states for t in reachable_by_nonempty(dfa, q)):
+        states = {r} | dfa.reachable_by_nonempty(r)
+        if all(contains(dfa, q, t) for q in states for t in dfa.reachable_by_nonempty(q)):
             out.add(r)
     return out
 
