@@ -188,8 +188,11 @@ class Engine:
                     span, count = {}, 0
                 push(src, trg, label, edge[3], op)
                 continue
-            t = self._time(src, trg, label, edge[3], op)
-            label = str(label)
+            t = edge[3]
+            if type(t) is not int or t < self._seen or self._closed:
+                t = self._time(src, trg, label, t, op)  # (raises unless a time to convert)
+            if type(label) is not str:
+                label = str(label)
             if label not in reads:  # no rule reads it: only time moves on, and the frontier
                 # with it before the next round or at the end (one settle, not one per instant)
                 self._seen = t
@@ -214,7 +217,9 @@ class Engine:
             batch = span.get(label)
             if batch is None:
                 batch = span[label] = []
-            batch.append((str(src), str(trg), t, "+"))
+            if type(src) is not str or type(trg) is not str:
+                src, trg = str(src), str(trg)
+            batch.append((src, trg, t, "+"))
             count += 1
         if count:
             self._run_span(span, first, count)

@@ -42,8 +42,8 @@ def ordered(
         last = -math.inf
         for edge in edges:
             t = edge[3]
-            why = out_of_order(t, last)
-            if why is not None:
+            if t < last:
+                why = out_of_order(t, last)
                 raise StreamError(filename, position[0], f"{why} ({LATENESS_HINT})")
             last = t
             yield edge

@@ -31,7 +31,7 @@ from ..live import follow_input
 from ..parquet_input import manifest, read_prepared
 from ..reorder import ordered
 from ..run_job import RunJob, output_format
-from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
+from ..stream_io import FileLines, decoded_lines, guess_format, parse_columns, parse_lines
 from . import run_spark
 from .common import (
     add_input_arguments,
@@ -174,18 +174,6 @@ def _add_live_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class _ByteCounter:
-    """Iterates a binary file's lines, counting bytes for the progress bar."""
-
-    def __init__(self, handle):
-        self.handle, self.done = handle, 0
-
-    def __iter__(self) -> Iterator[bytes]:
-        for raw in self.handle:
-            self.done += len(raw)
-            yield raw
-
-
 class _Source:
     """The input edges (not yet time-ordered) of a file, stdin or a prepared directory, with
     what the progress bar needs (`done()` of `total`: bytes, or rows of a directory)."""
@@ -193,7 +181,7 @@ class _Source:
     def __init__(self, args: argparse.Namespace, columns, position: list[int], on_error) -> None:
         self.handle = None
         self.total: int | None = None
-        self._counter: _ByteCounter | None = None
+        self._counter: FileLines | None = None
         self._position = position
         self.prepared = False
         if args.input == "-":
@@ -227,8 +215,7 @@ class _Source:
                         f"cannot read input file '{args.input}': {exc.strerror or exc}"
                     ) from None
                 self.total = os.path.getsize(args.input)
-            self._counter = _ByteCounter(self.handle)
-            lines = decoded_lines(self._counter, args.input)
+            lines = self._counter = FileLines(self.handle, args.input)
         fmt = args.format or guess_format(args.input)
         self.edges = parse_lines(
             lines, fmt, columns, self.name, on_error=on_error, position=position

@@ -25,7 +25,7 @@ from ..errors import UserError
 from ..live import check_arguments as check_follow_arguments
 from ..parquet_input import MANIFEST, manifest
 from ..reorder import ordered
-from ..stream_io import decoded_lines, guess_format, parse_columns, parse_lines
+from ..stream_io import FileLines, guess_format, parse_columns, parse_lines
 from .common import window_overrides
 
 #: the flags of `sgq run` the Spark engine does not take yet, with why
@@ -201,7 +201,7 @@ def _batches(args, engine, spark, prepared: bool):
                 f"cannot read input file '{args.input}': {exc.strerror or exc}"
             ) from None
     with handle:
-        lines = decoded_lines(handle, args.input)
+        lines = FileLines(handle, args.input)
         edges = ordered(
             parse_lines(lines, fmt, columns, args.input, position=position), args.input, position
         )

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgq.errors import UserError
-from sgq.stream_io import StreamError, decoded_lines, parse_lines, read_edges
+from sgq.stream_io import BadEncoding, FileLines, StreamError, decoded_lines, parse_lines, read_edges
 
 VALID = {
     "csv": [b"src,trg,label,ts", b"a,b,knows,1", b"a,b,knows,2,-", b'"x,y",b,l,3,+', b"1,2,3,4"],
@@ -111,3 +111,54 @@ def test_read_edges_on_files(tmp_path_factory, blob, fmt, gz, skip):
             _well_formed(edge)
     except UserError as exc:
         assert not skip, f"skip mode raised {exc}"
+
+
+class _Pieces(io.BytesIO):
+    """A file whose `read1` returns at most `piece` bytes (a .gz gives one decompression
+    step at a time): chunk boundaries fall anywhere, inside a line or a UTF-8 sequence."""
+
+    def __init__(self, blob: bytes, piece: int) -> None:
+        super().__init__(blob)
+        self.piece = piece
+
+    def read1(self, size: int = -1) -> bytes:
+        return super().read1(self.piece)
+
+
+@settings(max_examples=300)
+@given(
+    blob=st.one_of(
+        st.binary(max_size=200),
+        st.lists(_mutated("csv"), max_size=10).map(lambda ls: b"\n".join(ls)),
+        st.lists(st.sampled_from([b"a,b,l,1", b"\xc3\xa9,\xff,l,2", b"", b"\r", b"#x"])).map(
+            lambda ls: b"\r\n".join(ls)
+        ),
+    ),
+    piece=st.integers(1, 9),
+)
+def test_a_file_read_in_chunks_gives_the_lines_of_a_line_by_line_read(blob, piece):
+    """FileLines (`sgq run` on a finished file) against decoded_lines (stdin): the same text
+    of every line, the undecodable ones as BadEncoding alike, and the same bytes counted."""
+    want = list(decoded_lines(io.BytesIO(blob)))
+    lines = FileLines(_Pieces(blob, piece))
+    got = list(lines)
+    assert [x.rstrip("\r\n") for x in got] == [x.rstrip("\r\n") for x in want]
+    assert [isinstance(x, BadEncoding) for x in got] == [isinstance(x, BadEncoding) for x in want]
+    assert lines.done == len(blob)
+
+
+def test_a_damaged_gz_read_in_chunks_is_an_error_at_the_line_reached(tmp_path):
+    import gzip
+
+    blob = gzip.compress(b"".join(b"a,b,l,%d\n" % i for i in range(20000)))
+    path = tmp_path / "cut.csv.gz"
+    path.write_bytes(blob[: len(blob) // 2])
+    with gzip.open(path, "rb") as handle:
+        lines = FileLines(handle, str(path))
+        got = []
+        with pytest.raises(StreamError) as err:
+            for line in lines:
+                got.append(line)
+    assert got == [f"a,b,l,{i}" for i in range(len(got))]
+    assert err.value.line == len(got) + 1 and "cannot read the input" in str(err.value)
+    assert len(got) > 1000  # what was read before the damage went on

@@ -173,3 +173,25 @@ def test_edges_no_rule_reads_move_the_frontier_once_per_batch(text):
     got += view.feed(engine.drain(), engine.time) + view.close()
     without = _events(query, [(*e, "+") for e in read], spans=False)
     assert got == without
+
+
+def test_spans_take_any_vertex_and_time_values_push_does():
+    """`push_batch` by spans reads the edges the reader makes (strings, int times) without
+    converting them; any other values are converted and checked as `push` does: numbers as
+    vertices and labels are their text, a time given as text its integer, and a time that goes
+    back, that is no integer, or comes after `close` is the same error."""
+    query = compile_text(".window 4\nAnswer(x, y) :- [a/b*](x, y).")
+    plain = [("1", "2", "a", 0), ("2", "3", "b", 1), ("3", "1", "b", 2)]
+    other = [(1, 2, "a", "0"), (2, 3, "b", 1), (3, 1, "b", "2")]
+    assert _events(query, other, spans=True) == _events(query, plain, spans=True)
+    for bad, message in [
+        ([("1", "2", "a", 3), ("2", "3", "b", 2)], "earlier than time 3"),
+        ([("1", "2", "a", "soon")], "is not an integer"),
+    ]:
+        engine = query.engine(history=False, deltas=True)
+        with pytest.raises(sgq.UserError, match=message):
+            engine.push_batch(bad)
+    engine = query.engine(history=False, deltas=True)
+    engine.close()
+    with pytest.raises(sgq.UserError, match="closed"):
+        engine.push_batch(plain)
