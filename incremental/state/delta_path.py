@@ -134,7 +134,8 @@ class DeltaPath:
 
     def _relax(self, x, tree, parent, v, q, ts, exp, wit, now, reached) -> None:
         """Expand / Propagate from one offer, until nothing improves."""
-        heap_add, inv = self.heap.add, self.inv
+        expiring, inv = self.heap.bucket, self.inv
+        bucket_exp = bucket = None  # the expiry list of the last node's exp
         delta, finals, window = self.delta, self.finals, self.window
         work = [(parent, v, q, ts, exp, wit)]
         while work:
@@ -160,7 +161,9 @@ class DeltaPath:
                 node[1], node[2], node[3] = exp, parent, wit
             else:
                 continue
-            heap_add(exp, (x, v, q))
+            if exp != bucket_exp:  # an offer's nodes mostly share its exp: its list once
+                bucket_exp, bucket = exp, expiring(exp)
+            bucket.append((x, v, q))
             n_ts, n_exp = node[0], node[1]
             if q in finals:
                 reached.append((x, v, key, n_ts, n_exp, before))

@@ -70,8 +70,10 @@ class EdgeIndex:
         each at its own ts, a span's rows, runtime `run_span`), in one loop: a producer's
         rows are most of an index's inserts (a closure PATH read by a PATTERN). A widened
         entry keeps its expiry item (at or before its old exp): `purge` moves it on."""
-        by_src, by_trg, add = self.by_src, self.by_trg, self.heap.add
+        by_src, by_trg, expiring = self.by_src, self.by_trg, self.heap.bucket
+        make = Entry.__new__  # the fields set here: no __init__ call per new entry
         new = 0
+        bucket_exp = bucket = None  # the expiry list of the last new entry's exp
         for s, t, ts, exp, wit in rows:
             at = ts if now is None else now
             row = by_src.get(s)
@@ -79,13 +81,19 @@ class EdgeIndex:
                 row = by_src[s] = {}
             entry = row.get(t)
             if entry is None:
-                row[t] = entry = Entry(ts, exp, wit, at)
+                row[t] = entry = make(Entry)
+                entry.ts = ts
+                entry.exp = exp
+                entry.wit = wit
+                entry.start = at
                 col = by_trg.get(t)
                 if col is None:
                     col = by_trg[t] = {}
                 col[s] = entry
                 new += 1
-                add(exp, (s, t))
+                if exp != bucket_exp:  # rows come in fans of one exp: its list once
+                    bucket_exp, bucket = exp, expiring(exp)
+                bucket.append((s, t))
             elif exp > entry.exp:
                 if entry.exp < at:
                     entry.start = at  # after a gap: a new run

@@ -31,6 +31,15 @@ class ExpiryBuckets:
         else:
             bucket.append(item)
 
+    def bucket(self, exp: int) -> list:
+        """The list of the items expiring at `exp`, made if new: a caller adding many items
+        of one exp appends them to it (no call per item)."""
+        bucket = self.buckets.get(exp)
+        if bucket is None:
+            bucket = self.buckets[exp] = []
+            heapq.heappush(self.instants, exp)
+        return bucket
+
     def any_by(self, now: int) -> bool:
         """Whether some item expires at or before `now` (O(1))."""
         return bool(self.instants) and self.instants[0] <= now
