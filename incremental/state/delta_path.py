@@ -397,8 +397,12 @@ class DeltaPath:
             return
         trees, inv = self.trees, self.inv
         finals = self.finals
+        several = len(finals) > 1  # else a result's one final node: its end is that node's
+        last = tree = None  # entries come in runs of one root (one relaxation's nodes)
+        removed = 0
         for root, v, q in self.heap.expired(now):
-            tree = trees.get(root)
+            if root != last:
+                last, tree = root, trees.get(root)
             if tree is None:
                 continue
             key = (v, q)
@@ -406,10 +410,10 @@ class DeltaPath:
             if node is None or node[1] > now:
                 continue
             del tree[key]
-            self.count -= 1
+            removed += 1
             if ended is not None and q in finals:
                 rkey = (root, v)
-                if node[1] > ended.get(rkey, NEVER):
+                if not several or node[1] > ended.get(rkey, NEVER):
                     ended[rkey] = node[1]
             roots = inv[key]
             roots.discard(root)
@@ -417,12 +421,14 @@ class DeltaPath:
                 del inv[key]
             if len(tree) == 1:
                 del trees[root]
+                tree = None  # (the root's later entries: gone with it)
                 rkey = (root, self.start)
                 roots = inv[rkey]
                 roots.discard(root)
                 if not roots:
                     del inv[rkey]
-        if ended and len(finals) > 1:  # with one final state, a removed node was the last
+        self.count -= removed
+        if ended and several:  # with one final state, a removed node was the last
             for root, v in list(ended):
                 if self.other_finals_until(root, v) > now:
                     del ended[(root, v)]  # another final node still holds it
