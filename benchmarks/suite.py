@@ -179,6 +179,7 @@ def run_suite(
     for w in workloads:
         stream = stream_file(w, cache)
         row: dict = {"workload": attrs.asdict(w)}
+        plans: dict = {}  # system -> the child's keywords
         for system in systems:
             if w.query.startswith("timing/") and system != "engine":
                 continue  # the baselines have no time variables (specs/semantics.md §4b)
@@ -193,14 +194,26 @@ def run_suite(
                     if w.stream
                     else {"max_slides": reeval_slides}
                 )
-            reps = 1 if system == "spark" else repeat
-            runs = []
-            for _ in range(reps):
+            plans[system] = kw
+        # the repeats go round the systems (engine, reeval, engine, ...), not one system's
+        # runs in a row: a machine whose speed drifts over minutes then shifts every system
+        # alike, and the same-run ratios hold (in a row, a slow stretch fell on one system)
+        runs: dict = {system: [] for system in plans}
+        stopped: set = set()  # spark runs once; a slow or timed-out run is not repeated
+        for _ in range(repeat):
+            for system, kw in plans.items():
+                if system in stopped:
+                    continue
                 t0 = time.time()
-                runs.append(run_child(system, w, stream, timeout, **kw))
-                if time.time() - t0 > SLOW_RUN or "timed_out" in runs[-1]:
-                    break
-            row[system] = _median_of(runs)
+                runs[system].append(run_child(system, w, stream, timeout, **kw))
+                if (
+                    system == "spark"
+                    or time.time() - t0 > SLOW_RUN
+                    or "timed_out" in runs[system][-1]
+                ):
+                    stopped.add(system)
+        for system, done in runs.items():
+            row[system] = _median_of(done)
             log(f"  {w.name:<20} {system:<7} {_short(row[system])}")
         row["ratios"] = ratios(row)
         rows.append(row)

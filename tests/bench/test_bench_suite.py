@@ -209,3 +209,26 @@ def test_a_shared_workload_writes_its_deltas_and_races_whole_reevaluation(tmp_pa
     row["ratios"] = suite.ratios(row)
     (cells,) = report.shared_rows({"rows": [row]})
     assert cells[0] == "shared-snb-q2" and cells[6] == "104,469" and cells[3].endswith("x")
+
+
+def test_repeats_go_round_the_systems_and_a_timed_out_run_is_not_repeated(monkeypatch, tmp_path):
+    """engine, reeval, engine, reeval, ...: a machine whose speed drifts shifts both systems
+    of a ratio alike. A run that timed out (or took longer than SLOW_RUN) is its system's last;
+    the medians are of each system's own runs."""
+    calls = []
+
+    def fake_child(system, w, path, timeout, **kw):
+        calls.append(system)
+        n = calls.count(system)
+        if system == "reeval" and n == 2:
+            return {"throughput": 1.0, "timed_out": timeout}
+        return {"throughput": float(n if system == "engine" else 10 * n)}
+
+    monkeypatch.setattr(suite, "run_child", fake_child)
+    result = suite.run_suite(
+        [TINY], ("engine", "reeval"), 4, tmp_path / "cache", log=lambda _line: None
+    )
+    assert calls == ["engine", "reeval", "engine", "reeval", "engine", "engine"]
+    row = result["rows"][0]
+    assert row["engine"]["throughput"] == 2.5  # the median of 1, 2, 3, 4
+    assert row["reeval"]["throughput"] == 5.5  # of 10 and the timed-out run's 1
