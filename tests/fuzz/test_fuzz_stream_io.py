@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgq.errors import UserError
-from sgq.stream_io import BadEncoding, FileLines, StreamError, decoded_lines, parse_lines, read_edges
+from sgq.stream_io import (
+    BadEncoding,
+    FileLines,
+    StreamError,
+    decoded_lines,
+    parse_lines,
+    read_edges,
+)
 
 VALID = {
     "csv": [b"src,trg,label,ts", b"a,b,knows,1", b"a,b,knows,2,-", b'"x,y",b,l,3,+', b"1,2,3,4"],
