@@ -296,29 +296,34 @@ class FileLines:
     def __iter__(self) -> Iterator[str]:
         read = getattr(self.handle, "read1", self.handle.read)
         lineno = 0
-        rest = b""
+        pending: list = []  # the bytes after the last newline, in the pieces they came in
         try:
             while True:
                 chunk = read(_READ)
                 if not chunk:
                     break
                 self.done += len(chunk)
-                if rest:
-                    chunk = rest + chunk
                 cut = chunk.rfind(b"\n") + 1
-                rest = chunk[cut:]
-                if not cut:
+                if not cut:  # (a line longer than a read: joined once, when it ends)
+                    pending.append(chunk)
                     continue
+                body = chunk[:cut]
+                if pending:
+                    pending.append(body)
+                    body = b"".join(pending)
+                    pending = []
+                if cut < len(chunk):
+                    pending.append(chunk[cut:])
                 try:
-                    lines = chunk[:cut].decode("utf-8").split("\n")
-                    lines.pop()  # the empty text after the chunk's last newline
+                    lines = body.decode("utf-8").split("\n")
+                    lines.pop()  # the empty text after the last newline
                 except UnicodeDecodeError:
-                    lines = [_decoded(raw) for raw in chunk[:cut].split(b"\n")[:-1]]
+                    lines = [_decoded(raw) for raw in body.split(b"\n")[:-1]]
                 lineno += len(lines)
                 yield from lines
-            if rest:
+            if pending:
                 lineno += 1
-                yield _decoded(rest)
+                yield _decoded(b"".join(pending))
         except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
             raise StreamError(
                 self.filename or "<stream>", lineno + 1, f"cannot read the input ({exc})"
