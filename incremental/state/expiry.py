@@ -24,12 +24,7 @@ class ExpiryBuckets:
 
     def add(self, exp: int, item: Any) -> None:
         """Remember `item` as expiring at `exp`."""
-        bucket = self.buckets.get(exp)
-        if bucket is None:
-            self.buckets[exp] = [item]
-            heapq.heappush(self.instants, exp)
-        else:
-            bucket.append(item)
+        self.bucket(exp).append(item)
 
     def bucket(self, exp: int) -> list:
         """The list of the items expiring at `exp`, made if new: a caller adding many items
