@@ -37,6 +37,11 @@ class FanRows:
         self.fans.append((src, trgs, ts, exp))
         self.n += len(trgs)
 
+    def add_fans(self, fans: list[tuple]) -> None:
+        """`add` of each `(src, trgs, ts, exp)` in `fans`."""
+        self.fans += fans
+        self.n += sum([len(fan[1]) for fan in fans])
+
     def append(self, row: tuple) -> None:
         """One row `(src, trg, ts, exp, path)` (its path is None: fans carry none)."""
         src, trg, ts, exp, _path = row

@@ -531,13 +531,21 @@ class ResultWriter:
             parts = []
             n = 0
             tails: dict = {}  # (ts, exp) -> ",label,ts,exp\n": a round's fans share a few
+            # (id(trgs), id(starts), exp) -> the lines after "src,": the sole-edge sources of
+            # one vertex share its lists (incremental/state/follower_rows.py)
+            lines_of: dict = {}
             try:
                 for src, trgs, ts, exp in chunk:
                     n += len(trgs)
                     if type(ts) is not int:  # starts per target
-                        parts.append(
-                            "".join([f"{src},{t},{label},{s},{exp}\n" for t, s in zip(trgs, ts)])
-                        )
+                        key = (id(trgs), id(ts), exp)
+                        lines = lines_of.get(key)
+                        if lines is None:
+                            lines = lines_of[key] = [
+                                f"{t},{label},{s},{exp}\n" for t, s in zip(trgs, ts)
+                            ]
+                        head = f"{src},"
+                        parts.append(head + head.join(lines))
                         continue
                     tail = tails.get((ts, exp))
                     if tail is None:

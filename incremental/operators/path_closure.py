@@ -13,8 +13,10 @@ level L, but not at the next higher level, is a result widened to exp L: it is a
 a live key keeps its start), exactly the coverage S-PATH emits. The coverage is kept by
 source (state/fan_coverage.py: a finding is a fan of targets widened to one L), a Coalescer
 from a hand-over on; where only the engine's output reads PATH, the rows go out as those fans
-(incremental/fan_rows.py: no tuple per row, one `join` per fan in the writer). The ε-pairs of a nullable regex come from the `domain` port (VERTICES),
-as in S-PATH.
+(incremental/fan_rows.py: no tuple per row, one `join` per fan in the writer). The sole-edge
+sources of a start node have no coverage of their own: their rows are derived from their
+successor's (state/follower_rows.py). The ε-pairs of a nullable regex come from the `domain`
+port (VERTICES), as in S-PATH.
 
 Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
 (sgq/options.py) use S-PATH from the start; `"closure"` turns the density rule below off. On
@@ -65,8 +67,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..fan_rows import FanRows
+from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.fan_coverage import FanCoverage
+from ..state.follower_rows import FollowerRows
 from ..state.level_closure import LevelClosure
 from ..state.product_nodes import bits
 from ..state.window_closure import WindowClosure
@@ -143,6 +147,7 @@ class PathClosureOp(PhysicalOperator):
         "fans",
         "chain_inputs",
         "chain_pending",
+        "follow",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -188,10 +193,14 @@ class PathClosureOp(PhysicalOperator):
         # interval rows as fans where only the engine's output reads them
         self.fans = ctx.fan_rows(node)
         # deltas need a pair's bottleneck only when it leaves: one closure, rebuilt per level
-        kind = LevelClosure if self.sink is None else WindowClosure
-        self.closure: LevelClosure | WindowClosure | None = kind(
-            self.dfa.size, self.dfa.start, self.dfa.finals
-        )
+        self.closure: LevelClosure | WindowClosure | None
+        # interval rows: the rows of a start node's sole-edge sources are derived from it
+        self.follow: FollowerRows | None = None
+        if self.sink is None:
+            self.closure = LevelClosure(self.dfa.size, self.dfa.start, self.dfa.finals, derive=True)
+            self.follow = FollowerRows(self.dfa.start in self.dfa.finals, self.loops)
+        else:
+            self.closure = WindowClosure(self.dfa.size, self.dfa.start, self.dfa.finals)
 
     # ---- the closure path
     def process(self, batches: list, now: int) -> list:
@@ -248,13 +257,30 @@ class PathClosureOp(PhysicalOperator):
     def _emit(self, found, now, result) -> None:
         """The interval rows of `insert`'s findings: per `(x, mask, L)` the vertices of mask,
         each pair a row `[start, L)` where it widens what was emitted (one `admit_fan` per
-        finding), one fan of `result` when it is a FanRows. Findings share masks (a post's sole
-        `hasCreator` edge finds what its creator finds: on `knows*` over snb two thirds of
-        them): each mask's vertices are named once per batch."""
-        names = self.closure.names
-        ns = self.closure.nstates
-        fan = self.out.admit_fan  # a FanCoverage until a hand-over
-        add = result.add if type(result) is FanRows else None
+        finding), one fan of `result` when it is a FanRows; then the rows of x's sole-edge
+        sources, derived from x's (state/follower_rows.py), and those of the sources made or
+        renewed in the batch. Findings share masks: each mask's vertices are named once per
+        batch."""
+        closure = self.closure
+        names = closure.names
+        ns = closure.nstates
+        cover = self.out
+        fan = cover.admit_fan  # a FanCoverage until a hand-over
+        add = result.add if type(result) is FanRows else _row_adder(result)
+        follow = self.follow
+        derived: list = []  # the followers' fans
+        fresh, renewed, made_rows = closure.take_followers()
+        if made_rows:
+            follow.take_over(closure, cover, made_rows, now)
+        skip: set | tuple = ()
+        watch: set | tuple = ()  # successors of renewed sources: their ends before, in `before`
+        before: dict = {}
+        if fresh or renewed:
+            skip = {*fresh, *renewed}
+            succ = closure.sole.succ
+            watch = {succ[f] for f in renewed}
+        followers = closure.sole.followers
+        start = closure.start
         loops = self.loops
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
@@ -268,15 +294,25 @@ class PathClosureOp(PhysicalOperator):
                 by_id[id(mask)] = trgs
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
-            got, starts = fan(xv, trgs, now, level)
+            got, starts, olds = fan(xv, trgs, now, level)
             if not got:
                 continue
-            if add is not None:
-                add(xv, got, starts, level)
-            elif type(starts) is int:
-                result.extend([(xv, t, now, level, None) for t in got])
+            add(xv, got, starts, level)
+            fs = followers.get(x)
+            if fs and x % ns == start:
+                if x in watch:
+                    ends = before.setdefault(x, {})
+                    for i, t in enumerate(got):
+                        ends.setdefault(t, now if olds is None else olds[i])
+                follow.changed(closure, x, fs, got, starts, olds, level, now, skip, cover, derived)
+        if fresh or renewed:
+            follow.arrived(closure, cover, fresh, renewed, before, now, derived)
+        if derived:
+            if type(result) is FanRows:
+                result.add_fans(derived)
             else:
-                result.extend([(xv, t, s, level, None) for t, s in zip(got, starts)])
+                for fan in derived:
+                    add(*fan)
 
     # ---- native deltas
     def _reversed_keys(self, fans: dict) -> list:
@@ -468,6 +504,9 @@ class PathClosureOp(PhysicalOperator):
         node = self.node
         if self.sink is not None and not native:
             self._stop_native(now)
+        if self.follow is not None:  # the sole-edge sources' rows become their own
+            self.follow.hand_over(self.closure, self.out, now)
+            self.follow = None
         op = self._spath()
         batches: list = [
             [
@@ -521,6 +560,8 @@ class PathClosureOp(PhysicalOperator):
             self.epsilon.settle(now)  # an ε-pair ending at `now` may still go on this round
         else:
             self.out.purge(now)
+        if self.follow is not None:
+            self.follow.prune(self.closure)
         self.check_density = True  # once per slide, at the next batch
 
     def size(self) -> int:
@@ -542,6 +583,7 @@ class PathClosureOp(PhysicalOperator):
             "reread": self.reread,
             "native": self.sink is not None,
             "chain_pending": self.chain_pending,
+            "followers": None if self.follow is None else state_of(self.follow),
         }
 
     def _emitted(self) -> Coalescer:
@@ -564,9 +606,12 @@ class PathClosureOp(PhysicalOperator):
         if state["spath"] is None:
             self.out = FanCoverage.of(out) if self.sink is None else out
             restore_into(self.closure, state["closure"])
+            if self.follow is not None:
+                restore_into(self.follow, state["followers"])
         else:
             self.out = out
             self.closure = None
+            self.follow = None
             self.spath = self._spath()
             restore_into(self.spath, state["spath"])
         self.epsilon = native_epsilon(self)  # over the restored `out`
@@ -593,15 +638,36 @@ class PathClosureOp(PhysicalOperator):
         self.out._check()
         if self.sink is not None:
             return  # the results are in the sink, not in `out`
-        # every result a level holds is covered by what was emitted
+        # every result a level holds is covered by what was emitted (a follower's derived)
         until = self.out.until
         finals = self.dfa.finals
+        follow = self.follow
+        follow._check(closure)
         for level in closure.levels:
             for x, m in closure.rows(level).items():
                 if x % ns != closure.start:
                     continue
                 xv = closure.names[x // ns]
+                derived = (
+                    follow.coverage(closure, self.out, x, NEVER) if closure.derived(x) else None
+                )
                 for y in bits(m):
                     if y % ns in finals and y != x and (self.loops or y // ns != x // ns):
-                        end = until((xv, closure.names[y // ns]))
+                        yv = closure.names[y // ns]
+                        if derived is None or yv == xv:  # ((f, f): its own coverage)
+                            end = until((xv, yv))
+                        else:
+                            _start, end = derived.get(yv, (None, None))
                         assert end is not None and end >= level, (xv, y, level, end)
+
+
+def _row_adder(result: list):
+    """`add(src, trgs, ts, exp)` of FanRows for a list of row tuples."""
+
+    def add(src, trgs: list, ts, exp: int) -> None:
+        if type(ts) is int:
+            result.extend([(src, t, ts, exp, None) for t in trgs])
+        else:
+            result.extend([(src, t, s, exp, None) for t, s in zip(trgs, ts)])
+
+    return add

@@ -34,22 +34,26 @@ class FanCoverage:
         self.live: dict = {}  # src -> {trg: (start, until)} (fans share their tuples)
         self.heap = ExpiryBuckets()  # until -> (src, targets widened to it) (or stale)
 
-    def admit_fan(self, src: Hashable, trgs: list, now: int, exp: int) -> tuple[list, Any]:
+    def admit_fan(
+        self, src: Hashable, trgs: list, now: int, exp: int
+    ) -> tuple[list, Any, list | None]:
         """`Coalescer.admit(key, now, exp, now)` (`now < exp`) of each key `(src, trg)`: the
-        targets whose coverage this widens, each a row `[start, exp)` to emit, and their
-        starts: `now` when they all start then, else a list (a live key keeps its start). The
-        targets are `trgs` itself when every one widens (nearly always: the closures report
-        only bottlenecks that grew), else a new list. O(1) per target, the new keys sharing
-        one `(now, exp)` (a widened key gets its own), one expiry entry per call. (Entering
-        the new keys of a call by one `dict.update` when none is covered yet was measured
+        targets whose coverage this widens, each a row `[start, exp)` to emit, their starts:
+        `now` when they all start then, else a list (a live key keeps its start), and their
+        ends before (None when they all start now, else a list beside them, `now` for a key
+        that was not live: state/follower_rows.py reads what a widening moved). The targets
+        are `trgs` itself when every one widens (nearly always: the closures report only
+        bottlenecks that grew), else a new list. O(1) per target, the new keys sharing one
+        `(now, exp)` (a widened key gets its own), one expiry entry per call. (Entering the
+        new keys of a call by one `dict.update` when none is covered yet was measured
         slower: the test for it costs a pass over the targets.)"""
         fan = self.live.get(src)
         if fan is None:
             if not trgs:
-                return trgs, now
+                return trgs, now, None
             fan = self.live[src] = {}  # holds a target below: each was covered by nothing
         got = None  # the widening targets, once one is not
-        starts = None  # their starts, once one is not `now`
+        starts = olds = None  # their starts and ends before, once one was live
         fresh = (now, exp)  # one tuple for every new key of the call
         for i, trg in enumerate(trgs):
             cur = fan.get(trg)
@@ -57,11 +61,15 @@ class FanCoverage:
                 fan[trg] = fresh
                 if starts is not None:
                     starts.append(now)
+                    olds.append(now)
             elif exp > cur[1]:
                 fan[trg] = (cur[0], exp)
                 if starts is None:
-                    starts = [now] * (i if got is None else len(got))
+                    before = i if got is None else len(got)
+                    starts = [now] * before
+                    olds = [now] * before
                 starts.append(cur[0])
+                olds.append(cur[1])
             else:  # covered already (a target twice: two final states of one vertex)
                 if got is None:
                     got = trgs[:i]
@@ -72,7 +80,28 @@ class FanCoverage:
             got = trgs
         if got:
             self.heap.add(exp, (src, got))
-        return got, now if starts is None else starts
+        if starts is None:
+            return got, now, None
+        return got, starts, olds
+
+    def enter(self, src: Hashable, keys: dict) -> None:
+        """Take `{trg: (start, until)}` as src's emitted coverage (a sole-edge source's
+        derived coverage, made its own when it becomes rows: state/follower_rows.py)."""
+        if not keys:
+            return
+        fan = self.live.get(src)
+        if fan is None:
+            fan = self.live[src] = {}
+        fan.update(keys)
+        ends: dict = {}
+        for trg, (_start, until) in keys.items():
+            got = ends.get(until)
+            if got is None:
+                ends[until] = [trg]
+            else:
+                got.append(trg)
+        for until, trgs in ends.items():
+            self.heap.add(until, (src, trgs))
 
     def admit(self, key: tuple, ts: int, exp: int, now: int) -> tuple[int, int] | None:
         """`Coalescer.admit` of one key `(src, trg)` (the ε-pairs of a nullable regex): the

@@ -34,7 +34,10 @@ Sole-edge sources (as in state/window_closure.py): a start node with no edge in 
 edges to one node b (a post's `hasCreator` edge before `knows*`) reaches `{b} ∪ reach_L(b)`
 at every level L up to its edge's exp, so it is kept as that alias (`sole`,
 state/sole_sources.py), in no level's rows and among no node's ancestors; what b finds at a
-level, its followers find with it.
+level, its followers find with it. With `derive`, the followers of a start node b are not
+reported at all: their rows are b's, clipped by their edge (state/follower_rows.py), and the
+caller derives them from what `take_followers` lists: the sources new in a batch, the
+renewed ones, and the ones that became rows.
 """
 
 from __future__ import annotations
@@ -50,14 +53,34 @@ from .sole_sources import SoleSources
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    __slots__ = ("levels", "reach", "anc", "sole")
+    __slots__ = ("levels", "reach", "anc", "sole", "derive", "fresh", "renewed", "unaliased")
 
-    def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
+    def __init__(
+        self, nstates: int, start: int, finals: Iterable[int], derive: bool = False
+    ) -> None:
         super().__init__(nstates, start, finals)
         self.levels: list[int] = []  # ascending live levels
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
         self.sole = SoleSources()  # in no level's rows; in G_L for L <= its exp
+        # followers of start nodes left to the caller (`derive`), until `take_followers`:
+        # new ones, renewed ones `{x: exp before}`, ones made rows `[(x, b, exp)]`
+        self.derive = derive
+        self.fresh: list[int] = []
+        self.renewed: dict[int, int] = {}
+        self.unaliased: list[tuple[int, int, int]] = []
+
+    def take_followers(self) -> tuple[list, dict, list]:
+        """With `derive`: the followers of start nodes that the inserts since the last call
+        made new, renewed (`{x: its exp before}`) and made rows (`(x, b, exp)`)."""
+        got = self.fresh, self.renewed, self.unaliased
+        self.fresh, self.renewed, self.unaliased = [], {}, []
+        return got
+
+    def derived(self, x: int) -> bool:
+        """Whether x is a follower the caller derives (`derive`: its successor a start node)."""
+        b = self.sole.succ.get(x)
+        return self.derive and b is not None and b % self.nstates == self.start
 
     def closure_state(self) -> dict:
         return {
@@ -170,8 +193,11 @@ class LevelClosure(ProductNodes):
             self._ensure(e)
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
         ns, start, fmask = self.nstates, self.start, self.fmask
+        derive = self.derive
         sole_exp, followers = self.sole.exp, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
+        if self.derive and (fresh or renewed):
+            fresh, renewed = self._set_aside(fresh, renewed)
         if not edges and not fresh and not renewed:
             return found
         edges.sort(key=lambda e: -e[2])
@@ -214,7 +240,8 @@ class LevelClosure(ProductNodes):
                     if up and x % ns == start:
                         found.append((x, up, level))
                     xs = followers.get(x)
-                    if xs:  # the sole-edge sources after x, at L and under their exp
+                    if xs and not (derive and x % ns == start):
+                        # the sole-edge sources after x, at L and under their exp
                         for f in xs:
                             e = sole_exp[f]
                             if e < level or f in fresh or renewed.get(f, e) < level:
@@ -287,11 +314,31 @@ class LevelClosure(ProductNodes):
             return fresh, renewed, edges
         return fresh, renewed, [edge for edge in edges if edge[0] not in sole]
 
+    def _set_aside(self, fresh: dict, renewed: dict) -> tuple[dict, dict]:
+        """`derive`: the new and renewed followers of start nodes go to the caller's lists;
+        the others stay to be reported."""
+        succ, ns, start = self.sole.succ, self.nstates, self.start
+        keep_fresh: dict = {}
+        for x in fresh:
+            if succ[x] % ns == start:
+                self.fresh.append(x)
+            else:
+                keep_fresh[x] = None
+        keep_renewed: dict = {}
+        for x, before in renewed.items():
+            if succ[x] % ns == start:
+                self.renewed.setdefault(x, before)  # (renewed twice before a take: the first)
+            else:
+                keep_renewed[x] = before
+        return keep_fresh, keep_renewed
+
     def _unalias(self, x: int) -> None:
         """Make the sole-edge source x rows again, at every level its edge is in (what it
         reaches there was reported already)."""
         e = self.sole.exp[x]
         b = self.sole.forget(x)
+        if self.derive and b % self.nstates == self.start:
+            self.unaliased.append((x, b, e))
         bx = 1 << x
         for level in self.levels:
             if level > e:

@@ -26,15 +26,20 @@ def test_fan_coverage_is_a_coalescer_by_source(steps):
     for step in steps:
         if step[0] == "fan":
             _, src, trgs, ahead = step
-            got, starts = fans.admit_fan(src, trgs, now, now + ahead)
+            got, starts, olds = fans.admit_fan(src, trgs, now, now + ahead)
             if type(starts) is int:
+                assert olds is None  # every target new: none was live
                 starts = [starts] * len(got)
-            want = []
+                olds = [now] * len(got)
+            want, ends_before = [], []
             for trg in trgs:
+                before = coalescer.until((src, trg))
                 span = coalescer.admit((src, trg), now, now + ahead, now)
                 if span is not None:
                     want.append((src, trg, span[0], span[1]))
+                    ends_before.append(before if before is not None and before > now else now)
             assert [(src, t, s, now + ahead) for t, s in zip(got, starts)] == want
+            assert olds == ends_before
         elif step[0] == "one":
             _, v, back, ahead = step
             ts = max(0, now - back)

@@ -1,0 +1,248 @@
+"""The interval rows of sole-edge sources whose successor is a start node, derived from the
+successor's (operators/path_closure.py on level closures, state/level_closure.py `derive`).
+
+A sole-edge source f (state/sole_sources.py: a start node with no edge in and its edges all to
+one node b) reaches `{b} ∪ reach(b)`. When b is a start node too (a post's `hasCreator` edge
+before `[hasCreator*/knows*]` on snb: b is its creator's start node), the pair (f, t), for a
+vertex t other than b's own, holds exactly while f's edge holds and the pair (b, t) holds, so
+its coverage is b's, clipped by the edge:
+
+    [max(start_b(t), since_f), min(until_b(t), exp_f))
+
+where `since_f` is the instant f's edge began to hold without a break (a sole-edge source is
+forgotten when its edge expires, so it is the instant the source was made), and (f, b's vertex)
+holds with the edge itself when b is final. (Thesis Def 11's coalescing on the intersection of
+two unbroken runs: one interval, starting at the later start.) So f keeps no coverage of its
+own: its rows are
+
+- at a row of b widening t from `old` (`now` if t was not live) to L: `(f, t)` widens to
+  `min(exp_f, L)` iff `old < exp_f` (it starts at `now` when t is new to b, else at
+  `max(start_b(t), since_f)`): one fan per follower, sharing b's target list when nothing is
+  cut;
+- when f is new (its rows: b's whole live coverage, clipped) or its edge is renewed from
+  `before` to `exp_f` (the keys whose `min` grew), after the round's rows of b, with b's ends
+  before the round for the keys b widened in it (one row per key and round).
+
+On snb `[hasCreator*/knows*]` these sources hold 90% of the interval rows: each costs a fan
+per row of its creator instead of a coverage update per target (and none in the purge). When
+f becomes rows (an edge into it, or a second successor) its derived coverage becomes its own
+in the FanCoverage (`take_over`), and so does every follower's at a hand-over to S-PATH.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .fan_coverage import FanCoverage
+
+
+class FollowerRows:
+    """`since[f]` per follower node f the caller derives (the closure's `derived`), and the
+    rules above. The closure (a LevelClosure) and the coverage (a FanCoverage) are passed in:
+    both are replaced by restores and hand-overs."""
+
+    __slots__ = ("since", "direct", "loops")
+
+    STATE_VERSION = 1
+
+    def __init__(self, direct: bool, loops: bool) -> None:
+        self.since: dict[int, int] = {}
+        self.direct = direct  # b's node is final: (f, b's vertex) holds with the edge
+        self.loops = loops  # interval rows may hold (v, v)
+
+    def changed(
+        self,
+        closure,
+        b: int,
+        followers: Iterable[int],
+        got: list,
+        starts,
+        olds: list | None,
+        level: int,
+        now: int,
+        skip: Iterable[int],
+        cover: FanCoverage,
+        out: list,
+    ) -> None:
+        """The rows of b's followers (other than those in `skip`) for b's admitted rows: the
+        targets `got` widened to `level` from `olds` (None: all new), with `starts`; to `out`
+        as fans `(src, targets, ts or starts, exp)`."""
+        names, ns = closure.names, closure.nstates
+        sole_exp = closure.sole.exp
+        own = names[b // ns]
+        b_live = cover.live.get(own, {})
+        if self.direct:
+            if own in got:  # (f, b's vertex) holds with f's edge already
+                keep = [i for i, t in enumerate(got) if t != own]
+                if not keep:
+                    return
+                got = [got[i] for i in keep]
+                if olds is not None:
+                    starts = [starts[i] for i in keep]
+                    olds = [olds[i] for i in keep]
+        if olds is not None:
+            top_old, low_start = max(olds), min(starts)
+        since = self.since
+        loops = self.loops
+        fan = out.append
+        for f in followers:
+            if f in skip:
+                continue
+            e = sole_exp[f]
+            exp = e if e < level else level
+            name = names[f // ns]
+            if olds is None:  # all new to b: new to f, starting now
+                trgs: list = got
+                ts = now
+            else:
+                s = since[f]
+                if e > top_old and s <= low_start:
+                    trgs, ts = got, starts
+                else:
+                    trgs, ts = [], []
+                    for t, st, old in zip(got, starts, olds):
+                        if old < e:
+                            trgs.append(t)
+                            ts.append(st if st > s else s)
+                    if not trgs:
+                        continue
+            if name in b_live and name in trgs:  # (f, f): f's own coverage (see `_own`)
+                trgs, ts = _without(name, trgs, ts)
+                if loops:
+                    self._own(cover, name, exp, now, out)
+                if not trgs:
+                    continue
+            fan((name, trgs, ts, exp))
+
+    def arrived(
+        self,
+        closure,
+        cover: FanCoverage,
+        fresh: list,
+        renewed: dict,
+        before: dict,
+        now: int,
+        out: list,
+    ) -> None:
+        """The rows of the followers made (`since` now) or renewed (`{f: exp before}`) in this
+        round, after its rows of their successors; `before[b]` holds b's ends before the
+        round for the targets b widened in it."""
+        since = self.since
+        for f in fresh:
+            since[f] = now
+            self._rows(closure, cover, f, None, {}, now, out)
+        for f, exp_before in renewed.items():
+            b = closure.sole.succ[f]
+            self._rows(closure, cover, f, exp_before, before.get(b, {}), now, out)
+
+    def _own(self, cover: FanCoverage, name, exp: int, now: int, out: list) -> None:
+        """A row of (f, f) where b reaches f's own vertex: that key is kept in the coverage
+        as any source's, since f's ε-pair (a nullable regex) is admitted there too."""
+        row = cover.admit((name, name), now, exp, now)
+        if row is not None:
+            out.append((name, [name], row[0], exp))
+
+    def _rows(self, closure, cover, f, exp_before, ends_before, now, out: list) -> None:
+        """f's rows: its derived coverage where it grew past its ends before the round
+        (`min(exp_before, b's end before)`; every key, for a new f: `exp_before` None)."""
+        names, ns = closure.names, closure.nstates
+        own = names[closure.sole.succ[f] // ns]
+        name = names[f // ns]
+        keys = self.coverage(closure, cover, f, now)
+        if self.loops:
+            cur = cover.live.get(own, {}).get(name)
+            if cur is not None and cur[1] > now:  # (f, f) through b
+                e = closure.sole.exp[f]
+                self._own(cover, name, cur[1] if cur[1] < e else e, now, out)
+        by_until: dict = {}  # until -> (targets, starts)
+        if exp_before is not None:
+            b_live = cover.live.get(own, {})
+            for t, (start, until) in keys.items():
+                if self.direct and t == own:
+                    old = exp_before  # (f, b's vertex) held with the edge
+                else:
+                    end_b = ends_before.get(t)
+                    if end_b is None:  # b's coverage of t did not move in this round
+                        end_b = b_live[t][1]
+                    old = end_b if end_b < exp_before else exp_before
+                if until > old:
+                    _group(by_until, until, t, start)
+        else:
+            for t, (start, until) in keys.items():
+                _group(by_until, until, t, start)
+        for until, (trgs, starts) in by_until.items():
+            out.append((name, trgs, starts, until))
+
+    def coverage(self, closure, cover: FanCoverage, f: int, now: int) -> dict:
+        """`{t: (start, until)}`: the live coverage of the follower f, derived."""
+        names, ns = closure.names, closure.nstates
+        b = closure.sole.succ[f]
+        return self._keys(
+            cover, names[b // ns], names[f // ns], self.since[f], closure.sole.exp[f], now
+        )
+
+    def _keys(self, cover, own, name, s: int, e: int, now: int) -> dict:
+        """The coverage of a follower `name` of b (vertex `own`) made at `s`, its edge
+        holding until `e`: b's live coverage clipped, and (own) with the edge."""
+        keys: dict = {}
+        direct = self.direct
+        for t, (start, until) in cover.live.get(own, {}).items():
+            if until <= now or (direct and t == own):
+                continue
+            keys[t] = (start if start > s else s, until if until < e else e)
+        if direct:
+            keys[own] = (s, e)
+        keys.pop(name, None)  # (f, f) is f's own coverage (`_own`), or no result
+        return keys
+
+    def take_over(self, closure, cover: FanCoverage, made_rows: list, now: int) -> None:
+        """The followers that became rows (`[(f, b, exp)]`, taken before the round's rows):
+        their derived coverage becomes their own."""
+        names, ns = closure.names, closure.nstates
+        for f, b, e in made_rows:
+            s = self.since.pop(f)
+            name = names[f // ns]
+            cover.enter(name, self._keys(cover, names[b // ns], name, s, e, now))
+
+    def hand_over(self, closure, cover: FanCoverage, now: int) -> None:
+        """Every follower's derived coverage becomes its own (before a hand-over to S-PATH)."""
+        names, ns = closure.names, closure.nstates
+        for f in list(self.since):
+            if closure.derived(f):
+                cover.enter(names[f // ns], self.coverage(closure, cover, f, now))
+        self.since.clear()
+
+    def prune(self, closure) -> None:
+        """Forget the followers the closure forgot (their edge expired)."""
+        since = self.since
+        for f in [f for f in since if not closure.derived(f)]:
+            del since[f]
+
+    def _check(self, closure) -> None:
+        """Every follower the closure leaves to the caller has its `since`."""
+        for f in closure.sole.succ:
+            if closure.derived(f):
+                assert f in self.since, f
+
+    def state(self) -> dict:
+        return {"since": self.since}
+
+    def restore(self, state: dict) -> None:
+        self.since = {int(f): int(s) for f, s in state["since"].items()}
+
+
+def _group(by_until: dict, until: int, t, start: int) -> None:
+    got = by_until.get(until)
+    if got is None:
+        by_until[until] = ([t], [start])
+    else:
+        got[0].append(t)
+        got[1].append(start)
+
+
+def _without(name, trgs: list, ts) -> tuple[list, object]:
+    """`trgs` (and a starts list beside it) without `name`."""
+    if type(ts) is int:
+        return [t for t in trgs if t != name], ts
+    kept = [(t, s) for t, s in zip(trgs, ts) if t != name]
+    return [t for t, _ in kept], [s for _, s in kept]
