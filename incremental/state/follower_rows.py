@@ -81,7 +81,7 @@ class FollowerRows:
                     starts = [starts[i] for i in keep]
                     olds = [olds[i] for i in keep]
         if olds is not None:
-            top_old, low_start = max(olds), min(starts)
+            top_old, low_start, high_start = max(olds), min(starts), max(starts)
         since = self.since
         loops = self.loops
         fan = out.append
@@ -98,6 +98,8 @@ class FollowerRows:
                 s = since[f]
                 if e > top_old and s <= low_start:
                     trgs, ts = got, starts
+                elif e > top_old and s >= high_start:  # every start clipped to s
+                    trgs, ts = got, s
                 else:
                     trgs, ts = [], []
                     for t, st, old in zip(got, starts, olds):
@@ -130,7 +132,7 @@ class FollowerRows:
         since = self.since
         for f in fresh:
             since[f] = now
-            self._rows(closure, cover, f, None, {}, now, out)
+            self._fresh_rows(closure, cover, f, now, out)
         for f, exp_before in renewed.items():
             b = closure.sole.succ[f]
             self._rows(closure, cover, f, exp_before, before.get(b, {}), now, out)
@@ -142,9 +144,42 @@ class FollowerRows:
         if row is not None:
             out.append((name, [name], row[0], exp))
 
+    def _fresh_rows(self, closure, cover: FanCoverage, f: int, now: int, out: list) -> None:
+        """The rows of f made now: b's live coverage clipped, every key new (from `now`),
+        one fan per end."""
+        names, ns = closure.names, closure.nstates
+        own = names[closure.sole.succ[f] // ns]
+        name = names[f // ns]
+        e = closure.sole.exp[f]
+        by_until: dict = {}  # until -> targets
+        b_live = cover.live.get(own, {})
+        direct = self.direct
+        for t, (_start, until) in b_live.items():
+            if until <= now or t == name or (direct and t == own):
+                continue
+            if until > e:
+                until = e
+            got = by_until.get(until)
+            if got is None:
+                by_until[until] = [t]
+            else:
+                got.append(t)
+        if direct:  # (f, b's vertex) with the edge, whatever b's own pair
+            got = by_until.get(e)
+            if got is None:
+                by_until[e] = [own]
+            else:
+                got.append(own)
+        for until, trgs in by_until.items():
+            out.append((name, trgs, now, until))
+        if self.loops:
+            cur = b_live.get(name)
+            if cur is not None and cur[1] > now:  # (f, f) through b
+                self._own(cover, name, cur[1] if cur[1] < e else e, now, out)
+
     def _rows(self, closure, cover, f, exp_before, ends_before, now, out: list) -> None:
-        """f's rows: its derived coverage where it grew past its ends before the round
-        (`min(exp_before, b's end before)`; every key, for a new f: `exp_before` None)."""
+        """The rows of f renewed from `exp_before`: its derived coverage where it grew past
+        its ends before the round (`min(exp_before, b's end before)`)."""
         names, ns = closure.names, closure.nstates
         own = names[closure.sole.succ[f] // ns]
         name = names[f // ns]
@@ -155,20 +190,16 @@ class FollowerRows:
                 e = closure.sole.exp[f]
                 self._own(cover, name, cur[1] if cur[1] < e else e, now, out)
         by_until: dict = {}  # until -> (targets, starts)
-        if exp_before is not None:
-            b_live = cover.live.get(own, {})
-            for t, (start, until) in keys.items():
-                if self.direct and t == own:
-                    old = exp_before  # (f, b's vertex) held with the edge
-                else:
-                    end_b = ends_before.get(t)
-                    if end_b is None:  # b's coverage of t did not move in this round
-                        end_b = b_live[t][1]
-                    old = end_b if end_b < exp_before else exp_before
-                if until > old:
-                    _group(by_until, until, t, start)
-        else:
-            for t, (start, until) in keys.items():
+        b_live = cover.live.get(own, {})
+        for t, (start, until) in keys.items():
+            if self.direct and t == own:
+                old = exp_before  # (f, b's vertex) held with the edge
+            else:
+                end_b = ends_before.get(t)
+                if end_b is None:  # b's coverage of t did not move in this round
+                    end_b = b_live[t][1]
+                old = end_b if end_b < exp_before else exp_before
+            if until > old:
                 _group(by_until, until, t, start)
         for until, (trgs, starts) in by_until.items():
             out.append((name, trgs, starts, until))

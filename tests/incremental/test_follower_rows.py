@@ -161,6 +161,31 @@ def test_a_renewed_follower_compares_with_its_successors_end_before_the_round():
     assert dict(got)[4][("s", "t")] == (2, 10)
 
 
+def test_a_follower_clips_its_successors_starts_and_ends():
+    """s follows h from 2; at 4, h's edge to x, which reaches t1 and t2 already, widens t1
+    (live from 0), t2 (from 3) and the new x to 12 in one row of h. With a longer window for
+    `a` (s's edge until 16) s's rows keep the later of the two starts, each its own; with
+    one window (s's edge until 10) t2, already until 10 for s, gets none."""
+    edges = norm(
+        [("h", "t1", "b", 0), ("s", "h", "a", 2), ("h", "t2", "b", 3)]
+        + [("x", "t1", "b", 4), ("x", "t2", "b", 4), ("h", "x", "b", 4)]
+    )
+    for windows, want in (
+        (".window 14 for a\n", {"t1": (2, 12), "t2": (3, 12), "x": (4, 12)}),
+        ("", {"t1": (2, 10), "x": (4, 10)}),
+    ):
+        query = compile_text(windows + PROGRAMS["astar_bstar"], window=8, slide=2)
+        got = rows_per_instant(query, edges, "closure", check=True)
+        assert got == rows_per_instant(query, edges, "spath")
+        assert {t: span for (x, t), span in dict(got)[4].items() if x == "s"} == want
+    # a shorter window for `a`: a new follower's rows end with its edge
+    query = compile_text(".window 2 for a\n" + PROGRAMS["astar_bstar"], window=8, slide=2)
+    edges = norm([("h", "t1", "b", 0), ("s", "h", "a", 1)])
+    got = rows_per_instant(query, edges, "closure", check=True)
+    assert got == rows_per_instant(query, edges, "spath")
+    assert dict(got)[1][("s", "t1")] == (1, 2)
+
+
 def test_a_follower_gets_no_row_of_its_successors_vertex_reached_again():
     """(s, h) holds with s's edge; h reaching itself over a cycle of b edges gives h a row
     of (h, h), and s none."""
