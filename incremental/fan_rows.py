@@ -21,6 +21,17 @@ from collections.abc import Hashable, Iterable, Iterator
 from .deltas import csv_plain
 
 
+def rows_of_fans(fans: Iterable[tuple]) -> Iterator[tuple]:
+    """The rows `(src, trg, ts, exp, None)` of fans `(src, trgs, ts or starts, exp)`."""
+    for src, trgs, ts, exp in fans:
+        if type(ts) is int:
+            for trg in trgs:
+                yield (src, trg, ts, exp, None)
+        else:
+            for trg, start in zip(trgs, ts):
+                yield (src, trg, start, exp, None)
+
+
 class FanRows:
     """A round's interval rows as fans; `len` counts rows, iteration gives row tuples."""
 
@@ -57,13 +68,7 @@ class FanRows:
         return self.n > 0
 
     def __iter__(self) -> Iterator[tuple]:
-        for src, trgs, ts, exp in self.fans:
-            if type(ts) is int:
-                for trg in trgs:
-                    yield (src, trg, ts, exp, None)
-            else:
-                for trg, start in zip(trgs, ts):
-                    yield (src, trg, start, exp, None)
+        return rows_of_fans(self.fans)
 
     def __add__(self, other: Iterable[tuple]) -> list[tuple]:
         return [*self, *other]

@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fan_rows import FanRows
+from ..fan_rows import FanRows, rows_of_fans
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.fan_coverage import FanCoverage
@@ -266,7 +266,7 @@ class PathClosureOp(PhysicalOperator):
         ns = closure.nstates
         cover = self.out
         fan = cover.admit_fan  # a FanCoverage until a hand-over
-        add = result.add if type(result) is FanRows else _row_adder(result)
+        add = result.add if type(result) is FanRows else None
         follow = self.follow
         derived: list = []  # the followers' fans
         fresh, renewed, made_rows = closure.take_followers()
@@ -297,7 +297,12 @@ class PathClosureOp(PhysicalOperator):
             got, starts, olds = fan(xv, trgs, now, level)
             if not got:
                 continue
-            add(xv, got, starts, level)
+            if add is not None:
+                add(xv, got, starts, level)
+            elif type(starts) is int:
+                result.extend([(xv, t, now, level, None) for t in got])
+            else:
+                result.extend([(xv, t, s, level, None) for t, s in zip(got, starts)])
             fs = followers.get(x)
             if fs and x % ns == start:
                 if x in watch:
@@ -308,11 +313,10 @@ class PathClosureOp(PhysicalOperator):
         if fresh or renewed:
             follow.arrived(closure, cover, fresh, renewed, before, now, derived)
         if derived:
-            if type(result) is FanRows:
+            if add is not None:
                 result.add_fans(derived)
             else:
-                for fan in derived:
-                    add(*fan)
+                result.extend(rows_of_fans(derived))
 
     # ---- native deltas
     def _reversed_keys(self, fans: dict) -> list:
@@ -659,15 +663,3 @@ class PathClosureOp(PhysicalOperator):
                         else:
                             _start, end = derived.get(yv, (None, None))
                         assert end is not None and end >= level, (xv, y, level, end)
-
-
-def _row_adder(result: list):
-    """`add(src, trgs, ts, exp)` of FanRows for a list of row tuples."""
-
-    def add(src, trgs: list, ts, exp: int) -> None:
-        if type(ts) is int:
-            result.extend([(src, t, ts, exp, None) for t in trgs])
-        else:
-            result.extend([(src, t, s, exp, None) for t, s in zip(trgs, ts)])
-
-    return add

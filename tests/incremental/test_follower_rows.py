@@ -27,6 +27,8 @@ PROGRAMS = {
     "astar_bplus": "Answer(x, y) :- [a*/b+](x, y).",
     "astar": "Answer(x, y) :- a*(x, y).",
     "astar_b_c": "Answer(x, y) :- [a*/b/c?](x, y).",
+    # the PATH's rows as a list, read by a join (no fans)
+    "feeds_join": "P(x, y) :- [a*/b*](x, y).\nAnswer(x, z) :- P(x, y), c(y, z).",
 }
 
 _source = st.sampled_from(["s0", "s1", "s2", "s3", "s4"])
