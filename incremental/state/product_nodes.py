@@ -52,6 +52,8 @@ _DENSE = 40  # bits from which a mask is read in C rather than bit by bit
 _COUNTED = 1024  # widths up to which `bits` counts a mask's bits first
 _NARROW = 640  # widths up to which `_bits_dense` reads the binary text, numpy above
 _DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+_WIDE_BEFORE_NUMPY = 64  # wide dense masks read by their text before numpy is imported
+_wide_before_numpy = _WIDE_BEFORE_NUMPY
 
 
 def _bits_dense(m: int) -> list[int]:
@@ -59,11 +61,16 @@ def _bits_dense(m: int) -> list[int]:
     binary text reversed, its digits as bytes 0/1, `compress` of the positions by them (an
     O(width) pass, 5 us at 256 bits with 80 of them set, where numpy's fixed cost is ~7 us and
     the bit-by-bit loop 8); wider, numpy: the bytes of m, then the bits of the non-zero ones
-    (a 16k-bit mask with 200 bits: 28 us against 350 by the text). numpy is imported here, at
-    the first wide dense mask: a run that never has one does not pay its ~60 ms import (the
-    import statement is then a dictionary lookup)."""
+    (a 16k-bit mask with 200 bits: 28 us against 350 by the text). numpy is imported here,
+    after the first `_WIDE_BEFORE_NUMPY` wide dense masks (read by the text): a run that has
+    none or a few (snb Q2: two, before S-PATH takes over) does not pay its ~50 ms import, and
+    one that has many pays at most ~20 ms more (the import statement is then a dictionary
+    lookup)."""
+    global _wide_before_numpy
     width = m.bit_length()
-    if width <= _NARROW:
+    if width <= _NARROW or _wide_before_numpy:
+        if width > _NARROW:
+            _wide_before_numpy -= 1
         return list(compress(range(width), bin(m)[:1:-1].encode().translate(_DIGITS)))
     import numpy as np
 

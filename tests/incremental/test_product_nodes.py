@@ -26,6 +26,18 @@ def test_bits_are_the_set_positions(positions):
     assert sorted(bits(_mask(positions))) == sorted(positions)
 
 
+def test_wide_dense_masks_read_by_text_then_by_numpy(monkeypatch):
+    """The first wide dense masks are read by their binary text, the later ones by numpy:
+    both give the set positions."""
+    from sgq.incremental.state import product_nodes
+
+    monkeypatch.setattr(product_nodes, "_wide_before_numpy", 2)
+    for k in range(5):
+        positions = set(range(k, 3000, 7)) | {3100 + k}
+        assert sorted(bits(_mask(positions))) == sorted(positions)
+    assert product_nodes._wide_before_numpy == 0
+
+
 @settings(max_examples=300)
 @given(
     st.integers(1, 3),
