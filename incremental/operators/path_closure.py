@@ -198,7 +198,7 @@ class PathClosureOp(PhysicalOperator):
         self.follow: FollowerRows | None = None
         if self.sink is None:
             self.closure = LevelClosure(self.dfa.size, self.dfa.start, self.dfa.finals, derive=True)
-            self.follow = FollowerRows(self.dfa.start in self.dfa.finals, self.loops)
+            self.follow = FollowerRows(self.dfa.start, self.dfa.finals, self.loops)
         else:
             self.closure = WindowClosure(self.dfa.size, self.dfa.start, self.dfa.finals)
 
@@ -269,9 +269,11 @@ class PathClosureOp(PhysicalOperator):
         add = result.add if type(result) is FanRows else None
         follow = self.follow
         derived: list = []  # the followers' fans
-        fresh, renewed, made_rows = closure.take_followers()
+        fresh, renewed, made_rows, first_followed = closure.take_followers()
         if made_rows:
             follow.take_over(closure, cover, made_rows, now)
+        for b in first_followed:
+            follow.init(closure, b, now)
         skip: set | tuple = ()
         watch: set | tuple = ()  # successors of renewed sources: their ends before, in `before`
         before: dict = {}
@@ -292,6 +294,18 @@ class PathClosureOp(PhysicalOperator):
                 if trgs is None:
                     trgs = named[mask] = [names[y // ns] for y in bits(mask)]
                 by_id[id(mask)] = trgs
+            if x % ns != start:  # a successor's finding: its followers' rows only
+                got, starts, olds = follow.admit(x, trgs, now, level)
+                if got:
+                    if x in watch:
+                        ends = before.setdefault(x, {})
+                        for i, t in enumerate(got):
+                            ends.setdefault(t, now if olds is None else olds[i])
+                    fs = followers[x]
+                    follow.changed(
+                        closure, x, fs, got, starts, olds, level, now, skip, cover, derived
+                    )
+                continue
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
             got, starts, olds = fan(xv, trgs, now, level)
@@ -565,7 +579,7 @@ class PathClosureOp(PhysicalOperator):
         else:
             self.out.purge(now)
         if self.follow is not None:
-            self.follow.prune(self.closure)
+            self.follow.prune(self.closure, now)
         self.check_density = True  # once per slide, at the next batch
 
     def size(self) -> int:

@@ -103,6 +103,15 @@ class FanCoverage:
         for until, trgs in ends.items():
             self.heap.add(until, (src, trgs))
 
+    def replace(self, src: Hashable, keys: dict) -> None:
+        """`keys` `{trg: (start, until)}` as src's whole coverage (what it had is dropped)."""
+        self.live.pop(src, None)
+        self.enter(src, keys)
+
+    def forget(self, src: Hashable) -> None:
+        """Drop src's coverage (its expiry entries become stale)."""
+        self.live.pop(src, None)
+
     def admit(self, key: tuple, ts: int, exp: int, now: int) -> tuple[int, int] | None:
         """`Coalescer.admit` of one key `(src, trg)` (the ε-pairs of a nullable regex): the
         row to emit, `(start, exp)`, a live key's with its start, or None."""

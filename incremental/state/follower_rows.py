@@ -1,11 +1,12 @@
-"""The interval rows of sole-edge sources whose successor is a start node, derived from the
-successor's (operators/path_closure.py on level closures, state/level_closure.py `derive`).
+"""The interval rows of sole-edge sources, derived from their successor's (operators/
+path_closure.py on level closures, state/level_closure.py `derive`).
 
 A sole-edge source f (state/sole_sources.py: a start node with no edge in and its edges all to
-one node b) reaches `{b} ∪ reach(b)`. When b is a start node too (a post's `hasCreator` edge
-before `[hasCreator*/knows*]` on snb: b is its creator's start node), the pair (f, t), for a
-vertex t other than b's own, holds exactly while f's edge holds and the pair (b, t) holds, so
-its coverage is b's, clipped by the edge:
+one node b) reaches `{b} ∪ reach(b)`, so the pair (f, t), for a vertex t other than b's own,
+holds exactly while f's edge holds and b reaches t (b's *coverage* of t: the rows of b's pairs
+when b is a start node, a post's `hasCreator` edge before `[hasCreator*/knows*]` on snb; else
+kept here, `succ`, from the closure's findings of b while b has followers). So f's coverage
+is b's, clipped by the edge:
 
     [max(start_b(t), since_f), min(until_b(t), exp_f))
 
@@ -15,40 +16,72 @@ holds with the edge itself when b is final. (Thesis Def 11's coalescing on the i
 two unbroken runs: one interval, starting at the later start.) So f keeps no coverage of its
 own: its rows are
 
-- at a row of b widening t from `old` (`now` if t was not live) to L: `(f, t)` widens to
-  `min(exp_f, L)` iff `old < exp_f` (it starts at `now` when t is new to b, else at
+- at a widening of b's coverage of t from `old` (`now` if t was not live) to L: `(f, t)`
+  widens to `min(exp_f, L)` iff `old < exp_f` (it starts at `now` when t is new to b, else at
   `max(start_b(t), since_f)`): one fan per follower, sharing b's target list when nothing is
   cut;
 - when f is new (its rows: b's whole live coverage, clipped) or its edge is renewed from
   `before` to `exp_f` (the keys whose `min` grew), after the round's rows of b, with b's ends
   before the round for the keys b widened in it (one row per key and round).
 
+A successor that is not a start node gets its coverage when it gets its first follower,
+read from the closure's levels, every pair starting then: its followers are all new then,
+so `max(start_b(t), since_f)` is exact for them and for later ones.
+
 On snb `[hasCreator*/knows*]` these sources hold 90% of the interval rows: each costs a fan
 per row of its creator instead of a coverage update per target (and none in the purge). When
 f becomes rows (an edge into it, or a second successor) its derived coverage becomes its own
-in the FanCoverage (`take_over`), and so does every follower's at a hand-over to S-PATH.
+in the output's coverage (`take_over`), and so does every follower's at a hand-over to S-PATH.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..stateful import restore_into, state_of
+from .coalescer import Coalescer
 from .fan_coverage import FanCoverage
 
 
 class FollowerRows:
-    """`since[f]` per follower node f the caller derives (the closure's `derived`), and the
-    rules above. The closure (a LevelClosure) and the coverage (a FanCoverage) are passed in:
-    both are replaced by restores and hand-overs."""
+    """`since[f]` per follower node f (the closure's `derived`), `succ` the coverage of the
+    successors that are not start nodes (by node), and the rules above. The closure (a
+    LevelClosure) and the output's coverage (a FanCoverage: `cover`, where a start node's
+    coverage is, by vertex) are passed in: both are replaced by restores and hand-overs."""
 
-    __slots__ = ("since", "direct", "loops")
+    __slots__ = ("since", "succ", "start", "finals", "loops")
 
     STATE_VERSION = 1
 
-    def __init__(self, direct: bool, loops: bool) -> None:
+    def __init__(self, start: int, finals: Iterable[int], loops: bool) -> None:
         self.since: dict[int, int] = {}
-        self.direct = direct  # b's node is final: (f, b's vertex) holds with the edge
+        self.succ = FanCoverage()  # successor node -> {vertex: (start, until)}
+        self.start = start
+        self.finals = frozenset(finals)  # b's state final: (f, b's vertex) holds with the edge
         self.loops = loops  # interval rows may hold (v, v)
+
+    def _live(self, closure, cover: FanCoverage, b: int) -> dict:
+        """b's coverage `{vertex: (start, until)}` (stale entries included)."""
+        ns = closure.nstates
+        if b % ns == self.start:
+            return cover.live.get(closure.names[b // ns], {})
+        return self.succ.live.get(b, {})
+
+    def admit(self, b: int, trgs: list, now: int, level: int) -> tuple[list, object, object]:
+        """A finding of the successor b (not a start node): `admit_fan` into its coverage."""
+        return self.succ.admit_fan(b, trgs, now, level)
+
+    def init(self, closure, b: int, now: int) -> None:
+        """b (not a start node) got its first follower: its coverage from the closure's
+        levels, every pair starting `now` (its followers are all new now)."""
+        names, ns = closure.names, closure.nstates
+        keys: dict = {}
+        for y, level in closure.bottlenecks(b).items():
+            if y != b:
+                t = names[y // ns]
+                if t not in keys:  # (top-down: a vertex's first node is its highest)
+                    keys[t] = (now, level)
+        self.succ.replace(b, keys)
 
     def changed(
         self,
@@ -64,14 +97,15 @@ class FollowerRows:
         cover: FanCoverage,
         out: list,
     ) -> None:
-        """The rows of b's followers (other than those in `skip`) for b's admitted rows: the
-        targets `got` widened to `level` from `olds` (None: all new), with `starts`; to `out`
-        as fans `(src, targets, ts or starts, exp)`."""
+        """The rows of b's followers (other than those in `skip`) for a widening of b's
+        coverage: the targets `got` widened to `level` from `olds` (None: all new), with
+        `starts`; to `out` as fans `(src, targets, ts or starts, exp)`. `cover`: the output's
+        coverage."""
         names, ns = closure.names, closure.nstates
         sole_exp = closure.sole.exp
         own = names[b // ns]
-        b_live = cover.live.get(own, {})
-        if self.direct:
+        b_live = self._live(closure, cover, b)
+        if b % ns in self.finals:
             if own in got:  # (f, b's vertex) holds with f's edge already
                 keep = [i for i, t in enumerate(got) if t != own]
                 if not keep:
@@ -148,12 +182,13 @@ class FollowerRows:
         """The rows of f made now: b's live coverage clipped, every key new (from `now`),
         one fan per end."""
         names, ns = closure.names, closure.nstates
-        own = names[closure.sole.succ[f] // ns]
+        b = closure.sole.succ[f]
+        own = names[b // ns]
         name = names[f // ns]
         e = closure.sole.exp[f]
         by_until: dict = {}  # until -> targets
-        b_live = cover.live.get(own, {})
-        direct = self.direct
+        b_live = self._live(closure, cover, b)
+        direct = b % ns in self.finals
         for t, (_start, until) in b_live.items():
             if until <= now or t == name or (direct and t == own):
                 continue
@@ -164,7 +199,10 @@ class FollowerRows:
                 by_until[until] = [t]
             else:
                 got.append(t)
-        if direct:  # (f, b's vertex) with the edge, whatever b's own pair
+        if direct and own == name:  # an edge from f's vertex to itself: (f, f), its own
+            if self.loops:
+                self._own(cover, name, e, now, out)
+        elif direct:  # (f, b's vertex) with the edge, whatever b's own pair
             got = by_until.get(e)
             if got is None:
                 by_until[e] = [own]
@@ -181,18 +219,22 @@ class FollowerRows:
         """The rows of f renewed from `exp_before`: its derived coverage where it grew past
         its ends before the round (`min(exp_before, b's end before)`)."""
         names, ns = closure.names, closure.nstates
-        own = names[closure.sole.succ[f] // ns]
+        b = closure.sole.succ[f]
+        own = names[b // ns]
         name = names[f // ns]
         keys = self.coverage(closure, cover, f, now)
+        b_live = self._live(closure, cover, b)
         if self.loops:
-            cur = cover.live.get(own, {}).get(name)
+            cur = b_live.get(name)
             if cur is not None and cur[1] > now:  # (f, f) through b
                 e = closure.sole.exp[f]
                 self._own(cover, name, cur[1] if cur[1] < e else e, now, out)
         by_until: dict = {}  # until -> (targets, starts)
-        b_live = cover.live.get(own, {})
+        direct = b % ns in self.finals
+        if direct and own == name and self.loops:  # (f, f) with the edge
+            self._own(cover, name, closure.sole.exp[f], now, out)
         for t, (start, until) in keys.items():
-            if self.direct and t == own:
+            if direct and t == own:
                 old = exp_before  # (f, b's vertex) held with the edge
             else:
                 end_b = ends_before.get(t)
@@ -206,18 +248,17 @@ class FollowerRows:
 
     def coverage(self, closure, cover: FanCoverage, f: int, now: int) -> dict:
         """`{t: (start, until)}`: the live coverage of the follower f, derived."""
-        names, ns = closure.names, closure.nstates
         b = closure.sole.succ[f]
-        return self._keys(
-            cover, names[b // ns], names[f // ns], self.since[f], closure.sole.exp[f], now
-        )
+        return self._keys(closure, cover, b, f, self.since[f], closure.sole.exp[f], now)
 
-    def _keys(self, cover, own, name, s: int, e: int, now: int) -> dict:
-        """The coverage of a follower `name` of b (vertex `own`) made at `s`, its edge
-        holding until `e`: b's live coverage clipped, and (own) with the edge."""
+    def _keys(self, closure, cover, b: int, f: int, s: int, e: int, now: int) -> dict:
+        """The coverage of a follower f of b made at `s`, its edge holding until `e`: b's live
+        coverage clipped, and b's vertex with the edge (b final)."""
+        names, ns = closure.names, closure.nstates
+        own, name = names[b // ns], names[f // ns]
         keys: dict = {}
-        direct = self.direct
-        for t, (start, until) in cover.live.get(own, {}).items():
+        direct = b % ns in self.finals
+        for t, (start, until) in self._live(closure, cover, b).items():
             if until <= now or (direct and t == own):
                 continue
             keys[t] = (start if start > s else s, until if until < e else e)
@@ -232,8 +273,7 @@ class FollowerRows:
         names, ns = closure.names, closure.nstates
         for f, b, e in made_rows:
             s = self.since.pop(f)
-            name = names[f // ns]
-            cover.enter(name, self._keys(cover, names[b // ns], name, s, e, now))
+            cover.enter(names[f // ns], self._keys(closure, cover, b, f, s, e, now))
 
     def hand_over(self, closure, cover: FanCoverage, now: int) -> None:
         """Every follower's derived coverage becomes its own (before a hand-over to S-PATH)."""
@@ -243,23 +283,42 @@ class FollowerRows:
                 cover.enter(names[f // ns], self.coverage(closure, cover, f, now))
         self.since.clear()
 
-    def prune(self, closure) -> None:
-        """Forget the followers the closure forgot (their edge expired)."""
+    def prune(self, closure, now: int) -> None:
+        """Forget the followers the closure forgot (their edge expired), the successors left
+        without followers, and the coverage that ended by `now`."""
         since = self.since
         for f in [f for f in since if not closure.derived(f)]:
             del since[f]
+        followers = closure.sole.followers
+        for b in [b for b in self.succ.live if b not in followers]:
+            self.succ.forget(b)
+        self.succ.purge(now)
 
     def _check(self, closure) -> None:
-        """Every follower the closure leaves to the caller has its `since`."""
+        """Every follower the closure leaves to the caller has its `since`; a successor that
+        is not a start node covers what it reaches at every level."""
         for f in closure.sole.succ:
             if closure.derived(f):
                 assert f in self.since, f
+        ns, names = closure.nstates, closure.names
+        for b in closure.sole.followers:
+            if b % ns == self.start:
+                continue
+            live = self.succ.live.get(b, {})
+            for y, level in closure.bottlenecks(b).items():
+                if y != b:
+                    cur = live.get(names[y // ns])
+                    assert cur is not None and cur[1] >= level, (b, y, level, cur)
+        self.succ._check()
 
     def state(self) -> dict:
-        return {"since": self.since}
+        return {"since": self.since, "successors": state_of(self.succ.coalescer())}
 
     def restore(self, state: dict) -> None:
         self.since = {int(f): int(s) for f, s in state["since"].items()}
+        succ = Coalescer()
+        restore_into(succ, state["successors"])
+        self.succ = FanCoverage.of(succ)
 
 
 def _group(by_until: dict, until: int, t, start: int) -> None:

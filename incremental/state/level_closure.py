@@ -34,10 +34,11 @@ Sole-edge sources (as in state/window_closure.py): a start node with no edge in 
 edges to one node b (a post's `hasCreator` edge before `knows*`) reaches `{b} ∪ reach_L(b)`
 at every level L up to its edge's exp, so it is kept as that alias (`sole`,
 state/sole_sources.py), in no level's rows and among no node's ancestors; what b finds at a
-level, its followers find with it. With `derive`, the followers of a start node b are not
-reported at all: their rows are b's, clipped by their edge (state/follower_rows.py), and the
-caller derives them from what `take_followers` lists: the sources new in a batch, the
-renewed ones, and the ones that became rows.
+level, its followers find with it. With `derive`, followers are not reported at all: their
+rows are b's, clipped by their edge (state/follower_rows.py), b's findings are reported
+whatever its state while it has followers, and the caller derives the followers' rows from
+them and from what `take_followers` lists: the sources new in a batch, the renewed ones, the
+ones that became rows, and the successors (not start nodes) that got their first follower.
 """
 
 from __future__ import annotations
@@ -53,7 +54,17 @@ from .sole_sources import SoleSources
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    __slots__ = ("levels", "reach", "anc", "sole", "derive", "fresh", "renewed", "unaliased")
+    __slots__ = (
+        "levels",
+        "reach",
+        "anc",
+        "sole",
+        "derive",
+        "fresh",
+        "renewed",
+        "unaliased",
+        "new_successors",
+    )
 
     def __init__(
         self, nstates: int, start: int, finals: Iterable[int], derive: bool = False
@@ -63,24 +74,38 @@ class LevelClosure(ProductNodes):
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
         self.sole = SoleSources()  # in no level's rows; in G_L for L <= its exp
-        # followers of start nodes left to the caller (`derive`), until `take_followers`:
-        # new ones, renewed ones `{x: exp before}`, ones made rows `[(x, b, exp)]`
+        # followers left to the caller (`derive`), until `take_followers`: new ones, renewed
+        # ones `{x: exp before}`, ones made rows `[(x, b, exp)]`, successors with a first one
         self.derive = derive
         self.fresh: list[int] = []
         self.renewed: dict[int, int] = {}
         self.unaliased: list[tuple[int, int, int]] = []
+        self.new_successors: list[int] = []
 
-    def take_followers(self) -> tuple[list, dict, list]:
-        """With `derive`: the followers of start nodes that the inserts since the last call
-        made new, renewed (`{x: its exp before}`) and made rows (`(x, b, exp)`)."""
-        got = self.fresh, self.renewed, self.unaliased
-        self.fresh, self.renewed, self.unaliased = [], {}, []
+    def take_followers(self) -> tuple[list, dict, list, list]:
+        """With `derive`: the followers that the inserts since the last call made new,
+        renewed (`{x: its exp before}`) and made rows (`(x, b, exp)`), and the successors
+        other than start nodes that got their first follower (their findings were not
+        reported before)."""
+        got = self.fresh, self.renewed, self.unaliased, self.new_successors
+        self.fresh, self.renewed, self.unaliased, self.new_successors = [], {}, [], []
         return got
 
     def derived(self, x: int) -> bool:
-        """Whether x is a follower the caller derives (`derive`: its successor a start node)."""
-        b = self.sole.succ.get(x)
-        return self.derive and b is not None and b % self.nstates == self.start
+        """Whether x is a follower the caller derives (`derive`)."""
+        return self.derive and x in self.sole.succ
+
+    def bottlenecks(self, x: int) -> dict[int, int]:
+        """`{final node: level}` of the final nodes x reaches, each at the highest level that
+        reaches it."""
+        out: dict = {}
+        fmask = self.fmask
+        for level in reversed(self.levels):
+            m = self.reach[level].get(x, 0) & fmask
+            for y in bits(m):
+                if y not in out:
+                    out[y] = level
+        return out
 
     def closure_state(self) -> dict:
         return {
@@ -196,8 +221,11 @@ class LevelClosure(ProductNodes):
         derive = self.derive
         sole_exp, followers = self.sole.exp, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
-        if self.derive and (fresh or renewed):
-            fresh, renewed = self._set_aside(fresh, renewed)
+        if derive and (fresh or renewed):  # the caller's
+            self.fresh += fresh
+            for x, before in renewed.items():
+                self.renewed.setdefault(x, before)  # (renewed twice before a take: the first)
+            fresh, renewed = {}, {}
         if not edges and not fresh and not renewed:
             return found
         edges.sort(key=lambda e: -e[2])
@@ -237,10 +265,10 @@ class LevelClosure(ProductNodes):
                     if new & bx:
                         new ^= bx  # x already had itself at L (b, for its followers)
                     up = new if higher is None else new ^ (new & higher.get(x, 0))
-                    if up and x % ns == start:
+                    if up and (x % ns == start or (derive and x in followers)):
                         found.append((x, up, level))
                     xs = followers.get(x)
-                    if xs and not (derive and x % ns == start):
+                    if xs and not derive:
                         # the sole-edge sources after x, at L and under their exp
                         for f in xs:
                             e = sole_exp[f]
@@ -308,36 +336,20 @@ class LevelClosure(ProductNodes):
                 and a not in A
                 and a not in followers
             ):
+                if self.derive and b % ns != start and b not in followers:
+                    self.new_successors.append(b)
                 sources.add(a, b, e)
                 fresh[a] = None
         if not sole:
             return fresh, renewed, edges
         return fresh, renewed, [edge for edge in edges if edge[0] not in sole]
 
-    def _set_aside(self, fresh: dict, renewed: dict) -> tuple[dict, dict]:
-        """`derive`: the new and renewed followers of start nodes go to the caller's lists;
-        the others stay to be reported."""
-        succ, ns, start = self.sole.succ, self.nstates, self.start
-        keep_fresh: dict = {}
-        for x in fresh:
-            if succ[x] % ns == start:
-                self.fresh.append(x)
-            else:
-                keep_fresh[x] = None
-        keep_renewed: dict = {}
-        for x, before in renewed.items():
-            if succ[x] % ns == start:
-                self.renewed.setdefault(x, before)  # (renewed twice before a take: the first)
-            else:
-                keep_renewed[x] = before
-        return keep_fresh, keep_renewed
-
     def _unalias(self, x: int) -> None:
         """Make the sole-edge source x rows again, at every level its edge is in (what it
         reaches there was reported already)."""
         e = self.sole.exp[x]
         b = self.sole.forget(x)
-        if self.derive and b % self.nstates == self.start:
+        if self.derive:
             self.unaliased.append((x, b, e))
         bx = 1 << x
         for level in self.levels:

@@ -20,13 +20,17 @@ from sgq.incremental.state.follower_rows import FollowerRows
 from sgq import Engine, PlanOptions
 from sgq.state_codec import decode, encode
 
-# regexes whose start state loops on `a`, so `s -a-> h` makes s a follower of h's start node:
-# the start final (b's vertex is a result with the edge alone) or not
+# regexes where `s -a-> h` makes s a follower of h's start node (the start state loops on `a`;
+# final: h's vertex is a result with the edge alone, or not) or of another node of h
 PROGRAMS = {
     "astar_bstar": "Answer(x, y) :- [a*/b*](x, y).",
     "astar_bplus": "Answer(x, y) :- [a*/b+](x, y).",
     "astar": "Answer(x, y) :- a*(x, y).",
     "astar_b_c": "Answer(x, y) :- [a*/b/c?](x, y).",
+    # successors that are not start nodes: their coverage is kept for their followers
+    "aopt_bstar": "Answer(x, y) :- [a?/b*](x, y).",
+    "a_bstar": "Answer(x, y) :- [a/b*](x, y).",
+    "a_bplus_c": "Answer(x, y) :- [a/b+/c?](x, y).",
     # the PATH's rows as a list, read by a join (no fans)
     "feeds_join": "P(x, y) :- [a*/b*](x, y).\nAnswer(x, z) :- P(x, y), c(y, z).",
 }
@@ -238,7 +242,7 @@ def test_a_follower_gets_no_row_of_its_successors_vertex_without_epsilon_pairs()
     sole = SoleSources()
     sole.add(2, 0, 9)  # node 2 (vertex "s") follows node 0 (vertex "h") until 9
     closure = SimpleNamespace(names=["h", "s", "t"], nstates=2, sole=sole)
-    rows = FollowerRows(direct=True, loops=True)
+    rows = FollowerRows(start=0, finals=[0], loops=True)
     rows.since[2] = 1
     cover, got = FanCoverage(), []
     trgs, starts, olds = cover.admit_fan("h", ["h", "t"], 3, 7)
@@ -247,8 +251,8 @@ def test_a_follower_gets_no_row_of_its_successors_vertex_without_epsilon_pairs()
 
 
 def test_follower_rows_state_round_trips():
-    rows = FollowerRows(direct=True, loops=True)
+    rows = FollowerRows(start=0, finals=[0], loops=True)
     rows.since = {3: 10, 7: 12}
-    again = FollowerRows(direct=True, loops=True)
+    again = FollowerRows(start=0, finals=[0], loops=True)
     again.restore(json.loads(json.dumps(rows.state())))
     assert again.since == rows.since
