@@ -14,8 +14,8 @@ a live key keeps its start), exactly the coverage S-PATH emits. The coverage is 
 source (state/fan_coverage.py: a finding is a fan of targets widened to one L), a Coalescer
 from a hand-over on; where only the engine's output reads PATH, the rows go out as those fans
 (incremental/fan_rows.py: no tuple per row, one `join` per fan in the writer). The sole-edge
-sources of a start node have no coverage of their own: their rows are derived from their
-successor's (state/follower_rows.py). The ε-pairs of a nullable regex come from the `domain`
+sources have no coverage of their own: their rows are derived from their successor's
+(state/follower_rows.py). The ε-pairs of a nullable regex come from the `domain`
 port (VERTICES), as in S-PATH.
 
 Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
