@@ -585,7 +585,8 @@ class PathClosureOp(PhysicalOperator):
     def size(self) -> int:
         if self.spath is not None:
             return self.spath.size()
-        return len(self.closure) + len(self.out)
+        follow = 0 if self.follow is None else len(self.follow.succ)  # inner successors'
+        return len(self.closure) + len(self.out) + follow
 
     def state(self) -> dict:
         """The output's coverage; the closure, or the S-PATH trees after a hand-over; the
