@@ -168,9 +168,10 @@ def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
     """The join plan `steps` for a frontier of partial results projected, after each step, on
     the variables still needed (the head and those later steps or conditions read), with meets
     fused (`fuse_meets`). Each step becomes `(j, mode, pos of a, pos of b, conditions on the
-    extended row, projection, also)`: the extended row is the projected row followed by the
-    matched entry's `(src, trg)`; `also` lists a meet's other inputs as `(j2, v is j2's src,
-    position of j2's bound endpoint in the row)`."""
+    extended row, projection, also, recipe)`: the extended row is the projected row followed
+    by the matched entry's `(src, trg)`; `also` lists a meet's other inputs as `(j2, v is
+    j2's src, position of j2's bound endpoint in the row)`; `recipe` (`_key_recipe`) says
+    where a step with one endpoint bound finds its projection without the extended row."""
     steps = fuse_meets(steps, layout)
     out = []
     for k, (j, a, b, mode, conds, also) in enumerate(steps):
@@ -202,6 +203,29 @@ def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
         pa = layout.index(a) if a in layout else None
         pb = layout.index(b) if b in layout else None
         meets = tuple((j2, v_is_src, layout.index(w)) for j2, v_is_src, w in also)
-        out.append((j, mode, pa, pb, step_conds, itemgetter(*picks), meets))
+        recipe = _key_recipe(picks, len(layout), mode, pa, pb) if not also else None
+        out.append((j, mode, pa, pb, step_conds, itemgetter(*picks), meets, recipe))
         layout = new
+    return tuple(out)
+
+
+def _key_recipe(picks: tuple, n: int, mode: int, pa, pb) -> tuple | None:
+    """For a step with one endpoint bound (`_SRC`, `_TRG`) and a projection on two
+    variables: each projected variable's position in the row, or -1 for the entry's other
+    endpoint (the variable the step binds); None for any other step. The extended row is
+    `row + (src, trg)` of the entry, and its bound endpoint is the row's `pa` (`_SRC`) or
+    `pb` (`_TRG`)."""
+    if mode not in (_SRC, _TRG) or len(picks) != 2:
+        return None
+    bound, other = (n, n + 1) if mode == _SRC else (n + 1, n)
+    fixed = pa if mode == _SRC else pb
+    out = []
+    for p in picks:
+        if p < n:
+            out.append(p)
+        elif p == bound:
+            out.append(fixed)
+        else:
+            assert p == other
+            out.append(-1)
     return tuple(out)

@@ -185,7 +185,7 @@ class PatternOp(ProbingJoin):
         for step in fsteps:
             if not frontier:
                 break
-            _j, mode, _pa, _pb, _conds, _project, meets = step
+            _j, mode, _pa, _pb, _conds, _project, meets, _recipe = step
             if meets:
                 frontier = self._meet(step, frontier, now)
             elif mode == _SRC or mode == _TRG:
@@ -196,10 +196,12 @@ class PatternOp(ProbingJoin):
 
     def _expand(self, step, frontier: dict, now) -> dict:
         """A step with one endpoint bound: each row ranges over that endpoint's adjacency."""
-        j, mode, pa, pb, sconds, project, _meets = step
+        j, mode, pa, pb, sconds, project, _meets, recipe = step
         index = self.indexes[j]
         adjacency = index.by_src.get if mode == _SRC else index.by_trg.get
         fixed_at = pa if mode == _SRC else pb
+        if recipe is not None and not sconds and -1 in recipe and recipe != (-1, -1):
+            return _expand_to_pairs(frontier, adjacency, fixed_at, recipe, now)
         nxt: dict = {}
         for row, (ts, exp) in frontier.items():
             fixed = row[fixed_at]
@@ -215,7 +217,7 @@ class PatternOp(ProbingJoin):
     def _meet(self, step, frontier: dict, now) -> dict:
         """A meet step (incremental/operators/join_plan.py): the new variable ranges over the
         intersection, taken in C, of the probed input's adjacency with the folded inputs'."""
-        j, mode, pa, pb, sconds, project, meets = step
+        j, mode, pa, pb, sconds, project, meets, _recipe = step
         index = self.indexes[j]
         adjacency = index.by_src.get if mode == _SRC else index.by_trg.get
         fixed_at = pa if mode == _SRC else pb
@@ -259,7 +261,7 @@ class PatternOp(ProbingJoin):
 
     def _scan(self, step, frontier: dict, now) -> dict:
         """A step with both endpoints bound (a probe), or none (a scan of the whole index)."""
-        j, mode, pa, pb, sconds, project, _meets = step
+        j, mode, pa, pb, sconds, project, _meets, _recipe = step
         index = self.indexes[j]
         everything = None
         if mode == _NONE or mode == _LOOP_FREE:
@@ -416,6 +418,34 @@ class PatternOp(ProbingJoin):
     def _from_head(self, steps, vals, wits, now) -> None:
         """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""
         self._extend(steps, 0, vals, NEVER, FOREVER, wits, now, None)
+
+
+def _expand_to_pairs(frontier: dict, adjacency, fixed_at: int, recipe: tuple, now) -> dict:
+    """`PatternOp._expand` where the step projects on one row variable and the variable it
+    binds (`recipe`: `(i, -1)` or `(-1, i)`) under no condition: each key is built from the
+    row and the entry's other endpoint, with no extended row in between (the common last
+    step, e.g. `x` and the new `m` of `RL+(x, y), hasCreator(m, y)`)."""
+    nxt: dict = {}
+    get = nxt.get
+    first, second = recipe
+    ahead = second == -1  # the row's variable comes first in the key
+    at = first if ahead else second
+    for row, (ts, exp) in frontier.items():
+        got = adjacency(row[fixed_at])
+        if not got:
+            continue
+        v = row[at]
+        for other, e in got.items():
+            e_exp = e.exp
+            if e_exp <= now:
+                continue
+            c_exp = exp if exp < e_exp else e_exp
+            key = (v, other) if ahead else (other, v)
+            _cur_ts, cur_exp = get(key, _ABSENT)
+            if c_exp > cur_exp:
+                e_ts = e.ts
+                nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
+    return nxt
 
 
 def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
