@@ -52,19 +52,12 @@ class NativeKeys:
 
     def admit(self, rows: Iterable[tuple], now: int) -> None:
         """Take `(key, ts, exp)` results of the round at `now`; the keys that enter go to the
-        sink at their start."""
-        entering = self.out.entering(rows, now)
-        if not entering:
-            return
-        label, reverse = self.label, self.reverse
-        by_start: dict = {}
-        for (src, trg), ts in entering:
-            keys = by_start.get(ts)
-            if keys is None:
-                by_start[ts] = keys = []
-            keys.append((trg, src, label) if reverse else (src, trg, label))
-        for ts, keys in by_start.items():
-            self.sink.enter(ts, keys)
+        sink at their start, as fans (one target list per source: no event tuple per key, and
+        the view sorts and writes them per source)."""
+        entering = self.out.entering(rows, now, self.reverse)
+        label, enter = self.label, self.sink.enter_fans
+        for ts, fans in entering.items():
+            enter(ts, label, fans)
 
     def settle(self, frontier: float) -> None:
         """Every key whose coverage ends before `frontier` leaves then (its '-' is final:
@@ -72,16 +65,14 @@ class NativeKeys:
         upto = frontier - 1 if frontier < FOREVER else FOREVER
         if not self.out.ends_by(upto):  # most instants: nothing ends (one test, no walk)
             return
-        label, reverse, leave = self.label, self.reverse, self.sink.leave
+        reverse = self.reverse
         if self.rederive is None:
-            leaving = self.out.leaving(upto)
+            leaving = self.out.leaving(upto, reverse)
         else:
-            leaving = self.out.leaving_rederived(upto, self.rederive)
-        for until, keys in leaving.items():
-            if reverse:
-                leave(until, [(trg, src, label) for src, trg in keys])
-            else:
-                leave(until, [(src, trg, label) for src, trg in keys])
+            leaving = self.out.leaving_rederived(upto, self.rederive, reverse)
+        label, leave = self.label, self.sink.leave_fans
+        for until, fans in leaving.items():
+            leave(until, label, fans)
 
     def rederive_ends(self, rederive: Callable[[Mapping, int], dict]) -> None:
         """The producer admits new keys only, not widenings: re-derive ends by `rederive`."""

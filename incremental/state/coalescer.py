@@ -13,21 +13,29 @@ With explicit deletions an operator may find that a key's coverage ends earlier 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
+#: keys re-derived at a time by `Coalescer.leaving_rederived` (whole sources per part)
+REDERIVE_PART = 1 << 16
+
 
 class Coalescer:
-    """`admit(key, ts, exp, now)` -> the interval to emit, or None when already covered."""
+    """`admit(key, ts, exp, now)` -> the interval to emit, or None when already covered.
+
+    A native producer's keys (`entering` ... `rederive_all`, operators/native_keys.py) hold
+    their end only, `live[key] = until`: nothing reads their start, and a list per key is a
+    third of the memory of a run with tens of millions of live keys. `adopt` gives them a
+    start again when rows take over."""
 
     __slots__ = ("live", "heap")
 
-    STATE_VERSION = 1
+    STATE_VERSION = 2  # 2: a native producer's keys hold their end only
 
     def __init__(self) -> None:
-        self.live: dict = {}  # key -> [start, until]
+        self.live: dict = {}  # key -> [start, until] (rows), or until (a native producer)
         self.heap = ExpiryBuckets()  # until -> keys, possibly stale
 
     def admit(self, key: Hashable, ts: int, exp: int, now: int) -> tuple[int, int] | None:
@@ -50,40 +58,53 @@ class Coalescer:
         self.heap.add(exp, key)
         return (ts, exp)
 
-    def entering(self, rows: Iterable[tuple], now: int) -> list[tuple]:
+    def entering(self, rows: Iterable[tuple], now: int, reverse: bool = False) -> dict:
         """`admit` for a native producer, which says only when a key enters and leaves the
-        output (operators/pattern.py): record each `(key, ts, exp)` of `rows` and return
-        `(key, ts)` of those that enter, i.e. had no coverage reaching `now`. A coverage ending
+        output (operators/pattern.py): record each `(key, ts, exp)` of `rows` (keys `(src,
+        trg)`) and return those that enter, i.e. had no coverage reaching `now`, by start as
+        fans, `{ts: {src: [trg, ...]}}` (`reverse`: `{trg: [src, ...]}`). A coverage ending
         exactly at `now` goes on without a break (the snapshot at `now` still holds the key);
         one ending earlier was reported and forgotten by `leaving`. A widening only moves the
         end: the expiry index keeps the key's first end, and `leaving` moves it on when it gets
         there (fewer entries than one per widening; `adopt` restores one entry per end). O(1)
         per row (O(log k) for a new expiry instant)."""
-        live, add = self.live, self.heap.add
-        out = []
+        live, expiring = self.live, self.heap.bucket
+        bucket_exp = bucket = None  # the expiry list of the last key's exp (window ends are
+        # slide-aligned: few distinct exps in a round)
+        entered = []
         for key, ts, exp in rows:
             if exp <= now:
                 continue
-            cur = live.get(key)
-            if cur is not None and cur[1] >= now:
-                if exp > cur[1]:
-                    cur[1] = exp
+            until = live.get(key)
+            if until is not None and until >= now:
+                if exp > until:
+                    live[key] = exp
                 continue
-            live[key] = [ts, exp]
-            add(exp, key)
-            out.append((key, ts))
+            live[key] = exp
+            if exp != bucket_exp:
+                bucket_exp, bucket = exp, expiring(exp)
+            bucket.append(key)
+            entered.append((key, ts))
+        out: dict = {}
+        _fans_by_end(entered, reverse, out)
         return out
 
     def ends_by(self, upto: int) -> bool:
         """Whether some coverage may end at or before `upto` (`leaving` has work). O(1)."""
         return self.heap.any_by(upto)
 
-    def leaving(self, upto: int) -> dict:
-        """Forget the keys whose coverage ends at or before `upto` and return them by that end,
-        `{until: [key, ...]}` (a native producer's '-' events; see `enter`)."""
-        return self._leave(self._due(upto))
+    def leaving(self, upto: int, reverse: bool = False) -> dict:
+        """Forget the keys `(src, trg)` whose coverage ends at or before `upto` and return them
+        by that end as fans, `{until: {src: [trg, ...]}}` (`reverse`: `{trg: [src, ...]}`), a
+        native producer's '-' events (see `entering`)."""
+        due = self._due(upto)
+        out: dict = {}
+        if due:
+            self._forget(due)
+            _fans_by_end(due.items(), reverse, out)
+        return out
 
-    def leaving_rederived(self, upto: int, rederive) -> dict:
+    def leaving_rederived(self, upto: int, rederive, reverse: bool = False) -> dict:
         """`leaving` for a producer that reports entries but not widenings (its recorded ends
         are lower bounds of the true ones, operators/pattern.py): each key whose recorded end
         is at or before `upto` asks `rederive(keys, cutoff)` -> `{key: (ts, exp)}`, read by
@@ -91,60 +112,113 @@ class Coalescer:
         derivation on record started by the recorded end (no input came after it), so one
         outliving that end carries the key on without a break: its end moves there (leaving
         then if that is still by `upto`). Keys no derivation outlives leave at their recorded
-        end."""
+        end.
+
+        Many keys due at once (the close of a run: every key) are re-derived a part at a
+        time, whole sources per part, so that what a re-derivation builds (a derivation per
+        key) is held for one part only."""
+        out: dict = {}
+        heap = self.heap
+        if heap.instants and max(heap.instants) <= upto:
+            # every key is due (the close of a run): grouped by source off the live keys,
+            # which are forgotten all at once when every part is done
+            heap.buckets.clear()
+            heap.instants.clear()
+            live = self.live
+            going_on: dict = {}
+            by_src: dict = {}
+            get = by_src.get
+            for key, end in live.items():
+                if end > upto:  # widened past `upto`: goes on, its expiry entry moves there
+                    going_on[key] = end
+                    heap.add(end, key)
+                    continue
+                group = get(key[0])
+                if group is None:
+                    by_src[key[0]] = {key: end}
+                else:
+                    group[key] = end
+            for part in _parts(by_src, REDERIVE_PART):
+                for key in self._rederived(part, upto, rederive, reverse, out, forget=False):
+                    going_on[key] = live[key]
+            live.clear()
+            live.update(going_on)
+            return out
         due = self._due(upto)
-        if not due:
-            return {}
+        if len(due) <= REDERIVE_PART:
+            if due:
+                self._rederived(due, upto, rederive, reverse, out)
+            return out
+        for part in _parts(_by_src(due.items()), REDERIVE_PART):
+            self._rederived(part, upto, rederive, reverse, out)
+        return out
+
+    def _rederived(
+        self, due: dict, upto: int, rederive, reverse: bool, out: dict, forget: bool = True
+    ) -> list:
+        """`leaving_rederived` for the keys `{key: recorded end}` of `due`: their ends made
+        exact, and those still by `upto` added to `out` (and, with `forget`, forgotten).
+        Returns the keys that go on."""
         best = rederive(due, min(due.values()))
-        live, add = self.live, self.heap.add
+        live, add, get = self.live, self.heap.add, best.get
         going_on = []
+        ended = []
         for key, end in due.items():
-            got = best.get(key)
+            got = get(key)
             if got is not None and got[1] > end:
                 end = got[1]
                 if end > upto:
-                    live[key][1] = end
+                    live[key] = end
                     add(end, key)
                     going_on.append(key)
-                else:
-                    due[key] = end  # (a value changed, no key added: the loop goes on)
-        for key in going_on:
-            del due[key]
-        return self._leave(due)
+                    continue
+            ended.append((key, end))
+        if forget:
+            for key in going_on:
+                del due[key]
+            self._forget(due)
+        _fans_by_end(ended, reverse, out)
+        return going_on
 
     def _due(self, upto: int) -> dict:
         """`{key: recorded end}` of the live keys whose end is at or before `upto`; the expiry
-        entries of keys widened since move on to their end."""
-        live = self.live
+        entries of keys widened since move on to their end. When every entry is due (the
+        close of a run), read off the live keys at once (each has an entry by its end)."""
+        live, heap = self.live, self.heap
+        if heap.instants and max(heap.instants) <= upto:
+            heap.buckets.clear()
+            heap.instants.clear()
+            due = dict(live)
+            if due and max(due.values()) > upto:  # widened past `upto`: those move on
+                later = [(end, key) for key, end in due.items() if end > upto]
+                for end, key in later:
+                    del due[key]
+                    heap.add(end, key)
+            return due
         due: dict = {}
         later: list = []
-        for _until, keys in self.heap.expired_buckets(upto):
+        for _until, keys in heap.expired_buckets(upto):
             for key in keys:
-                cur = live.get(key)
-                if cur is None:
+                end = live.get(key)
+                if end is None:
                     continue
-                end = cur[1]
                 if end <= upto:
                     due[key] = end
                 else:  # widened past `upto` (so past its item's instant): the item moves on
                     later.append((end, key))
-        add = self.heap.add
+        add = heap.add
         for end, key in later:
             add(end, key)
         return due
 
-    def _leave(self, due: dict) -> dict:
-        """Forget the keys of `{key: end}` and return them by end, `{end: [key, ...]}`."""
+    def _forget(self, due) -> None:
+        """Forget the keys of `due` (all live)."""
         live = self.live
-        out: dict = {}
-        for key, end in due.items():
-            del live[key]
-            keys = out.get(end)
-            if keys is None:
-                out[end] = [key]
-            else:
-                keys.append(key)
-        return out
+        if len(due) == len(live):  # every key (the close of a run)
+            live.clear()
+        else:
+            for key in due:
+                del live[key]
 
     def rederive_all(self, rederive, cutoff: int) -> None:
         """Make every recorded end exact again (see `leaving_rederived`): each live key's end
@@ -156,8 +230,8 @@ class Coalescer:
         best = rederive(live, cutoff)
         for key, cur in live.items():
             got = best.get(key)
-            if got is not None and got[1] > cur[1]:
-                cur[1] = got[1]
+            if got is not None and got[1] > cur:
+                live[key] = got[1]
                 add(got[1], key)
 
     def adopt(self, key: Hashable, start: int, until: int) -> None:
@@ -191,7 +265,7 @@ class Coalescer:
 
     def coverage(self) -> dict:
         """`{key: until}` of every key with emitted coverage (expired ones until `purge`)."""
-        return {key: cur[1] for key, cur in self.live.items()}
+        return {key: cur if type(cur) is int else cur[1] for key, cur in self.live.items()}
 
     def keys(self) -> list:
         """Every key with emitted coverage (expired ones until `purge`)."""
@@ -214,7 +288,10 @@ class Coalescer:
         return {"coverage": self.live, "expiry": state_of(self.heap)}
 
     def restore(self, state: dict) -> None:
-        self.live = {key: [start, until] for key, (start, until) in state["coverage"].items()}
+        self.live = {
+            key: cur if type(cur) is int else [cur[0], cur[1]]
+            for key, cur in state["coverage"].items()
+        }
         restore_into(self.heap, state["expiry"])
 
     def _check(self) -> None:
@@ -224,6 +301,56 @@ class Coalescer:
         entries = {}
         for until, key in self.heap.pairs():
             entries.setdefault(key, set()).add(until)
-        for key, (start, until) in self.live.items():
-            assert start < until, (key, start, until)
+        for key, cur in self.live.items():
+            if type(cur) is not int:
+                start, until = cur
+                assert start < until, (key, start, until)
+            else:
+                until = cur
             assert any(u <= until for u in entries.get(key, ())), (key, until)
+
+
+def _by_src(items) -> dict:
+    """`{src: {key: value}}` of `(key, value)` items with keys `(src, trg)`."""
+    by_src: dict = {}
+    get = by_src.get
+    for key, value in items:
+        group = get(key[0])
+        if group is None:
+            by_src[key[0]] = {key: value}
+        else:
+            group[key] = value
+    return by_src
+
+
+def _parts(by_src: dict, size: int) -> Iterator[dict]:
+    """The groups of `_by_src` merged into dicts of about `size` keys or more (whole
+    sources each)."""
+    part: dict = {}
+    for group in by_src.values():
+        part.update(group)
+        if len(part) >= size:
+            yield part
+            part = {}
+    if part:
+        yield part
+
+
+def _fans_by_end(ended, reverse: bool, out: dict) -> None:
+    """Add `(key, instant)` pairs of keys `(src, trg)` to `out` as `{instant: {src: [trg,
+    ...]}}` (`reverse`: by trg): native deltas as the view takes them (`enter_fans`)."""
+    fans = None
+    last = None
+    for (src, trg), end in ended:
+        if end != last:
+            fans = out.get(end)
+            if fans is None:
+                out[end] = fans = {}
+            last = end
+        if reverse:
+            src, trg = trg, src
+        trgs = fans.get(src)
+        if trgs is None:
+            fans[src] = [trg]
+        else:
+            trgs.append(trg)
