@@ -389,3 +389,24 @@ def _net(entering: list, leaving: list, both: set) -> tuple[list, list]:
         elif n < 0:
             leaving.append(key)
     return entering, leaving
+
+
+def fans_by_instant(events, reverse: bool, out: dict) -> None:
+    """Add events `((src, trg), instant)` to `out` as `{instant: {src: [trg, ...]}}`
+    (`reverse`: `{trg: [src, ...]}`): a native producer's keys as `enter_fans` and
+    `leave_fans` take them."""
+    fans = None
+    last = None
+    for (src, trg), tau in events:
+        if tau != last:
+            fans = out.get(tau)
+            if fans is None:
+                out[tau] = fans = {}
+            last = tau
+        if reverse:
+            src, trg = trg, src
+        trgs = fans.get(src)
+        if trgs is None:
+            fans[src] = [trg]
+        else:
+            trgs.append(trg)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 
+from ..deltas import fans_by_instant
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
@@ -86,7 +87,7 @@ class Coalescer:
             bucket.append(key)
             entered.append((key, ts))
         out: dict = {}
-        _fans_by_end(entered, reverse, out)
+        fans_by_instant(entered, reverse, out)
         return out
 
     def ends_by(self, upto: int) -> bool:
@@ -101,7 +102,7 @@ class Coalescer:
         out: dict = {}
         if due:
             self._forget(due)
-            _fans_by_end(due.items(), reverse, out)
+            fans_by_instant(due.items(), reverse, out)
         return out
 
     def leaving_rederived(self, upto: int, rederive, reverse: bool = False) -> dict:
@@ -177,7 +178,7 @@ class Coalescer:
             for key in going_on:
                 del due[key]
             self._forget(due)
-        _fans_by_end(ended, reverse, out)
+        fans_by_instant(ended, reverse, out)
         return going_on
 
     def _due(self, upto: int) -> dict:
@@ -334,23 +335,3 @@ def _parts(by_src: dict, size: int) -> Iterator[dict]:
             part = {}
     if part:
         yield part
-
-
-def _fans_by_end(ended, reverse: bool, out: dict) -> None:
-    """Add `(key, instant)` pairs of keys `(src, trg)` to `out` as `{instant: {src: [trg,
-    ...]}}` (`reverse`: by trg): native deltas as the view takes them (`enter_fans`)."""
-    fans = None
-    last = None
-    for (src, trg), end in ended:
-        if end != last:
-            fans = out.get(end)
-            if fans is None:
-                out[end] = fans = {}
-            last = end
-        if reverse:
-            src, trg = trg, src
-        trgs = fans.get(src)
-        if trgs is None:
-            fans[src] = [trg]
-        else:
-            trgs.append(trg)

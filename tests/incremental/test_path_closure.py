@@ -36,6 +36,7 @@ PROGRAMS = {
     "per_label": ".window 2 for b\nAnswer(x, y) :- [a+/b*](x, y).",
     "per_label_long": ".window 9 for a\nAnswer(x, y) :- [(a|b)*/c](x, y).",
     "const_path": 'Answer(y, x) :- [a/b*]("0", x), a(y, x).',
+    "reversed": "Answer(y, x) :- [a/b*](x, y).",  # an output RENAME that swaps src and trg
     "two_paths": ".output P, Q\nP(x, y) :- a+(x, y).\nQ(x, y) :- [(a/b)+](x, y).",
 }
 
