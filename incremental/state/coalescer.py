@@ -126,19 +126,11 @@ class Coalescer:
             heap.buckets.clear()
             heap.instants.clear()
             live = self.live
-            going_on: dict = {}
-            by_src: dict = {}
-            get = by_src.get
-            for key, end in live.items():
-                if end > upto:  # widened past `upto`: goes on, its expiry entry moves there
-                    going_on[key] = end
-                    heap.add(end, key)
-                    continue
-                group = get(key[0])
-                if group is None:
-                    by_src[key[0]] = {key: end}
-                else:
-                    group[key] = end
+            # widened past `upto`: goes on, its expiry entry moves to its end
+            going_on = {key: end for key, end in live.items() if end > upto}
+            for key, end in going_on.items():
+                heap.add(end, key)
+            by_src = _by_src((key, end) for key, end in live.items() if end <= upto)
             for part in _parts(by_src, REDERIVE_PART):
                 for key in self._rederived(part, upto, rederive, reverse, out, forget=False):
                     going_on[key] = live[key]

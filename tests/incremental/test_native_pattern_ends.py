@@ -95,3 +95,15 @@ def test_ends_rederived_a_few_sources_at_a_time_are_the_same(case, part):
     text, chunks = case
     with patch.object(coalescer, "REDERIVE_PART", part):
         assert _events(text, chunks, deltas=True) == _events(text, chunks, deltas=False)
+
+
+def test_a_key_widened_past_a_purge_where_every_end_is_due_goes_on():
+    """(1, 3) enters at 0 with end 10 and is widened to 15 at 5 (its expiry entry stays at
+    10); at 11 every recorded end is due (the all-due path of `leaving_rederived`), yet
+    (1, 3) goes on: no '-' before 15, and the renewal at 12 is no new '+'."""
+    text = ".window 10\nAnswer(x, y) :- a(x, z), b(z, y)."
+    edges = [("1", "2", "a", 0), ("2", "3", "b", 0), ("1", "4", "a", 5), ("4", "3", "b", 5)]
+    chunks = [edges, [("7", "8", "a", 11)], [("1", "2", "a", 12), ("2", "3", "b", 12)]]
+    want = [(0, "+", "1", "3", "Answer"), (22, "-", "1", "3", "Answer")]
+    assert _events(text, chunks, deltas=True) == want
+    assert _events(text, chunks, deltas=False) == want
