@@ -17,6 +17,7 @@ are; the writer then need not check its text.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
+from itertools import chain
 
 from .deltas import csv_plain
 
@@ -33,14 +34,16 @@ def rows_of_fans(fans: Iterable[tuple]) -> Iterator[tuple]:
 
 
 class FanRows:
-    """A round's interval rows as fans; `len` counts rows, iteration gives row tuples."""
+    """A round's interval rows as fans, and rows that are no fan's (`rows`, after the fans'
+    rows); `len` counts rows, iteration gives row tuples."""
 
-    __slots__ = ("fans", "n", "plain")
+    __slots__ = ("fans", "n", "plain", "rows")
 
     def __init__(self, plain: bool = False) -> None:
         self.fans: list[tuple] = []  # (src, trgs, ts or [ts, ...], exp)
         self.n = 0
         self.plain = plain
+        self.rows: list[tuple] = []  # (src, trg, ts, exp, None)
 
     def add(self, src: Hashable, trgs: list, ts: int | list[int], exp: int) -> None:
         """The rows `(src, trg, ts, exp)` of every trg in `trgs`, `ts` one start or a list
@@ -52,6 +55,14 @@ class FanRows:
         """`add` of each `(src, trgs, ts, exp)` in `fans`."""
         self.fans += fans
         self.n += sum([len(fan[1]) for fan in fans])
+
+    def extend(self, rows: list[tuple]) -> None:
+        """Rows `(src, trg, ts, exp, None)` as they are, no fan's (their vertices unchecked:
+        the whole is no longer `plain`)."""
+        if rows:
+            self.rows += rows
+            self.n += len(rows)
+            self.plain = False
 
     def append(self, row: tuple) -> None:
         """One row `(src, trg, ts, exp, path)` (its path is None: fans carry none)."""
@@ -68,6 +79,8 @@ class FanRows:
         return self.n > 0
 
     def __iter__(self) -> Iterator[tuple]:
+        if self.rows:
+            return chain(rows_of_fans(self.fans), self.rows)
         return rows_of_fans(self.fans)
 
     def __add__(self, other: Iterable[tuple]) -> list[tuple]:

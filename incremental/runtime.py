@@ -207,8 +207,10 @@ class Dataflow:
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
         self._settling = [op for op in self.ops if op.settles()]
         # native producers that do not admit widenings until a round with deletions
-        self._rederiving = [
-            op for op in self.ops if getattr(op, "native", None) and op.native.rederive
+        self._rederiving = [  # their `exact_ends` before the first round with deletions
+            op
+            for op in self.ops
+            if getattr(op, "native", None) and op.native.rederive or getattr(op, "functional", None)
         ]
         self.nports = [len(children(node)) for node in nodes]
         self.consumers: list[list[tuple[int, int]]] = [[] for _ in nodes]

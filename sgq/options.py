@@ -71,7 +71,9 @@ class Tuning:
     - `shared_keys`: re-derive deleted head keys from their endpoints when they average this
       many per endpoint;
     - `batched_joins`: join whole batches breadth-first (False: tuple by tuple, the thesis's
-      Algorithm PATTERN as written).
+      Algorithm PATTERN as written);
+    - `functional_joins`: a two-input PATTERN whose keys have one derivation each reads
+      their coverage off its inputs (operators/functional_join.py; False: keyed, always).
     """
 
     max_levels: int = 96
@@ -82,6 +84,7 @@ class Tuning:
     chain_edges: int = 256
     shared_keys: int = 2
     batched_joins: bool = True
+    functional_joins: bool = True
 
 
 def _tuning(value: Any) -> Tuning:

@@ -511,15 +511,21 @@ class ResultWriter:
         for label, rows in segments:
             if type(rows) is FanRows:
                 self._write_fan_rows(label, rows)
-                continue
-            self.rows += len(rows)
-            for i in range(0, len(rows), _CHUNK):
-                chunk = rows[i : i + _CHUNK]
-                text = "".join([f"{s},{t},{label},{ts},{exp}\n" for s, t, ts, exp, _ in chunk])
-                if _needs_csv(text, len(chunk)):
-                    self._csv.writerows([(s, t, label, ts, exp) for s, t, ts, exp, _ in chunk])
-                else:
-                    self.out.write(text)
+                self._write_rows(label, rows.rows)
+            else:
+                self._write_rows(label, rows)
+
+    def _write_rows(self, label: str, rows: list) -> None:
+        """Rows `(src, trg, ts, exp, path)` under `label`, a chunk at a time (the csv module
+        for a chunk whose plain text would differ from its output)."""
+        self.rows += len(rows)
+        for i in range(0, len(rows), _CHUNK):
+            chunk = rows[i : i + _CHUNK]
+            text = "".join([f"{s},{t},{label},{ts},{exp}\n" for s, t, ts, exp, _ in chunk])
+            if _needs_csv(text, len(chunk)):
+                self._csv.writerows([(s, t, label, ts, exp) for s, t, ts, exp, _ in chunk])
+            else:
+                self.out.write(text)
 
     def _write_fan_rows(self, label: str, rows: FanRows) -> None:
         """A FanRows segment, a chunk of fans at a time (the csv module for a chunk whose

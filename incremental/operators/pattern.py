@@ -30,7 +30,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
+from ..stateful import state_of
 from .base import BuildContext
+from .functional_join import FunctionalJoin
 from .join_plan import (
     _LOOP_BOUND,
     _LOOP_FREE,
@@ -60,6 +62,7 @@ class PatternOp(ProbingJoin):
         "end_frontiers",
         "batched",
         "shared_keys",
+        "functional",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -68,6 +71,14 @@ class PatternOp(ProbingJoin):
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
         self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
         self._plan(None)
+        # keys with one derivation each: their coverage read off the inputs' entries
+        self.functional = (
+            FunctionalJoin.of(
+                self.bindings, self.head, self.conditions, self.indexes, ctx.fan_rows(node)
+            )
+            if tuning.functional_joins and self.native is None and self.batched and not self.paths
+            else None
+        )
         if (
             self.native is not None
             and self.batched
@@ -110,6 +121,12 @@ class PatternOp(ProbingJoin):
         return frontier_steps(steps, self.head, (h, h))
 
     def process(self, batches: list, now: int) -> list:
+        functional = self.functional
+        if functional is not None:
+            rows = functional.process(batches, now)
+            if rows is not None:
+                return rows
+            self._stop_functional(now, batches)  # no side functional any more
         result: list = []
         for i, batch in enumerate(batches):
             if not batch:
@@ -324,7 +341,41 @@ class PatternOp(ProbingJoin):
                 result,
             )
 
+    def _stop_functional(self, now: int, batches: list | None = None) -> None:
+        """The keyed join takes over from the functional one: the Coalescer gets the coverage
+        emitted so far (before this round's `batches`, when given)."""
+        functional = self.functional
+        if functional is None:
+            return
+        self.out = functional.coverage(now, batches)
+        functional.untrack()
+        self.functional = None
+
+    def exact_ends(self, now: int) -> None:
+        """Before a round with deletions: the keyed join takes over (an end record cuts the
+        coverage it holds)."""
+        self._stop_functional(now)
+        super().exact_ends(now)
+
+    def purge(self, now: int) -> None:
+        super().purge(now)
+        if self.functional is not None:
+            self.functional.purge(now)
+
+    def state(self) -> dict:
+        state = super().state()
+        if self.functional is not None:  # saved as the keyed join's; restored, it goes on so
+            state["output"] = state_of(self.functional.coverage(NEVER))
+        return state
+
+    def restore(self, state: dict) -> None:
+        super().restore(state)
+        if self.functional is not None:
+            self.functional.untrack()
+            self.functional = None
+
     def retract(self, batches: list, now: int) -> list:
+        self._stop_functional(now)
         self._stop_native(now)
         if self.batched and self.frontier_plans is not None and not self.paths:
             return self._retract_batch(batches, now)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..sgt import NEVER
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
 
@@ -50,7 +51,7 @@ class EdgeIndex:
     (`successors`/`predecessors` or the maps themselves, read-only); only `insert`, `cut`
     and `purge` change them."""
 
-    __slots__ = ("by_src", "by_trg", "heap", "count")
+    __slots__ = ("by_src", "by_trg", "heap", "count", "previous", "trackers")
 
     STATE_VERSION = 2  # 2: entries carry their run's start
 
@@ -59,6 +60,21 @@ class EdgeIndex:
         self.by_trg: dict[str, dict[str, list]] = {}
         self.heap = ExpiryBuckets()
         self.count = 0
+        #: `{(s, t): exp before}` of the last `insert_rows` (its producer's round), while
+        #: some reader asks for it (`track`: operators/functional_join.py)
+        self.previous: dict = {}
+        self.trackers = 0
+
+    def track(self) -> None:
+        """Record, at each `insert_rows`, what the entries of its rows ended at before it
+        (`previous`; NEVER for a new entry), for a reader that follows changes of entries."""
+        self.trackers += 1
+
+    def untrack(self) -> None:
+        """One reader less that asks for `previous`."""
+        self.trackers -= 1
+        if not self.trackers:
+            self.previous = {}
 
     def insert(self, s: str, t: str, ts: int, exp: int, wit, now: int) -> None:
         """Keep `[ts, exp)` for `(s, t)` if it outlives the stored entry (merging the two
@@ -71,6 +87,13 @@ class EdgeIndex:
         rows are most of an index's inserts (a closure PATH read by a PATTERN). A widened
         entry keeps its expiry item (at or before its old exp): `purge` moves it on."""
         by_src, by_trg, expiring = self.by_src, self.by_trg, self.heap.bucket
+        if self.trackers:
+            previous = self.previous = {}
+            for s, t, _ts, _exp, _wit in rows:
+                if (s, t) not in previous:
+                    row = by_src.get(s)
+                    entry = None if row is None else row.get(t)
+                    previous[(s, t)] = NEVER if entry is None else entry.exp
         make = Entry.__new__  # the fields set here: no __init__ call per new entry
         new = 0
         bucket_exp = bucket = None  # the expiry list of the last new entry's exp

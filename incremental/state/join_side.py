@@ -1,0 +1,127 @@
+"""One side of a join on a single variable y, as operators/functional_join.py reads it: the
+entries a round's rows changed and what they ended at before, whether each a has one y
+(functional), and, for a functional side whose entries become fans of output rows, its
+entries by y and end.
+
+The groups `{y: {end: [as, their ts]}}` hold the side's live entries by y and end (window ends
+are slide-aligned: a few ends per y), each group in the order of its entries' ts, so that a
+reader splits it by a start with one bisection; a change makes new lists, so that a fan holds
+a group's list as it is.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .edge_index import EdgeIndex
+
+
+class JoinSide:
+    """One input `(a, y)` of a join on y: its index, the map from y to `{a: entry}`
+    (`by_y`), the map from a to `{y: entry}` (its functionality), where a and y sit in its
+    rows, and what changed in a round."""
+
+    __slots__ = ("index", "by_y", "by_own", "y_is_trg", "functional", "groups")
+
+    def __init__(self, index: EdgeIndex, y_is_trg: bool, grouped: bool) -> None:
+        self.index = index
+        self.y_is_trg = y_is_trg
+        self.by_y = index.by_trg if y_is_trg else index.by_src
+        self.by_own = index.by_src if y_is_trg else index.by_trg
+        self.functional = True  # each a has at most one y in the index
+        #: while functional, with fans wanted: `{y: {exp: [as, their ts]}}`, the side's
+        #: live entries by y and end (slide-aligned: a few ends per y) in the order of their
+        #: ts; a change makes new lists, so that fans hold them as they are
+        self.groups: dict | None = {} if grouped else None
+
+    def changed(self, batch: list, now: int) -> dict:
+        """`{y: {a: end before the round}}` of the entries this round's rows widened to an
+        end past `now` (the index holds them already, `EdgeIndex.track` their old ends); each
+        marks the side not functional when its a has a second y."""
+        if not batch:
+            return {}
+        previous = self.index.previous  # the rows of `batch`: its producer's insert
+        by_y, by_own, y_is_trg = self.by_y, self.by_own, self.y_is_trg
+        out: dict = {}
+        functional = self.functional
+        for key, before in previous.items():
+            s, t = key
+            y, a = (t, s) if y_is_trg else (s, t)
+            entry = by_y[y][a]
+            if entry.exp <= now or entry.exp == before:
+                continue
+            group = out.get(y)
+            if group is None:
+                out[y] = {a: before}
+            else:
+                group[a] = before
+            if functional and len(by_own[a]) > 1:
+                functional = False
+        self.functional = functional
+        return out
+
+    def regroup(self, changed: dict) -> None:
+        """Move the changed entries `{y: {a: end before}}` to the groups of their new ends
+        (state/edge_index.py keeps one entry per key: each a is in one group)."""
+        groups = self.groups
+        if groups is None:
+            return
+        if not self.functional:
+            self.groups = None
+            return
+        by_y = self.by_y
+        for y, changes in changed.items():
+            buckets = groups.get(y)
+            if buckets is None:
+                buckets = groups[y] = {}
+            entries = by_y[y]
+            for a, before in changes.items():
+                bucket = buckets.get(before)
+                if bucket is not None and a in bucket[0]:  # widened: out of its old group
+                    members, starts = bucket
+                    i = members.index(a)
+                    if len(members) == 1:
+                        del buckets[before]
+                    else:
+                        bucket[0] = members[:i] + members[i + 1 :]
+                        bucket[1] = starts[:i] + starts[i + 1 :]
+                entry = entries[a]
+                ts = entry.ts
+                bucket = buckets.get(entry.exp)
+                if bucket is None:
+                    buckets[entry.exp] = [[a], [ts]]
+                    continue
+                members, starts = bucket
+                if ts >= starts[-1]:
+                    bucket[0] = [*members, a]
+                    bucket[1] = [*starts, ts]
+                else:
+                    i = bisect_right(starts, ts)
+                    bucket[0] = [*members[:i], a, *members[i:]]
+                    bucket[1] = [*starts[:i], ts, *starts[i:]]
+
+    def previous(self) -> dict:
+        """`{(a, y): end before the round}` of the entries the side's rows of the round
+        changed (valid while the round's batch of this side is not empty)."""
+        if self.y_is_trg:
+            return dict(self.index.previous)
+        return {(t, s): end for (s, t), end in self.index.previous.items()}
+
+    def untrack(self) -> None:
+        """Its index need not record old ends for it any more."""
+        self.index.untrack()
+        self.groups = None
+
+    def purge(self, now: int) -> None:
+        """Drop the groups that ended at or before `now`."""
+        groups = self.groups
+        if not groups:
+            return
+        for y in list(groups):
+            buckets = groups[y]
+            for end in [end for end in buckets if end <= now]:
+                del buckets[end]
+            if not buckets:
+                del groups[y]
