@@ -14,10 +14,15 @@ entries its input rows changed and what those entries ended at before the round
 the last one it would give). With a 28M-key output (thesis SGA Q7, `Ans(x, m) :- RL+(x, y),
 hasCreator(m, y)`) this is no dictionary of 28M keys and no covered combination re-admitted.
 
+As the engine's interval output, the keys through one group of the functional side's entries
+(one y, one end, in ts order: state/join_side.py) go out as one or two fans (fan_rows.py). As
+native delta output (operators/native_keys.py) the rows go to the native keys, whose ends are
+then exact: nothing is re-derived when they come up.
+
 The sides are checked at every round: when neither is functional any more (a second y for
-some b), before an explicit deletion (`stop`, the runtime's `exact_ends`) and for a checkpoint
-(`coverage`), the coverage is written out as the Coalescer's keys, and the operator joins as
-before from then on (a restored operator starts there).
+some b), before an explicit deletion (the runtime's `exact_ends`) and for a checkpoint, the
+coverage is written out as the Coalescer's keys (`coverage`; native keys have it already),
+and the operator joins as before from then on (a restored operator starts there).
 
 Cost per round: O(rows changed + keys emitted), plus a look at each changed entry's side.
 """

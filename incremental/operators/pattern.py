@@ -71,16 +71,22 @@ class PatternOp(ProbingJoin):
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
         self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
         self._plan(None)
-        # keys with one derivation each: their coverage read off the inputs' entries
+        # keys with one derivation each: their coverage read off the inputs' entries (native
+        # keys then get exact ends: nothing to re-derive)
         self.functional = (
             FunctionalJoin.of(
-                self.bindings, self.head, self.conditions, self.indexes, ctx.fan_rows(node)
+                self.bindings,
+                self.head,
+                self.conditions,
+                self.indexes,
+                self.native is None and ctx.fan_rows(node),
             )
-            if tuning.functional_joins and self.native is None and self.batched and not self.paths
+            if tuning.functional_joins and self.batched and not self.paths
             else None
         )
         if (
             self.native is not None
+            and self.functional is None
             and self.batched
             and self.frontier_plans is not None
             and not self.paths
@@ -125,7 +131,10 @@ class PatternOp(ProbingJoin):
         if functional is not None:
             rows = functional.process(batches, now)
             if rows is not None:
-                return rows
+                if self.native is None:
+                    return rows
+                self.native.admit((((s, t), ts, exp) for s, t, ts, exp, _w in rows), now)
+                return []
             self._stop_functional(now, batches)  # no side functional any more
         result: list = []
         for i, batch in enumerate(batches):
@@ -343,11 +352,12 @@ class PatternOp(ProbingJoin):
 
     def _stop_functional(self, now: int, batches: list | None = None) -> None:
         """The keyed join takes over from the functional one: the Coalescer gets the coverage
-        emitted so far (before this round's `batches`, when given)."""
+        emitted so far (before this round's `batches`, when given; native keys have it)."""
         functional = self.functional
         if functional is None:
             return
-        self.out = functional.coverage(now, batches)
+        if self.native is None:
+            self.out = functional.coverage(now, batches)
         functional.untrack()
         self.functional = None
 
@@ -364,7 +374,8 @@ class PatternOp(ProbingJoin):
 
     def state(self) -> dict:
         state = super().state()
-        if self.functional is not None:  # saved as the keyed join's; restored, it goes on so
+        if self.functional is not None and self.native is None:
+            # saved as the keyed join's; restored, it goes on so
             state["output"] = state_of(self.functional.coverage(NEVER))
         return state
 

@@ -61,6 +61,23 @@ def _run(text, edges, window, slide, functional: bool, chunks=1, close=True):
     return query, engine
 
 
+def _events(text, edges, window, slide, functional: bool, chunks: int) -> list:
+    """The delta events of a delta-mode engine (native keys: exact ends from the functional
+    join, re-derived ones from the keyed)."""
+    options = PlanOptions(tuning=Tuning(functional_joins=functional))
+    query = compile_text(".window 1\n" + text, window=window, slide=slide, options=options)
+    engine = query.engine(history=False, deltas=True)
+    view = engine.delta_view()
+    events: list = []
+    size = max(1, len(edges) // chunks)
+    for k in range(0, len(edges), size):
+        engine.push_batch(edges[k : k + size])
+        events += view.feed(engine.drain_rows(), engine.time)
+    engine.close()
+    events += view.feed(engine.drain_rows(), engine.time)
+    return events + view.close()
+
+
 def _functional_ops(engine) -> list:
     return [op for op in engine.dataflow.ops if isinstance(op, PatternOp) and op.functional]
 
@@ -86,6 +103,9 @@ def test_functional_join_gives_the_keyed_joins_rows(
     rows, keyed_rows = fast.drain(), keyed.drain()
     assert sorted(rows) == sorted(keyed_rows)  # the same rows, none twice
     assert delta_rows(rows) == delta_rows(keyed_rows)
+    assert _events(text, edges, window, slide, True, chunks) == _events(
+        text, edges, window, slide, False, chunks
+    )
     assert_matches_reference(query, edges, check_state=True)
 
 
@@ -156,3 +176,33 @@ def test_a_group_handed_out_as_a_fan_is_copied_before_it_changes():
     rows = sorted((r.src, r.trg, r.ts, r.exp) for r in engine.drain())
     want = [("1", "7", 2, 10), ("1", "8", 3, 10), ("2", "7", 4, 10), ("2", "8", 4, 10)]
     assert rows == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), window=st.integers(2, 8), cut=st.integers(0, 40))
+def test_a_checkpoint_of_a_functional_join_with_native_keys_goes_on_from_their_ends(
+    data, window, cut
+):
+    text = "Answer(x, m) :- a+(x, y), b(m, y)."
+    edges = data.draw(streams(True, False))
+    cut = min(cut, len(edges))
+    query = compile_text(".window 1\n" + text, window=window, slide=1)
+
+    def run(engine, part) -> list:
+        view = engine.delta_view()
+        engine.push_batch(part)
+        return view.feed(engine.drain_rows(), engine.time)
+
+    def close(engine) -> list:
+        view = engine.delta_view()
+        engine.close()
+        return view.feed(engine.drain_rows(), engine.time) + view.close()
+
+    whole = query.engine(history=False, deltas=True)
+    want = run(whole, edges) + close(whole)
+    first = query.engine(history=False, deltas=True)
+    got = run(first, edges[:cut])
+    second = query.engine(history=False, deltas=True)
+    second.restore(pickle.loads(pickle.dumps(first.state())))
+    assert not _functional_ops(second)
+    assert got + run(second, edges[cut:]) + close(second) == want
