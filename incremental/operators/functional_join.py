@@ -174,7 +174,7 @@ def _emit(
             continue
         entries = mine_by_y[y]
         moved = other_changed.get(y)
-        buckets = groups.get(y) if groups is not None and moved is None else None
+        buckets = other.hand_out(y) if groups is not None and moved is None else None
         for a, before in group.items():
             ea = entries[a]
             end_a, ts_a = ea.exp, ea.ts
@@ -185,7 +185,7 @@ def _emit(
                 if buckets is not None:
                     # a key starts at the later of its entries' ts: those of the group up to
                     # ts_a at ts_a, the rest at their own
-                    for end_b, (members, starts) in buckets.items():
+                    for end_b, (members, starts, _handed) in buckets.items():
                         if end_b > floor:
                             end = end_a if end_a < end_b else end_b
                             k = bisect_right(starts, ts_a)

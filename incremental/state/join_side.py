@@ -3,10 +3,11 @@ entries a round's rows changed and what they ended at before, whether each a has
 (functional), and, for a functional side whose entries become fans of output rows, its
 entries by y and end.
 
-The groups `{y: {end: [as, their ts]}}` hold the side's live entries by y and end (window ends
-are slide-aligned: a few ends per y), each group in the order of its entries' ts, so that a
-reader splits it by a start with one bisection; a change makes new lists, so that a fan holds
-a group's list as it is.
+The groups `{y: {end: [as, their ts, handed out]}}` hold the side's live entries by y and end
+(window ends are slide-aligned: a few ends per y), each group in the order of its entries' ts,
+so that a reader splits it by a start with one bisection. A group's lists that were handed out
+(`hand_out`: a fan holds them as they are) are copied before their next change, and changed in
+place otherwise: a copy costs no more than the rows the fans that took the lists stand for.
 """
 
 from __future__ import annotations
@@ -31,9 +32,7 @@ class JoinSide:
         self.by_y = index.by_trg if y_is_trg else index.by_src
         self.by_own = index.by_src if y_is_trg else index.by_trg
         self.functional = True  # each a has at most one y in the index
-        #: while functional, with fans wanted: `{y: {exp: [as, their ts]}}`, the side's
-        #: live entries by y and end (slide-aligned: a few ends per y) in the order of their
-        #: ts; a change makes new lists, so that fans hold them as they are
+        #: while functional, with fans wanted: the groups of the module's docstring
         self.groups: dict | None = {} if grouped else None
 
     def changed(self, batch: list, now: int) -> dict:
@@ -80,27 +79,37 @@ class JoinSide:
             for a, before in changes.items():
                 bucket = buckets.get(before)
                 if bucket is not None and a in bucket[0]:  # widened: out of its old group
-                    members, starts = bucket
-                    i = members.index(a)
-                    if len(members) == 1:
+                    if len(bucket[0]) == 1:
                         del buckets[before]
                     else:
-                        bucket[0] = members[:i] + members[i + 1 :]
-                        bucket[1] = starts[:i] + starts[i + 1 :]
+                        members, starts = _own(bucket)
+                        i = members.index(a)
+                        del members[i]
+                        del starts[i]
                 entry = entries[a]
                 ts = entry.ts
                 bucket = buckets.get(entry.exp)
                 if bucket is None:
-                    buckets[entry.exp] = [[a], [ts]]
+                    buckets[entry.exp] = [[a], [ts], False]
                     continue
-                members, starts = bucket
+                members, starts = _own(bucket)
                 if ts >= starts[-1]:
-                    bucket[0] = [*members, a]
-                    bucket[1] = [*starts, ts]
+                    members.append(a)
+                    starts.append(ts)
                 else:
                     i = bisect_right(starts, ts)
-                    bucket[0] = [*members[:i], a, *members[i:]]
-                    bucket[1] = [*starts[:i], ts, *starts[i:]]
+                    members.insert(i, a)
+                    starts.insert(i, ts)
+
+    def hand_out(self, y) -> dict | None:
+        """`{end: [as, their ts, handed out]}`, the groups of y, whose lists the caller may
+        hand out as they are (copied before their next change), or None."""
+        buckets = self.groups.get(y)
+        if not buckets:
+            return None
+        for bucket in buckets.values():
+            bucket[2] = True
+        return buckets
 
     def previous(self) -> dict:
         """`{(a, y): end before the round}` of the entries the side's rows of the round
@@ -125,3 +134,10 @@ class JoinSide:
                 del buckets[end]
             if not buckets:
                 del groups[y]
+
+
+def _own(bucket: list) -> tuple[list, list]:
+    """A group's lists, to change in place: copies first when they were handed out."""
+    if bucket[2]:
+        bucket[0], bucket[1], bucket[2] = list(bucket[0]), list(bucket[1]), False
+    return bucket[0], bucket[1]
