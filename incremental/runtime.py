@@ -206,8 +206,9 @@ class Dataflow:
             self.ops.append(cls(node, ctx))
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
         self._settling = [op for op in self.ops if op.settles()]
-        # native producers that do not admit widenings until a round with deletions
-        self._rederiving = [  # their `exact_ends` before the first round with deletions
+        # what changes how it keeps its output before the first round with deletions (its
+        # `exact_ends`): native producers that do not admit widenings, functional joins
+        self._rederiving = [
             op
             for op in self.ops
             if getattr(op, "native", None) and op.native.rederive or getattr(op, "functional", None)

@@ -90,7 +90,7 @@ class FunctionalJoin:
         batch_a, batch_b = batches
         changed_a = side_a.changed(batch_a, now)
         changed_b = side_b.changed(batch_b, now)
-        if not (side_a.functional or side_b.functional):
+        if not self.functional:
             return None
         side_a.regroup(changed_a)
         side_b.regroup(changed_b)
@@ -107,6 +107,7 @@ class FunctionalJoin:
 
     @property
     def functional(self) -> bool:
+        """Whether a side still has one y per vertex (the join goes on)."""
         side_a, side_b = self.sides
         return side_a.functional or side_b.functional
 
