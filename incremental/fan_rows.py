@@ -4,7 +4,10 @@ targets to one exp at one instant.
 
 A fan `(src, trgs, ts, exp)` stands for the rows `(src, trg, ts, exp, None)`, trg in trgs, in
 that order; `ts` is one start for all (the instant they were found: new keys) or a list of
-starts beside `trgs` (a live key's widening keeps its start). The engine keeps an output's rows as it got them (incremental/engine.py
+starts beside `trgs` (a live key's widening keeps its start). Its `src` may be `Sources`, many
+sources each with a start of its own: the fan then stands for the cross product, every source
+with every target, each row starting at the later of its source's and its target's start (the
+sole-edge sources of one vertex and exp, state/follower_rows.py `changed`). The engine keeps an output's rows as it got them (incremental/engine.py
 `drain_segments`), so a fan reaches the writer whole and is written with one `join` of its
 targets (sgq/stream_io.py `write_segments`): no tuple and no formatted line per row. Everything
 else reads the rows one by one (iteration gives them as tuples), so FanRows goes only where
@@ -22,10 +25,41 @@ from itertools import chain
 from .deltas import csv_plain
 
 
+class Sources:
+    """The sources of a cross-product fan: `names[i]`'s rows start no earlier than
+    `since[i]`. Lists it was given are kept: do not change them after."""
+
+    __slots__ = ("names", "since")
+
+    def __init__(self, names: list, since: list[int]) -> None:
+        self.names = names
+        self.since = since
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def rows(self, trgs: list, ts: int | list[int], exp: int) -> Iterator[tuple]:
+        """The fan's rows `(src, trg, start, exp, None)`, source by source."""
+        if type(ts) is int:
+            for src, s in zip(self.names, self.since):
+                start = ts if ts > s else s
+                for trg in trgs:
+                    yield (src, trg, start, exp, None)
+        else:
+            for src, s in zip(self.names, self.since):
+                for trg, st in zip(trgs, ts):
+                    yield (src, trg, st if st > s else s, exp, None)
+
+    def __repr__(self) -> str:
+        return f"Sources({self.names!r}, {self.since!r})"
+
+
 def rows_of_fans(fans: Iterable[tuple]) -> Iterator[tuple]:
     """The rows `(src, trg, ts, exp, None)` of fans `(src, trgs, ts or starts, exp)`."""
     for src, trgs, ts, exp in fans:
-        if type(ts) is int:
+        if type(src) is Sources:
+            yield from src.rows(trgs, ts, exp)
+        elif type(ts) is int:
             for trg in trgs:
                 yield (src, trg, ts, exp, None)
         else:
@@ -54,7 +88,12 @@ class FanRows:
     def add_fans(self, fans: list[tuple]) -> None:
         """`add` of each `(src, trgs, ts, exp)` in `fans`."""
         self.fans += fans
-        self.n += sum([len(fan[1]) for fan in fans])
+        self.n += sum(
+            [
+                len(trgs) * len(src) if type(src) is Sources else len(trgs)
+                for src, trgs, _ts, _exp in fans
+            ]
+        )
 
     def extend(self, rows: list[tuple]) -> None:
         """Rows `(src, trg, ts, exp, None)` as they are, no fan's (their vertices unchecked:

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from .errors import UserError
 from .incremental.deltas import Fans, csv_plain, rows_of
-from .incremental.fan_rows import FanRows
+from .incremental.fan_rows import FanRows, Sources
 
 Edge = tuple[str, str, str, int, str]
 
@@ -434,6 +434,31 @@ def _plain_csv(rows, sixth: bool = False) -> str | None:
     return None if _needs_csv(text, len(rows)) else text
 
 
+def _cross_text(src: Sources, trgs: list, ts, exp: int, label: str) -> str:
+    """The CSV lines of a cross-product fan (incremental/fan_rows.py `Sources`): a source
+    whose start is at most every target's shares the fan's lines, one whose start is at
+    least every target's gets one tail, the rest a line per row."""
+    if type(ts) is int:
+        low = high = ts
+        lines = None
+    else:
+        low, high = min(ts), max(ts)
+        lines = [f"{t},{label},{st},{exp}\n" for t, st in zip(trgs, ts)]
+    parts = []
+    for name, s in zip(src.names, src.since):
+        head = f"{name},"
+        if s >= high or lines is None:
+            tail = f",{label},{s if s > low else low},{exp}\n"
+            parts.append(head + (tail + head).join(trgs) + tail)
+        elif s <= low:
+            parts.append(head + head.join(lines))
+        else:
+            parts.append(
+                "".join([f"{name},{t},{label},{max(st, s)},{exp}\n" for t, st in zip(trgs, ts)])
+            )
+    return "".join(parts)
+
+
 def _needs_csv(text: str, n: int) -> bool:
     """Whether `n` five-field lines formatted plainly as `text` differ from the csv module's."""
     return (
@@ -542,6 +567,10 @@ class ResultWriter:
             lines_of: dict = {}
             try:
                 for src, trgs, ts, exp in chunk:
+                    if type(src) is Sources:  # a cross product: each source in turn
+                        n += len(trgs) * len(src)
+                        parts.append(_cross_text(src, trgs, ts, exp, label))
+                        continue
                     n += len(trgs)
                     if type(ts) is not int:  # starts per target
                         key = (id(trgs), id(ts), exp)

@@ -221,6 +221,7 @@ class PathClosureOp(PhysicalOperator):
         nletters = len(self.letters)
         ns = closure.nstates
         intern = closure.intern
+        cold = self.follow is not None  # a new source cold (state/level_closure.py)
         edges: list = []
         for port in range(min(nletters, len(batches))):
             batch = batches[port]
@@ -232,7 +233,7 @@ class PathClosureOp(PhysicalOperator):
             for u, v, _ts, exp, _wit in batch:
                 if exp <= now:
                     continue
-                a = intern(u, exp) * ns
+                a = intern(u, exp, cold) * ns
                 b = intern(v, exp) * ns
                 for s, q in moves:
                     edges.append((a + s, b + q, exp))
@@ -269,7 +270,9 @@ class PathClosureOp(PhysicalOperator):
         add = result.add if type(result) is FanRows else None
         follow = self.follow
         derived: list = []  # the followers' fans
-        fresh, renewed, made_rows, first_followed = closure.take_followers()
+        renamed, fresh, renewed, made_rows, first_followed = closure.take_followers()
+        if renamed:
+            follow.rename(renamed)
         if made_rows:
             follow.take_over(closure, cover, made_rows, now)
         for b in first_followed:
@@ -301,10 +304,7 @@ class PathClosureOp(PhysicalOperator):
                         ends = before.setdefault(x, {})
                         for i, t in enumerate(got):
                             ends.setdefault(t, now if olds is None else olds[i])
-                    fs = followers[x]
-                    follow.changed(
-                        closure, x, fs, got, starts, olds, level, now, skip, cover, derived
-                    )
+                    follow.changed(closure, x, got, starts, olds, level, now, skip, cover, derived)
                 continue
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
@@ -317,13 +317,12 @@ class PathClosureOp(PhysicalOperator):
                 result.extend([(xv, t, now, level, None) for t in got])
             else:
                 result.extend([(xv, t, s, level, None) for t, s in zip(got, starts)])
-            fs = followers.get(x)
-            if fs and x % ns == start:
+            if x in followers:
                 if x in watch:
                     ends = before.setdefault(x, {})
                     for i, t in enumerate(got):
                         ends.setdefault(t, now if olds is None else olds[i])
-                follow.changed(closure, x, fs, got, starts, olds, level, now, skip, cover, derived)
+                follow.changed(closure, x, got, starts, olds, level, now, skip, cover, derived)
         if fresh or renewed:
             follow.arrived(closure, cover, fresh, renewed, before, now, derived)
         if derived:
@@ -666,7 +665,7 @@ class PathClosureOp(PhysicalOperator):
             for x, m in closure.rows(level).items():
                 if x % ns != closure.start:
                     continue
-                xv = closure.names[x // ns]
+                xv = closure.name_of(x // ns)
                 derived = (
                     follow.coverage(closure, self.out, x, NEVER) if closure.derived(x) else None
                 )

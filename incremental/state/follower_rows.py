@@ -18,8 +18,8 @@ own: its rows are
 
 - at a widening of b's coverage of t from `old` (`now` if t was not live) to L: `(f, t)`
   widens to `min(exp_f, L)` iff `old < exp_f` (it starts at `now` when t is new to b, else at
-  `max(start_b(t), since_f)`): one fan per follower, sharing b's target list when nothing is
-  cut;
+  `max(start_b(t), since_f)`): the followers whose edges hold until one exp get the same
+  targets, so they share one fan (a cross product of sources and targets, fan_rows.py);
 - when f is new (its rows: b's whole live coverage, clipped) or its edge is renewed from
   `before` to `exp_f` (the keys whose `min` grew), after the round's rows of b, with b's ends
   before the round for the keys b widened in it (one row per key and round).
@@ -28,8 +28,9 @@ A successor that is not a start node gets its coverage when it gets its first fo
 read from the closure's levels, every pair starting then: its followers are all new then,
 so `max(start_b(t), since_f)` is exact for them and for later ones.
 
-On snb `[hasCreator*/knows*]` these sources hold 90% of the interval rows: each costs a fan
-per row of its creator instead of a coverage update per target (and none in the purge). When
+On snb `[hasCreator*/knows*]` these sources hold 90% of the interval rows: a widening of a
+creator's costs a fan per group of its posts (one per day in the window) instead of a coverage
+update per post and target (and none in the purge). When
 f becomes rows (an edge into it, or a second successor) its derived coverage becomes its own
 in the output's coverage (`take_over`), and so does every follower's at a hand-over to S-PATH.
 """
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..fan_rows import Sources
 from ..stateful import restore_into, state_of
 from .coalescer import Coalescer
 from .fan_coverage import FanCoverage
@@ -87,7 +89,6 @@ class FollowerRows:
         self,
         closure,
         b: int,
-        followers: Iterable[int],
         got: list,
         starts,
         olds: list | None,
@@ -99,12 +100,12 @@ class FollowerRows:
     ) -> None:
         """The rows of b's followers (other than those in `skip`) for a widening of b's
         coverage: the targets `got` widened to `level` from `olds` (None: all new), with
-        `starts`; to `out` as fans `(src, targets, ts or starts, exp)`. `cover`: the output's
-        coverage."""
-        names, ns = closure.names, closure.nstates
-        sole_exp = closure.sole.exp
+        `starts`; to `out` as fans `(Sources, targets, ts or starts, exp)`, one per group of
+        followers with one exp (state/sole_sources.py): their edge clips the same targets,
+        and each row starts at the later of its target's start and its source's `since`
+        (fan_rows.py `Sources`). `cover`: the output's coverage."""
+        names, ns, name_of = closure.names, closure.nstates, closure.name_of
         own = names[b // ns]
-        b_live = self._live(closure, cover, b)
         if b % ns in self.finals:
             if own in got:  # (f, b's vertex) holds with f's edge already
                 keep = [i for i, t in enumerate(got) if t != own]
@@ -114,41 +115,64 @@ class FollowerRows:
                 if olds is not None:
                     starts = [starts[i] for i in keep]
                     olds = [olds[i] for i in keep]
+        sole = closure.sole
+        members = sole.followers[b]
+        # followers out of their group's fan: those of this round (`skip`: their rows come
+        # with `arrived`) and those whose own vertex is a target (one by one, `_alone`)
+        apart: dict = {}  # exp -> {follower: alone}
+        for f in skip:
+            if f in members:
+                apart.setdefault(sole.exp[f], {})[f] = False
+        vid, start = closure.vid, self.start
+        for t in got:
+            v = vid.get(t)
+            if v is not None:
+                f = v * ns + start
+                if f in members and f not in skip:
+                    apart.setdefault(sole.exp[f], {})[f] = True
         if olds is not None:
-            top_old, low_start, high_start = max(olds), min(starts), max(starts)
+            top_old = max(olds)
         since = self.since
-        loops = self.loops
-        fan = out.append
-        for f in followers:
-            if f in skip:
-                continue
-            e = sole_exp[f]
+        for e, group in sole.groups[b].items():
             exp = e if e < level else level
-            name = names[f // ns]
             if olds is None:  # all new to b: new to f, starting now
-                trgs: list = got
-                ts = now
+                trgs, ts = got, now
+            elif e > top_old:  # no target clipped by the edge before
+                trgs, ts = got, starts
             else:
-                s = since[f]
-                if e > top_old and s <= low_start:
-                    trgs, ts = got, starts
-                elif e > top_old and s >= high_start:  # every start clipped to s
-                    trgs, ts = got, s
-                else:
-                    trgs, ts = [], []
-                    for t, st, old in zip(got, starts, olds):
-                        if old < e:
-                            trgs.append(t)
-                            ts.append(st if st > s else s)
-                    if not trgs:
-                        continue
-            if name in b_live and name in trgs:  # (f, f): f's own coverage (see `_own`)
-                trgs, ts = _without(name, trgs, ts)
-                if loops:
-                    self._own(cover, name, exp, now, out)
+                trgs = [t for t, old in zip(got, olds) if old < e]
                 if not trgs:
                     continue
-            fan((name, trgs, ts, exp))
+                ts = [st for st, old in zip(starts, olds) if old < e]
+            odd = apart.get(e)
+            if odd is None:
+                srcs = group.lists
+                if srcs is None:
+                    fs = group.members
+                    srcs = group.lists = Sources(
+                        [name_of(f // ns) for f in fs], [since[f] for f in fs]
+                    )
+            else:
+                fs = [f for f in group.members if f not in odd]
+                for f, alone in odd.items():
+                    if alone:
+                        self._alone(cover, name_of(f // ns), since[f], trgs, ts, exp, now, out)
+                if not fs:
+                    continue
+                srcs = Sources([name_of(f // ns) for f in fs], [since[f] for f in fs])
+            out.append((srcs, trgs, ts, exp))
+
+    def _alone(self, cover, name, s: int, trgs: list, ts, exp: int, now: int, out: list):
+        """The rows of a follower `name` made at `s` whose own vertex is among `trgs`: (f, f)
+        is f's own coverage (`_own`), the rest one fan."""
+        if type(ts) is not int:
+            ts = [st if st > s else s for st in ts]
+        if name in trgs:
+            trgs, ts = _without(name, trgs, ts)
+            if self.loops:
+                self._own(cover, name, exp, now, out)
+        if trgs:
+            out.append((name, trgs, ts, exp))
 
     def arrived(
         self,
@@ -181,10 +205,10 @@ class FollowerRows:
     def _fresh_rows(self, closure, cover: FanCoverage, f: int, now: int, out: list) -> None:
         """The rows of f made now: b's live coverage clipped, every key new (from `now`),
         one fan per end."""
-        names, ns = closure.names, closure.nstates
+        names, ns, name_of = closure.names, closure.nstates, closure.name_of
         b = closure.sole.succ[f]
         own = names[b // ns]
-        name = names[f // ns]
+        name = name_of(f // ns)
         e = closure.sole.exp[f]
         by_until: dict = {}  # until -> targets
         b_live = self._live(closure, cover, b)
@@ -218,10 +242,10 @@ class FollowerRows:
     def _rows(self, closure, cover, f, exp_before, ends_before, now, out: list) -> None:
         """The rows of f renewed from `exp_before`: its derived coverage where it grew past
         its ends before the round (`min(exp_before, b's end before)`)."""
-        names, ns = closure.names, closure.nstates
+        names, ns, name_of = closure.names, closure.nstates, closure.name_of
         b = closure.sole.succ[f]
         own = names[b // ns]
-        name = names[f // ns]
+        name = name_of(f // ns)
         keys = self.coverage(closure, cover, f, now)
         b_live = self._live(closure, cover, b)
         if self.loops:
@@ -254,8 +278,8 @@ class FollowerRows:
     def _keys(self, closure, cover, b: int, f: int, s: int, e: int, now: int) -> dict:
         """The coverage of a follower f of b made at `s`, its edge holding until `e`: b's live
         coverage clipped, and b's vertex with the edge (b final)."""
-        names, ns = closure.names, closure.nstates
-        own, name = names[b // ns], names[f // ns]
+        names, ns, name_of = closure.names, closure.nstates, closure.name_of
+        own, name = names[b // ns], name_of(f // ns)
         keys: dict = {}
         direct = b % ns in self.finals
         for t, (start, until) in self._live(closure, cover, b).items():
@@ -270,18 +294,26 @@ class FollowerRows:
     def take_over(self, closure, cover: FanCoverage, made_rows: list, now: int) -> None:
         """The followers that became rows (`[(f, b, exp)]`, taken before the round's rows):
         their derived coverage becomes their own."""
-        names, ns = closure.names, closure.nstates
+        ns, name_of = closure.nstates, closure.name_of
         for f, b, e in made_rows:
             s = self.since.pop(f)
-            cover.enter(names[f // ns], self._keys(closure, cover, b, f, s, e, now))
+            cover.enter(name_of(f // ns), self._keys(closure, cover, b, f, s, e, now))
 
     def hand_over(self, closure, cover: FanCoverage, now: int) -> None:
         """Every follower's derived coverage becomes its own (before a hand-over to S-PATH)."""
-        names, ns = closure.names, closure.nstates
+        ns, name_of = closure.nstates, closure.name_of
         for f in list(self.since):
             if closure.derived(f):
-                cover.enter(names[f // ns], self.coverage(closure, cover, f, now))
+                cover.enter(name_of(f // ns), self.coverage(closure, cover, f, now))
         self.since.clear()
+
+    def rename(self, renamed: dict) -> None:
+        """Followers whose node changed (`{old: new}`, state/level_closure.py `_promote`)."""
+        since = self.since
+        for old, new in renamed.items():
+            s = since.pop(old, None)
+            if s is not None:
+                since[new] = s
 
     def prune(self, closure, now: int) -> None:
         """Forget the followers the closure forgot (their edge expired), the successors left

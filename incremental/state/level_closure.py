@@ -39,6 +39,10 @@ rows are b's, clipped by their edge (state/follower_rows.py), b's findings are r
 whatever its state while it has followers, and the caller derives the followers' rows from
 them and from what `take_followers` lists: the sources new in a batch, the renewed ones, the
 ones that became rows, and the successors (not start nodes) that got their first follower.
+The caller interns a new edge source *cold* (state/product_nodes.py): a sole-edge source keeps
+that index and takes no bit position; a cold vertex is `promote`d to a dense index before any
+node of it becomes a bit (an edge into it, or rows of its own), and the caller is told which
+followers changed their node (`take_followers`).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 
 from .graph_closure import extend
-from .product_nodes import ProductNodes, bits
+from .product_nodes import COLD, ProductNodes, bits
 from .sole_sources import SoleSources
 
 
@@ -64,6 +68,7 @@ class LevelClosure(ProductNodes):
         "renewed",
         "unaliased",
         "new_successors",
+        "renamed",
     )
 
     def __init__(
@@ -81,15 +86,36 @@ class LevelClosure(ProductNodes):
         self.renewed: dict[int, int] = {}
         self.unaliased: list[tuple[int, int, int]] = []
         self.new_successors: list[int] = []
+        self.renamed: dict[int, int] = {}  # cold start node -> its node after `_promote`
 
-    def take_followers(self) -> tuple[list, dict, list, list]:
-        """With `derive`: the followers that the inserts since the last call made new,
-        renewed (`{x: its exp before}`) and made rows (`(x, b, exp)`), and the successors
+    def take_followers(self) -> tuple[dict, list, dict, list, list]:
+        """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
+        name them by the new one), the followers that the inserts since the last call made
+        new, renewed (`{x: its exp before}`) and made rows (`(x, b, exp)`), and the successors
         other than start nodes that got their first follower (their findings were not
         reported before)."""
-        got = self.fresh, self.renewed, self.unaliased, self.new_successors
+        got = self.renamed, self.fresh, self.renewed, self.unaliased, self.new_successors
         self.fresh, self.renewed, self.unaliased, self.new_successors = [], {}, [], []
+        self.renamed = {}
         return got
+
+    def _promote(self, x: int) -> int:
+        """The node of a dense index for node x of a cold vertex (every node of the vertex
+        moves; only its start node can be a sole-edge source, nothing else holds one)."""
+        ns, start = self.nstates, self.start
+        old = x - x % ns + start
+        new = self.renamed.get(old)
+        if new is not None:  # promoted already
+            return new - start + x % ns
+        y = self.promote(x // ns) * ns + x % ns
+        new = y - y % ns + start
+        if old in self.sole.succ:
+            self.sole.rekey(old, new)
+            if old in self.renewed:
+                self.renewed[new] = self.renewed.pop(old)
+            self.fresh = [new if f == old else f for f in self.fresh]
+        self.renamed[old] = new
+        return y
 
     def derived(self, x: int) -> bool:
         """Whether x is a follower the caller derives (`derive`)."""
@@ -217,10 +243,10 @@ class LevelClosure(ProductNodes):
         for e in {e[2] for e in edges}:
             self._ensure(e)
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
-        ns, start, fmask = self.nstates, self.start, self.fmask
         derive = self.derive
         sole_exp, followers = self.sole.exp, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
+        ns, start, fmask = self.nstates, self.start, self.fmask  # (`_promote` may grow it)
         if derive and (fresh or renewed):  # the caller's
             self.fresh += fresh
             for x, before in renewed.items():
@@ -296,6 +322,9 @@ class LevelClosure(ProductNodes):
         with no rows whose edges all go to one other node, into none, becomes a source.
         Returns the new sources, the renewed ones (`{x: its exp before}`, their edge's exp
         grew) and the edges left for the closures."""
+        cold = COLD * self.nstates
+        if self.cold:  # cold vertices: those with an edge in become dense first
+            edges = self._warm(edges, [b for _a, b, _e in edges if b >= cold])
         sources = self.sole
         sole, followers = sources.succ, sources.followers
         outs: dict = {}
@@ -321,9 +350,10 @@ class LevelClosure(ProductNodes):
         targets = {b for _a, b, _e in edges}
         fresh: dict = {}  # the new sources, in order
         renewed: dict = {}
+        renamed = self.renamed
         for a, (b, e) in outs.items():
-            if b is None:
-                continue
+            if b is None or (a >= cold and a - a % ns + start in renamed):
+                continue  # (promoted by `_unalias`: rows now)
             if a in sole:
                 before = sources.renew(a, e)
                 if before is not None:
@@ -340,13 +370,41 @@ class LevelClosure(ProductNodes):
                     self.new_successors.append(b)
                 sources.add(a, b, e)
                 fresh[a] = None
-        if not sole:
-            return fresh, renewed, edges
-        return fresh, renewed, [edge for edge in edges if edge[0] not in sole]
+        if sole:
+            edges = [edge for edge in edges if edge[0] not in sole]
+        if self.cold or self.renamed:  # the sources left with rows of their own: dense
+            edges = self._warm(edges, [a for a, _b, _e in edges if a >= cold])
+            if self.renamed:  # (a new source whose vertex has rows at another node)
+                moved = self._moved
+                fresh = {moved(x): None for x in fresh}
+                renewed = {moved(x): before for x, before in renewed.items()}
+        return fresh, renewed, edges
+
+    def _moved(self, x: int) -> int:
+        """Node x, or its node now if `_promote` moved its vertex."""
+        if x < COLD * self.nstates:
+            return x
+        ns, start = self.nstates, self.start
+        y = self.renamed.get(x - x % ns + start)
+        return x if y is None else y - start + x % ns
+
+    def _warm(self, edges: list, nodes: list) -> list:
+        """`edges` with the vertices of the cold `nodes` promoted (and those `_unalias`
+        promoted already) renamed."""
+        if not nodes and not self.renamed:
+            return edges
+        for x in nodes:
+            self._promote(x)
+        cold, moved = COLD * self.nstates, self._moved
+        return [
+            (moved(a) if a >= cold else a, moved(b) if b >= cold else b, e) for a, b, e in edges
+        ]
 
     def _unalias(self, x: int) -> None:
         """Make the sole-edge source x rows again, at every level its edge is in (what it
         reaches there was reported already)."""
+        if x >= COLD * self.nstates:  # its rows need bit positions
+            x = self._promote(x)
         e = self.sole.exp[x]
         b = self.sole.forget(x)
         if self.derive:
@@ -401,9 +459,8 @@ class LevelClosure(ProductNodes):
         self._check_vertices()
         self.sole.check(ns, self.start)
         sole = self.sole.succ
-        alias = sum(1 << x for x in sole)
         for x, b in sole.items():
-            assert self.names[x // ns] is not None and self.names[b // ns] is not None
+            assert self.name_of(x // ns) is not None and self.names[b // ns] is not None
         if levels:
             want = self.density_of(self.rows(levels[0]))
             assert self.density() == want, "density differs from the rows'"
@@ -415,10 +472,13 @@ class LevelClosure(ProductNodes):
             trans: dict = {}
             for x, m in R.items():
                 assert m, (level, x)
-                assert self.names[x // ns] is not None, (level, x)
+                assert self.name_of(x // ns) is not None, (level, x)
+                if x in sole:  # among no node's ancestors
+                    continue
+                assert x < COLD * ns, ("a cold node with rows", x)
                 for y in bits(m):
+                    assert y < COLD * ns, ("a cold node reached", y)
                     trans[y] = trans.get(y, 0) | (1 << x)
-            trans = {y: m ^ (m & alias) for y, m in trans.items()}
             assert {y: m for y, m in trans.items() if m} == A, (
                 "anc is not reach transposed",
                 level,

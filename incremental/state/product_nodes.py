@@ -4,9 +4,16 @@ closure states of PATH (state/level_closure.py, state/window_closure.py) have in
 A vertex gets a dense index when a tuple first mentions it (`intern`), and product node
 `(vertex, state)` is bit `index * nstates + state`, so a set of nodes is one Python int. An
 index is recycled once every tuple at the vertex expired (`recycle`), so bitsets stay as wide
-as the live vertex set. `plain` says whether every vertex interned so far is a string CSV
-writes as it is (no quoting): a writer given results of such names need not check its text. `vertices_of` folds the final-state nodes of a bitset into one bit per
-vertex: a result is a pair of vertices, whichever final state reaches it.
+as the live vertex set. A vertex first seen as the source of an edge may be interned *cold*
+(`intern(..., cold=True)`): an index from `COLD` on, kept aside, so the sole-edge sources of a
+closure (state/sole_sources.py: a post on its way to its creator, most vertices of an snb
+window) take no bit position between the vertices the bitsets hold, which would make every
+bitset as wide as the whole window (40 times wider on snb `[hasCreator?/knows*]`). A cold
+vertex has no node in any bitset: its closure `promote`s it to a dense index first. `plain`
+says whether every vertex interned so far is a string CSV writes as it is (no quoting): a
+writer given results of such names need not check its text. `vertices_of` folds the final-state
+nodes of a bitset into one bit per vertex: a result is a pair of vertices, whichever final
+state reaches it.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from itertools import compress
 from ..deltas import csv_plain
 from ..stateful import restore_into, state_of
 from .expiry import ExpiryBuckets
+
+COLD = 1 << 40  # the first cold index: far above any dense one, never a bit position
 
 
 def bits(m: int) -> list[int]:
@@ -98,6 +107,9 @@ class ProductNodes:
         "cap",
         "work",
         "plain",
+        "cold",
+        "cold_exp",
+        "next_cold",
     )
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
@@ -115,6 +127,9 @@ class ProductNodes:
         self.cap = 0
         self.work = 0  # bitset operations of `extend` since the last `take_work`
         self.plain = True  # every vertex interned so far is `csv_plain`
+        self.cold: dict[int, object] = {}  # cold index -> vertex
+        self.cold_exp: dict[int, int] = {}  # cold index -> largest exp of a tuple at it
+        self.next_cold = COLD
 
     STATE_VERSION = 1
 
@@ -127,12 +142,19 @@ class ProductNodes:
             "vertex_exp": self.vexp,
             "vertex_expiry": state_of(self.vheap),
             "capacity": self.cap,
+            "cold_vertices": [[i, v, self.cold_exp[i]] for i, v in self.cold.items()],
+            "next_cold": self.next_cold,
             **self.closure_state(),
         }
 
     def restore(self, state: dict) -> None:
         self.names = list(state["vertices"])
         self.vid = {v: i for i, v in enumerate(self.names) if v is not None}
+        cold = state.get("cold_vertices", [])  # none in older checkpoints
+        self.cold = {int(i): v for i, v, _exp in cold}
+        self.cold_exp = {int(i): int(exp) for i, _v, exp in cold}
+        self.next_cold = int(state.get("next_cold", COLD))
+        self.vid.update({v: i for i, v in self.cold.items()})
         self.plain = all(csv_plain(v) for v in self.vid)
         self.free = list(state["free"])
         self.vexp = list(state["vertex_exp"])
@@ -155,11 +177,16 @@ class ProductNodes:
         work, self.work = self.work, 0
         return work * self.cap * self.nstates / 64
 
-    def intern(self, v: str, exp: int) -> int:
-        """The index of vertex `v`, kept until `exp` at least."""
+    def intern(self, v: str, exp: int, cold: bool = False) -> int:
+        """The index of vertex `v`, kept until `exp` at least; a new one `cold` if asked."""
         i = self.vid.get(v)
         if i is None:
-            if self.free:
+            if cold:
+                i = self.next_cold
+                self.next_cold += 1
+                self.cold[i] = v
+                self.cold_exp[i] = exp
+            elif self.free:
                 i = heapq.heappop(self.free)
                 self.names[i] = v
                 self.vexp[i] = exp
@@ -173,10 +200,25 @@ class ProductNodes:
             self.vheap.add(exp, i)
             if self.plain and not csv_plain(v):
                 self.plain = False
+        elif i >= COLD:
+            if exp > self.cold_exp[i]:
+                self.cold_exp[i] = exp
+                self.vheap.add(exp, i)
         elif exp > self.vexp[i]:
             self.vexp[i] = exp
             self.vheap.add(exp, i)
         return i
+
+    def name_of(self, i: int):
+        """The vertex of index i, dense or cold."""
+        return self.names[i] if i < COLD else self.cold[i]
+
+    def promote(self, i: int) -> int:
+        """The cold vertex of index i gets a dense one (its nodes are about to be bits)."""
+        v = self.cold.pop(i)
+        exp = self.cold_exp.pop(i)
+        del self.vid[v]
+        return self.intern(v, exp)
 
     def _grow(self, need: int) -> None:
         cap = max(64, self.cap)
@@ -204,6 +246,11 @@ class ProductNodes:
         mentions them any more)."""
         vexp, names, vid = self.vexp, self.names, self.vid
         for i in self.vheap.expired(now):
+            if i >= COLD:
+                v = self.cold.get(i)
+                if v is not None and self.cold_exp[i] <= now:
+                    del vid[v], self.cold[i], self.cold_exp[i]
+                continue
             v = names[i]
             if v is None or vexp[i] > now:
                 continue
@@ -318,5 +365,8 @@ class ProductNodes:
         for i, v in enumerate(self.names):
             if v is not None:
                 assert self.vid[v] == i
-        assert len(self.vid) == sum(v is not None for v in self.names)
+        for i, v in self.cold.items():
+            assert self.vid[v] == i >= COLD and i in self.cold_exp
+        assert len(self.cold_exp) == len(self.cold)
+        assert len(self.vid) == sum(v is not None for v in self.names) + len(self.cold)
         assert sorted(self.free) == [i for i, v in enumerate(self.names) if v is None]

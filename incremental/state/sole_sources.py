@@ -6,24 +6,41 @@ way to `knows*`: most start nodes on the snb stream), reaches exactly `{b} ∪ r
 closure keeps it as that alias instead of a row: no bitset of its own, among no node's
 ancestors, so an edge no longer walks every such source above it; what `b` gains or loses,
 its followers gain or lose with it. This is the bookkeeping both closures share: who is an
-alias of whom, until when, and the followers of each successor.
+alias of whom, until when, and the followers of each successor, also grouped by their edge's
+exp: window ends are slide-aligned, so the followers of one successor fall into a few groups
+(on snb, a person's messages of one day), and a group's followers get the same targets when
+their successor widens (state/follower_rows.py `changed`: one fan per group, not per source).
 """
 
 from __future__ import annotations
+
+
+class FollowerGroup:
+    """The followers of one successor whose edge holds until one exp (`members`, in the order
+    they joined), and `lists`: whatever its reader derived from them (state/follower_rows.py),
+    None since the last change."""
+
+    __slots__ = ("members", "lists")
+
+    def __init__(self) -> None:
+        self.members: dict[int, None] = {}
+        self.lists: tuple | None = None
 
 
 class SoleSources:
     """`succ[x] = b` for each sole-edge source x, `exp[x]` the largest exp of its edge's
     copies (x is in the graph of every level up to it), `followers[b]` the sources with
     successor b in creation order (a dict: rows come out in the same order after a
-    restore). The closures read the three dicts directly in their hot loops."""
+    restore), `groups[b]` the same by exp `{exp: FollowerGroup}`. The closures read the
+    dicts directly in their hot loops."""
 
-    __slots__ = ("succ", "exp", "followers")
+    __slots__ = ("succ", "exp", "followers", "groups")
 
     def __init__(self) -> None:
         self.succ: dict[int, int] = {}
         self.exp: dict[int, int] = {}
         self.followers: dict[int, dict] = {}
+        self.groups: dict[int, dict[int, FollowerGroup]] = {}
 
     def __len__(self) -> int:
         return len(self.succ)
@@ -37,6 +54,27 @@ class SoleSources:
             self.followers[b] = {x: None}
         else:
             got[x] = None
+        self._join(x, b, exp)
+
+    def _join(self, x: int, b: int, exp: int) -> None:
+        by_exp = self.groups.get(b)
+        if by_exp is None:
+            by_exp = self.groups[b] = {}
+        group = by_exp.get(exp)
+        if group is None:
+            group = by_exp[exp] = FollowerGroup()
+        group.members[x] = None
+        group.lists = None
+
+    def _leave(self, x: int, b: int, exp: int) -> None:
+        by_exp = self.groups[b]
+        group = by_exp[exp]
+        del group.members[x]
+        group.lists = None
+        if not group.members:
+            del by_exp[exp]
+            if not by_exp:
+                del self.groups[b]
 
     def renew(self, x: int, exp: int) -> int | None:
         """A copy of x's edge valid until `exp`: its exp before if that grew it, else None."""
@@ -44,17 +82,32 @@ class SoleSources:
         if exp <= before:
             return None
         self.exp[x] = exp
+        b = self.succ[x]
+        self._leave(x, b, before)
+        self._join(x, b, exp)
         return before
 
     def forget(self, x: int) -> int:
         """Stop keeping x as an alias (it becomes a row, or its edge expired); its successor."""
         b = self.succ.pop(x)
-        del self.exp[x]
+        self._leave(x, b, self.exp.pop(x))
         got = self.followers[b]
         del got[x]
         if not got:
             del self.followers[b]
         return b
+
+    def rekey(self, x: int, y: int) -> None:
+        """The source x is node y from now on (its vertex got a new index)."""
+        b = self.succ.pop(x)
+        exp = self.exp.pop(x)
+        got = self.followers[b]
+        del got[x]
+        got[y] = None
+        self._leave(x, b, exp)
+        self.succ[y] = b
+        self.exp[y] = exp
+        self._join(y, b, exp)
 
     def expiring(self, upto: int) -> list[int]:
         """The sources whose edge's exp is `<= upto`."""
@@ -65,7 +118,7 @@ class SoleSources:
         return {x: (b, self.exp[x]) for x, b in self.succ.items()}
 
     def restore(self, saved: dict) -> None:
-        self.succ, self.exp, self.followers = {}, {}, {}
+        self.succ, self.exp, self.followers, self.groups = {}, {}, {}, {}
         for x, (b, exp) in saved.items():
             self.add(int(x), int(b), int(exp))
 
@@ -76,3 +129,11 @@ class SoleSources:
             assert x % nstates == start and x in self.followers[b], x
             assert x not in self.followers, ("a source with an edge in", x)
         assert sum(len(xs) for xs in self.followers.values()) == len(self.succ)
+        for b, by_exp in self.groups.items():
+            for exp, group in by_exp.items():
+                assert group.members, (b, exp)
+                for x in group.members:
+                    assert self.succ[x] == b and self.exp[x] == exp, (x, b, exp)
+        assert sum(len(g.members) for gs in self.groups.values() for g in gs.values()) == len(
+            self.succ
+        )

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from incremental_support import assert_matches_reference, compile_text, norm
 from sgq.incremental.deltas import delta_rows
+from sgq.incremental.fan_rows import rows_of_fans
 from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.incremental.state.follower_rows import FollowerRows
 
@@ -194,6 +195,23 @@ def test_a_follower_clips_its_successors_starts_and_ends():
     assert dict(got)[1][("s", "t1")] == (1, 2)
 
 
+def test_a_follower_its_successor_reaches_keeps_its_own_starts():
+    """[a?/b*]: h reaches s and t from 0; u follows h's inner node from 2 (whose coverage
+    then starts), s from 3 (its start node has no edge in), so s's pair with itself is its
+    own coverage and s goes out of its group's fan; at 4 h's edge to x (reaching s and t
+    longer) widens both in one finding, and s's row of t widens from the later start, s's,
+    and u's from u's."""
+    edges = norm(
+        [("h", "s", "b", 0), ("h", "t", "b", 0), ("x", "s", "b", 2), ("x", "t", "b", 2)]
+        + [("u", "h", "a", 2), ("s", "h", "a", 3), ("h", "x", "b", 4)]
+    )
+    query = compile_text(PROGRAMS["aopt_bstar"], window=12, slide=2)
+    got = rows_per_instant(query, edges, "closure", check=True)
+    assert got == rows_per_instant(query, edges, "spath")
+    spans = dict(got)[4]
+    assert (spans[("s", "t")], spans[("u", "t")]) == ((3, 14), (2, 14))
+
+
 def test_a_follower_gets_no_row_of_its_successors_vertex_reached_again():
     """(s, h) holds with s's edge; h reaching itself over a cycle of b edges gives h a row
     of (h, h), and s none."""
@@ -247,13 +265,16 @@ def test_a_follower_gets_no_row_of_its_successors_vertex_without_epsilon_pairs()
 
     sole = SoleSources()
     sole.add(2, 0, 9)  # node 2 (vertex "s") follows node 0 (vertex "h") until 9
-    closure = SimpleNamespace(names=["h", "s", "t"], nstates=2, sole=sole)
+    names = ["h", "s", "t"]
+    closure = SimpleNamespace(
+        names=names, name_of=names.__getitem__, vid={"h": 0, "s": 1, "t": 2}, nstates=2, sole=sole
+    )
     rows = FollowerRows(start=0, finals=[0], loops=True)
     rows.since[2] = 1
     cover, got = FanCoverage(), []
     trgs, starts, olds = cover.admit_fan("h", ["h", "t"], 3, 7)
-    rows.changed(closure, 0, [2], trgs, starts, olds, 7, 3, (), cover, got)
-    assert got == [("s", ["t"], 3, 7)]
+    rows.changed(closure, 0, trgs, starts, olds, 7, 3, (), cover, got)
+    assert list(rows_of_fans(got)) == [("s", "t", 3, 7, None)]
 
 
 def test_follower_rows_state_round_trips():

@@ -19,7 +19,7 @@ from sgq.incremental.deltas import delta_rows
 from sgq.incremental.operators.path import PathOp
 from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.incremental.state.level_closure import LevelClosure
-from sgq.incremental.state.product_nodes import bits
+from sgq.incremental.state.product_nodes import COLD, bits
 
 from sgq import Engine, PlanOptions, Tuning
 
@@ -212,8 +212,35 @@ def test_levels_per_bucket_and_bitsets():
     eng.dataflow.purge(11)
     assert c.levels == [15] and set(c.vid) == {"3", "4"} and c.free
     eng.push_batch([(5, 6, "a", 12)])
-    assert c.vid["5"] in (0, 1)  # a freed index is reused (the lowest)
+    assert c.vid["6"] in (0, 1)  # a freed index is reused (the lowest)
+    assert c.vid["5"] >= COLD  # a sole-edge source takes no bit position
     eng.dataflow._check()
+
+
+def test_sole_edge_sources_take_no_bit_position():
+    """Posts with one edge to their creator ([a?/b*], as snb `[hasCreator?/knows*]`) are
+    interned cold: the bitsets span the persons only, however many posts the window holds;
+    a post that gets an edge in, or a second creator, gets a dense index then, and the rows
+    stay S-PATH's."""
+    q = compile_text("Answer(x, y) :- [a?/b*](x, y).", window=40, slide=5)
+    persons = [f"p{i}" for i in range(4)]
+    edges = [(persons[i], persons[(i + 1) % 4], "b", i) for i in range(4)]
+    edges += [(f"m{i}", persons[i % 4], "a", 4 + i // 20) for i in range(200)]
+    edges += [("m7", "p0", "a", 15), ("p3", "m9", "b", 16)]  # a second creator; an edge in
+    edges = norm(edges)
+    eng = q.engine()
+    eng.push_batch([e for e in edges if e[3] < 15])
+    eng.advance(15)
+    (op,) = path_ops(eng)
+    c = op.closure
+    widest = max(m.bit_length() for level in c.levels for m in c.reach[level].values())
+    assert widest <= 4 * c.nstates  # persons only: 200 posts, none a bit
+    assert sum(i >= COLD for i in c.vid.values()) == 200
+    eng.push_batch([e for e in edges if e[3] >= 15])
+    eng.advance(17)
+    assert c.vid["m7"] < COLD and c.vid["m9"] < COLD and c.vid["m8"] >= COLD
+    eng.dataflow._check()
+    assert_same(q, edges)
 
 
 def test_state_is_bounded_and_empty_at_the_end():

@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from sgq.incremental.deltas import DeltaView, Fans, rows_of
-from sgq.incremental.fan_rows import FanRows
+from sgq.incremental.deltas import DeltaView, Fans, csv_plain, rows_of
+from sgq.incremental.fan_rows import FanRows, Sources
 from sgq.incremental.state.window_closure import WindowClosure
 
 import sgq
@@ -113,3 +113,36 @@ def test_a_row_appended_to_plain_fans_keeps_them_plain_only_if_it_is():
     assert rows.plain
     rows.append(("a,b", "a,b", 1, 5, None))
     assert not rows.plain
+
+
+@pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
+def test_cross_product_fans_written_are_their_rows_written(names):
+    """A fan of many sources (the followers of one vertex and exp) is written as its rows:
+    a source whose start is before every target's, after every target's, or between them,
+    with one start for all targets or a start each."""
+    a, b, c, d = names
+    rows = FanRows(plain=all(csv_plain(v) for v in names))
+    rows.add_fans(
+        [
+            (Sources([a, b, c], [1, 4, 9]), [c, d], [3, 6], 12),
+            (Sources([d, a], [2, 5]), [b, c, d], 4, 10),
+            (a, [b, c], [2, 3], 8),
+        ]
+    )
+    assert len(rows) == 3 * 2 + 2 * 3 + 2
+    assert list(rows)[:6] == [
+        (a, c, 3, 12, None),
+        (a, d, 6, 12, None),
+        (b, c, 4, 12, None),
+        (b, d, 6, 12, None),
+        (c, c, 9, 12, None),
+        (c, d, 9, 12, None),
+    ]
+    assert list(rows)[6:8] == [(d, b, 4, 10, None), (d, c, 4, 10, None)]
+    assert list(rows)[9] == (a, b, 5, 10, None)
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
+    ResultWriter(want, INTERVAL_FIELDS).write_many(
+        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
+    )
+    assert got.getvalue() == want.getvalue()

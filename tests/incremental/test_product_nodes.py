@@ -1,13 +1,19 @@
 """The bit helpers of the closure states (state/product_nodes.py) against plain definitions:
 `bits` on masks narrow and wide, sparse and dense (bit by bit up to the 40th bit; a dense mask's
 rest by its binary text up to 640 bits wide, by numpy beyond), and
-`fresh_vertices` against a fold of whole masks, with several final states per vertex."""
+`fresh_vertices` against a fold of whole masks, with several final states per vertex; cold
+vertices (interned aside, promoted, recycled, saved)."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sgq.incremental.state.product_nodes import ProductNodes, bits
+from sgq.incremental.state.level_closure import LevelClosure
+from sgq.incremental.state.product_nodes import COLD, ProductNodes, bits
+
+from sgq.state_codec import decode, encode
 
 _positions = (
     st.sets(st.integers(0, 5000), max_size=120)
@@ -73,3 +79,25 @@ def test_a_vertex_whose_final_nodes_straddle_the_40th_bit_comes_once():
     gained = 0b1111 | _mask(2 * v for v in range(10, 49))
     got = nodes.fresh_vertices(0, gained)
     assert sorted(got) == [0, 2] + [2 * v for v in range(10, 49)]
+
+
+def test_cold_vertices_are_kept_aside_promoted_recycled_and_saved():
+    """A cold vertex takes no dense index (the next dense one is still the lowest free) until
+    promoted; it is recycled when its tuples expire, and a checkpoint keeps it cold."""
+    nodes = LevelClosure(2, 0, [1])
+    a = nodes.intern("a", 10, cold=True)
+    b = nodes.intern("b", 10)
+    c = nodes.intern("c", 20, cold=True)
+    assert (a, b, c) == (COLD, 0, COLD + 1)
+    assert nodes.intern("a", 30) == COLD and nodes.cold_exp[COLD] == 30  # still cold
+    assert [nodes.name_of(i) for i in (a, b, c)] == ["a", "b", "c"]
+    saved = json.loads(json.dumps(encode({"nodes": nodes})))
+    again = LevelClosure(2, 0, [1])
+    decode(saved, {"nodes": again})
+    assert again.vid == nodes.vid and again.cold == nodes.cold
+    assert again.intern("d", 5, cold=True) == COLD + 2
+    nodes._check_vertices()
+    assert nodes.promote(c) == 1 and nodes.name_of(1) == "c" and COLD + 1 not in nodes.cold
+    nodes.recycle(25)  # b and c expired; a (until 30) stays, cold
+    assert nodes.vid == {"a": COLD}
+    nodes._check_vertices()
