@@ -198,13 +198,11 @@ def _emit(
                                 add(a, members[:k], ts_a, end)
                                 add(a, members[k:], starts[k:], end)
                 else:
-                    found = [(b, eb) for b, eb in others.items() if eb.exp > floor]
-                    if found:
-                        _rows(rows, a, ts_a, end_a, found, a_first)
+                    _rows_past(rows, a, ts_a, end_a, others, floor, (), a_first)
                 continue
             if second:  # those through a changed entry of the first side are done
                 floor = before if before > now else now
-                pairs = [(b, eb) for b, eb in others.items() if eb.exp > floor and b not in moved]
+                _rows_past(rows, a, ts_a, end_a, others, floor, moved, a_first)
             else:
                 pairs = []
                 for b, eb in others.items():
@@ -216,10 +214,27 @@ def _emit(
                     was = before if before < before_b else before_b
                     if end > was:  # (end > now: a key that was not live grows)
                         pairs.append((b, eb))
-            if pairs:
-                _rows(rows, a, ts_a, end_a, pairs, a_first)
+                if pairs:
+                    _rows(rows, a, ts_a, end_a, pairs, a_first)
     if fans is not None:
         fans.extend(rows)
+
+
+def _rows_past(rows: list, a, ts_a: int, end_a: int, others: dict, floor: int, skip, a_first):
+    """`_rows` of the entries of `others` `{b: entry}` that end after `floor`, but those
+    in `skip` (one pass, no list of pairs)."""
+    if a_first:
+        rows += [
+            (a, b, ts_a if ts_a > eb.ts else eb.ts, end_a if end_a < eb.exp else eb.exp, None)
+            for b, eb in others.items()
+            if eb.exp > floor and b not in skip
+        ]
+    else:
+        rows += [
+            (b, a, ts_a if ts_a > eb.ts else eb.ts, end_a if end_a < eb.exp else eb.exp, None)
+            for b, eb in others.items()
+            if eb.exp > floor and b not in skip
+        ]
 
 
 def _rows(rows: list, a, ts_a: int, end_a: int, found: list, a_first: bool) -> None:
