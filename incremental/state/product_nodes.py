@@ -8,7 +8,7 @@ as the live vertex set. A vertex first seen as the source of an edge may be inte
 (`intern(..., cold=True)`): an index from `COLD` on, kept aside, so the sole-edge sources of a
 closure (state/sole_sources.py: a post on its way to its creator, most vertices of an snb
 window) take no bit position between the vertices the bitsets hold, which would make every
-bitset as wide as the whole window (40 times wider on snb `[hasCreator?/knows*]`). A cold
+bitset as wide as the whole window (65 times wider on snb `[hasCreator?/knows*]`). A cold
 vertex has no node in any bitset: its closure `promote`s it to a dense index first. `plain`
 says whether every vertex interned so far is a string CSV writes as it is (no quoting): a
 writer given results of such names need not check its text. `vertices_of` folds the final-state
