@@ -439,6 +439,14 @@ def _cross_text(src: Sources, trgs: list, ts, exp: int, label: str) -> str:
     whose start is at most every target's shares the fan's lines, one whose start is at
     least every target's gets one tail, the rest a line per row."""
     if type(ts) is int:
+        if len(trgs) == 1:  # one target (a functional join's second pass): a line per source
+            t = trgs[0]
+            return "".join(
+                [
+                    f"{n},{t},{label},{s if s > ts else ts},{exp}\n"
+                    for n, s in zip(src.names, src.since)
+                ]
+            )
         low = high = ts
         lines = None
     else:

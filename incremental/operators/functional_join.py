@@ -15,7 +15,10 @@ the last one it would give). With a 28M-key output (thesis SGA Q7, `Ans(x, m) :-
 hasCreator(m, y)`) this is no dictionary of 28M keys and no covered combination re-admitted.
 
 As the engine's interval output, the keys through one group of the functional side's entries
-(one y, one end, in ts order: state/join_side.py) go out as one or two fans (fan_rows.py). As
+(one y, one end, in ts order: state/join_side.py) go out as one or two fans (fan_rows.py), and
+the keys through a changed entry of that side as one cross-product fan per end of the other
+side's entries of its y (`JoinSide.by_end`: SGA Q7's new message times every person reaching its
+creator). As
 native delta output (operators/native_keys.py) the rows go to the native keys, whose ends are
 then exact: nothing is re-derived when they come up.
 
@@ -51,8 +54,8 @@ class FunctionalJoin:
         #: a changed entry of input 0 (of 1, reversed) with a group of the other's
         self.fans = fans
         self.sides = (
-            JoinSide(index_a, at_a, fans and reverse),
-            JoinSide(index_b, at_b, fans and not reverse),
+            JoinSide(index_a, at_a, fans and reverse, fans and not reverse),
+            JoinSide(index_b, at_b, fans and not reverse, fans and reverse),
         )
 
     @classmethod
@@ -94,6 +97,8 @@ class FunctionalJoin:
             return None
         side_a.regroup(changed_a)
         side_b.regroup(changed_b)
+        side_a.sort(changed_a)
+        side_b.sort(changed_b)
         out: list | FanRows = FanRows() if self.fans else []
         if changed_a:
             _emit(out, changed_a, side_a.by_y, side_b, changed_b, now, not self.reverse)
@@ -167,6 +172,9 @@ def _emit(
     other_by_y = other.by_y
     fans = out if type(out) is FanRows else None
     groups = other.groups if a_first and fans is not None else None
+    # the other side's entries by end: keys `(b, a)` through a y go as one fan per end
+    by_end = other.by_end if not a_first and fans is not None else None
+    cross: list = []
     rows = [] if fans is not None else out
     add = out.add if groups is not None else None
     for y, group in changed.items():
@@ -176,6 +184,7 @@ def _emit(
         entries = mine_by_y[y]
         moved = other_changed.get(y)
         buckets = other.hand_out(y) if groups is not None and moved is None else None
+        ended = other.sources(y) if by_end is not None and moved is None else None
         for a, before in group.items():
             ea = entries[a]
             end_a, ts_a = ea.exp, ea.ts
@@ -197,6 +206,12 @@ def _emit(
                             else:
                                 add(a, members[:k], ts_a, end)
                                 add(a, members[k:], starts[k:], end)
+                elif ended is not None:
+                    cross += [
+                        (srcs, [a], ts_a, end_a if end_a < end_b else end_b)
+                        for end_b, srcs in ended.items()
+                        if end_b > floor
+                    ]
                 else:
                     _rows_past(rows, a, ts_a, end_a, others, floor, (), a_first)
                 continue
@@ -217,6 +232,8 @@ def _emit(
                 if pairs:
                     _rows(rows, a, ts_a, end_a, pairs, a_first)
     if fans is not None:
+        if cross:
+            fans.add_fans(cross)
         fans.extend(rows)
 
 

@@ -8,12 +8,19 @@ The groups `{y: {end: [as, their ts, handed out]}}` hold the side's live entries
 so that a reader splits it by a start with one bisection. A group's lists that were handed out
 (`hand_out`: a fan holds them as they are) are copied before their next change, and changed in
 place otherwise: a copy costs no more than the rows the fans that took the lists stand for.
+
+The other side of such a join keeps its live entries by y and end too (`by_end`, `{y: {end:
+[{a: None}, Sources or None]}}`), unordered, with the cross-product fan's sources built from a
+group when first asked for and kept until the group changes (fan_rows.py `Sources`): a changed
+entry of the grouped side then joins the other side's groups of its y, one fan per end.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from typing import TYPE_CHECKING
+
+from ..fan_rows import Sources
 
 if TYPE_CHECKING:
     from .edge_index import EdgeIndex
@@ -24,9 +31,9 @@ class JoinSide:
     (`by_y`), the map from a to `{y: entry}` (its functionality), where a and y sit in its
     rows, and what changed in a round."""
 
-    __slots__ = ("index", "by_y", "by_own", "y_is_trg", "functional", "groups")
+    __slots__ = ("index", "by_y", "by_own", "y_is_trg", "functional", "groups", "by_end")
 
-    def __init__(self, index: EdgeIndex, y_is_trg: bool, grouped: bool) -> None:
+    def __init__(self, index: EdgeIndex, y_is_trg: bool, grouped: bool, ended: bool) -> None:
         self.index = index
         self.y_is_trg = y_is_trg
         self.by_y = index.by_trg if y_is_trg else index.by_src
@@ -34,6 +41,8 @@ class JoinSide:
         self.functional = True  # each a has at most one y in the index
         #: while functional, with fans wanted: the groups of the module's docstring
         self.groups: dict | None = {} if grouped else None
+        #: the other side's groups of the module's docstring
+        self.by_end: dict | None = {} if ended else None
 
     def changed(self, batch: list, now: int) -> dict:
         """`{y: {a: end before the round}}` of the entries this round's rows widened to an
@@ -101,6 +110,48 @@ class JoinSide:
                     members.insert(i, a)
                     starts.insert(i, ts)
 
+    def sort(self, changed: dict) -> None:
+        """Move the changed entries `{y: {a: end before}}` to the `by_end` groups of their
+        new ends."""
+        by_end = self.by_end
+        if by_end is None:
+            return
+        by_y = self.by_y
+        for y, changes in changed.items():
+            ends = by_end.get(y)
+            if ends is None:
+                ends = by_end[y] = {}
+            entries = by_y[y]
+            for a, before in changes.items():
+                group = ends.get(before)
+                if group is not None and a in group[0]:
+                    del group[0][a]
+                    group[1] = None
+                    if not group[0]:
+                        del ends[before]
+                end = entries[a].exp
+                group = ends.get(end)
+                if group is None:
+                    ends[end] = [{a: None}, None]
+                else:
+                    group[0][a] = None
+                    group[1] = None
+
+    def sources(self, y) -> dict:
+        """`{end: Sources}` of the `by_end` groups of y (each built once per change)."""
+        ends = self.by_end.get(y)
+        if not ends:
+            return {}
+        out = {}
+        for end, group in ends.items():
+            srcs = group[1]
+            if srcs is None:
+                entries = self.by_y[y]
+                members = list(group[0])
+                srcs = group[1] = Sources(members, [entries[a].ts for a in members])
+            out[end] = srcs
+        return out
+
     def hand_out(self, y) -> dict | None:
         """`{end: [as, their ts, handed out]}`, the groups of y, whose lists the caller may
         hand out as they are (copied before their next change), or None."""
@@ -121,19 +172,23 @@ class JoinSide:
     def untrack(self) -> None:
         """Its index need not record old ends for it any more."""
         self.index.untrack()
-        self.groups = None
+        self.groups = self.by_end = None
 
     def purge(self, now: int) -> None:
         """Drop the groups that ended at or before `now`."""
-        groups = self.groups
-        if not groups:
-            return
-        for y in list(groups):
-            buckets = groups[y]
-            for end in [end for end in buckets if end <= now]:
-                del buckets[end]
-            if not buckets:
-                del groups[y]
+        for groups in (self.groups, self.by_end):
+            if groups:
+                _drop_ended(groups, now)
+
+
+def _drop_ended(groups: dict, now: int) -> None:
+    """Of `{y: {end: group}}`, drop the groups with end `<= now`."""
+    for y in list(groups):
+        buckets = groups[y]
+        for end in [end for end in buckets if end <= now]:
+            del buckets[end]
+        if not buckets:
+            del groups[y]
 
 
 def _own(bucket: list) -> tuple[list, list]:

@@ -127,9 +127,11 @@ def test_cross_product_fans_written_are_their_rows_written(names):
             (Sources([a, b, c], [1, 4, 9]), [c, d], [3, 6], 12),
             (Sources([d, a], [2, 5]), [b, c, d], 4, 10),
             (a, [b, c], [2, 3], 8),
+            (Sources([c, d], [2, 7]), [a], 5, 9),  # one target: a line per source
         ]
     )
-    assert len(rows) == 3 * 2 + 2 * 3 + 2
+    assert len(rows) == 3 * 2 + 2 * 3 + 2 + 2
+    assert list(rows)[-2:] == [(c, a, 5, 9, None), (d, a, 7, 9, None)]
     assert list(rows)[:6] == [
         (a, c, 3, 12, None),
         (a, d, 6, 12, None),
