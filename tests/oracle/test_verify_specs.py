@@ -41,8 +41,10 @@ def _stream(checked, seed: int, n: int = 70) -> list[tuple]:
     return edges
 
 
-def _spec_cases():
-    """Every spec program compiled, its stream, and the oracle's answers (one Spark pass)."""
+@pytest.fixture(scope="module")
+def spec_cases(spark):
+    """Every spec program compiled, its stream, and the oracle's answers: one Spark pass for
+    both tests (the Spark tests share one test worker)."""
     queries, cases = [], []
     for i, path in enumerate(PROGRAMS):
         text = path.read_text(encoding="utf-8")
@@ -56,9 +58,9 @@ def _spec_cases():
 
 @pytest.mark.spark
 @pytest.mark.slow
-def test_verify_agrees_on_every_spec_program(spark):
+def test_verify_agrees_on_every_spec_program(spec_cases):
     assert len(PROGRAMS) >= 30
-    queries, cases, expected = _spec_cases()
+    queries, cases, expected = spec_cases
     failures = []
     total = 0
     for path, query, (_checked, edges), oracle in zip(PROGRAMS, queries, cases, expected):
@@ -75,8 +77,8 @@ ALTERNATIVES = 3
 
 @pytest.mark.spark
 @pytest.mark.slow
-def test_every_ranked_plan_agrees_on_every_spec_program(spark):
-    queries, cases, expected = _spec_cases()
+def test_every_ranked_plan_agrees_on_every_spec_program(spec_cases):
+    queries, cases, expected = spec_cases
     failures = []
     rewritten = 0
     for path, query, (checked, edges), oracle in zip(PROGRAMS, queries, cases, expected):
