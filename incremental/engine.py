@@ -39,7 +39,7 @@ from typing import NamedTuple
 from ..errors import UserError
 from ..options import PlanOptions
 from ..sga.algebra import Plan
-from .deltas import DeltaView
+from .deltas import DeltaView, csv_plain
 from .runtime import Dataflow
 from .stateful import StateError, restore_into, state_of
 from .time_order import out_of_order
@@ -102,6 +102,10 @@ class Engine:
         self.results_out = 0
         self.ignored = 0
         self.peak_state = 0
+        #: every vertex pushed so far is a string CSV writes as it is (deltas.py `csv_plain`);
+        #: results name no other vertex (constants in rules only filter), so a writer need
+        #: not check their text (sgq/stream_io.py `write_segments`)
+        self.plain_vertices = True
 
     # ---- input
     def push(self, src, trg, label, t, op: str = "+") -> None:
@@ -233,6 +237,7 @@ class Engine:
         self.edges_in += count
         self._reach(first)  # as in `_run_buffer`
         self._enter_bucket(first)
+        self._note_vertices(span)
         self.dataflow.run_span(span)
         self._reach(self._seen)
 
@@ -307,6 +312,7 @@ class Engine:
                 "results_out": self.results_out,
                 "ignored": self.ignored,
                 "peak_state": self.peak_state,
+                "plain_vertices": self.plain_vertices,
             },
             "delta_view": None if self._view is None else state_of(self._view),
             "dataflow": state_of(self.dataflow),
@@ -336,6 +342,8 @@ class Engine:
         self.results_out = counters["results_out"]
         self.ignored = counters["ignored"]
         self.peak_state = counters["peak_state"]
+        # (a checkpoint from before the flag: no vertex known plain)
+        self.plain_vertices = counters.get("plain_vertices", False)
         if self._view is not None:
             restore_into(self._view, state["delta_view"])
         restore_into(self.dataflow, state["dataflow"])
@@ -391,6 +399,14 @@ class Engine:
             if state > self.peak_state:
                 self.peak_state = state
 
+    def _note_vertices(self, batches: dict[str, list]) -> None:
+        """Keep `plain_vertices` for the edges `(src, trg, t, op)` of a round (one check of
+        their joined text per label)."""
+        if self.plain_vertices:
+            self.plain_vertices = all(
+                csv_plain("".join([e[0] + e[1] for e in edges])) for edges in batches.values()
+            )
+
     def _run_buffer(self) -> None:
         now = self._buffer_time
         buffer = self._buffer
@@ -401,6 +417,7 @@ class Engine:
         if n == 0:
             return
         self.edges_in += n
+        self._note_vertices(buffer)
         flow = self.dataflow
         # time reaches `now` first: what ended before it (maybe not at a slide's start, when
         # the window is no multiple of the slide) leaves before this round's keys enter

@@ -29,11 +29,12 @@ class Sources:
     """The sources of a cross-product fan: `names[i]`'s rows start no earlier than
     `since[i]`. Lists it was given are kept: do not change them after."""
 
-    __slots__ = ("names", "since")
+    __slots__ = ("names", "since", "latest")
 
     def __init__(self, names: list, since: list[int]) -> None:
         self.names = names
         self.since = since
+        self.latest = max(since, default=-1)  # (a writer's shortcut: no row starts later)
 
     def __len__(self) -> int:
         return len(self.names)

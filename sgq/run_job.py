@@ -135,7 +135,7 @@ class RunJob:
         if self.deltas:
             writer.write_groups(results)
         elif self.evaluation.segments:
-            writer.write_segments(results)
+            writer.write_segments(results, self.engine.plain_vertices)
         elif self.args.paths:
             writer.write_many([(*r[:5], path_text(r[5])) for r in results])
         else:

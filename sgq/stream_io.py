@@ -419,6 +419,7 @@ def path_text(path) -> str:
 
 
 _CHUNK = 1 << 15
+_KEPT_LINES = 1 << 13  # fans' lines the writer keeps between calls (`_write_fan_rows`)
 
 
 def _plain_csv(rows, sixth: bool = False) -> str | None:
@@ -441,6 +442,9 @@ def _cross_text(src: Sources, trgs: list, ts, exp: int, label: str) -> str:
     if type(ts) is int:
         if len(trgs) == 1:  # one target (a functional join's second pass): a line per source
             t = trgs[0]
+            if src.latest <= ts and src.names:  # every row starts at ts: one tail
+                tail = f",{t},{label},{ts},{exp}\n"
+                return tail.join(src.names) + tail
             return "".join(
                 [
                     f"{n},{t},{label},{s if s > ts else ts},{exp}\n"
@@ -485,6 +489,11 @@ class ResultWriter:
         """`header=False` when appending to a file that has it already (a resumed run)."""
         self.out, self.fields, self.fmt = out, fields, fmt
         self.rows = 0
+        # (id(trgs), id(starts), exp, label) -> (trgs, starts, the lines after "src,") of the
+        # fans with a start per target: producers hand the same lists to many fans, round
+        # after round (operators/functional_join.py, state/follower_rows.py), and a fan's
+        # lists never change (fan_rows.py); holding them keeps their ids from being reused
+        self._lines: dict = {}
         if fmt == "csv":
             self._csv = csv.writer(out, lineterminator="\n")
             if header:
@@ -531,11 +540,12 @@ class ResultWriter:
             else:
                 self.out.write(text)
 
-    def write_segments(self, segments: list) -> None:
+    def write_segments(self, segments: list, plain: bool = False) -> None:
         """`write_results` of the engine's rows as it keeps them (`Engine.drain_segments`:
         `(label, rows)`, rows a list of `(src, trg, ts, exp, path)` or a FanRows), the label
         formatted in per segment: no row tuple is built to be written, and a fan's targets
-        are joined in one call between its `src,` and `,label,ts,exp`."""
+        are joined in one call between its `src,` and `,label,ts,exp`. `plain`: every vertex
+        is known to be a string CSV writes as it is (`Engine.plain_vertices`)."""
         if self.fmt != "csv" or len(self.fields) != 5:
             self.write_many(
                 [(s, t, label, ts, exp) for label, rows in segments for s, t, ts, exp, _ in rows]
@@ -543,7 +553,7 @@ class ResultWriter:
             return
         for label, rows in segments:
             if type(rows) is FanRows:
-                self._write_fan_rows(label, rows)
+                self._write_fan_rows(label, rows, plain)
                 self._write_rows(label, rows.rows)
             else:
                 self._write_rows(label, rows)
@@ -560,19 +570,19 @@ class ResultWriter:
             else:
                 self.out.write(text)
 
-    def _write_fan_rows(self, label: str, rows: FanRows) -> None:
+    def _write_fan_rows(self, label: str, rows: FanRows, plain: bool = False) -> None:
         """A FanRows segment, a chunk of fans at a time (the csv module for a chunk whose
         plain text would differ from its output, or whose vertices are not strings)."""
         fans = rows.fans
-        checked = not (rows.plain and csv_plain(label))
+        checked = not ((rows.plain or plain) and csv_plain(label))
+        lines_of = self._lines
+        if len(lines_of) > _KEPT_LINES:
+            lines_of.clear()
         for i in range(0, len(fans), _CHUNK // 8):
             chunk = fans[i : i + _CHUNK // 8]
             parts = []
             n = 0
             tails: dict = {}  # (ts, exp) -> ",label,ts,exp\n": a round's fans share a few
-            # (id(trgs), id(starts), exp) -> the lines after "src,": the sole-edge sources of
-            # one vertex share its lists (incremental/state/follower_rows.py)
-            lines_of: dict = {}
             try:
                 for src, trgs, ts, exp in chunk:
                     if type(src) is Sources:  # a cross product: each source in turn
@@ -581,12 +591,13 @@ class ResultWriter:
                         continue
                     n += len(trgs)
                     if type(ts) is not int:  # starts per target
-                        key = (id(trgs), id(ts), exp)
-                        lines = lines_of.get(key)
-                        if lines is None:
-                            lines = lines_of[key] = [
-                                f"{t},{label},{s},{exp}\n" for t, s in zip(trgs, ts)
-                            ]
+                        key = (id(trgs), id(ts), exp, label)
+                        kept = lines_of.get(key)
+                        if kept is None:
+                            lines = [f"{t},{label},{s},{exp}\n" for t, s in zip(trgs, ts)]
+                            lines_of[key] = (trgs, ts, lines)
+                        else:
+                            lines = kept[2]
                         head = f"{src},"
                         parts.append(head + head.join(lines))
                         continue

@@ -97,8 +97,9 @@ def test_interval_fans_written_are_their_rows_written(names, plain):
     segments += engine.drain_segments()
     fans = [rows for _label, rows in segments if type(rows) is FanRows and rows]
     assert fans and {f.plain for f in fans} == {plain}
+    assert engine.plain_vertices is plain  # (what `sgq run` hands the writer)
     got, want = io.StringIO(), io.StringIO()
-    ResultWriter(got, INTERVAL_FIELDS).write_segments(segments)
+    ResultWriter(got, INTERVAL_FIELDS).write_segments(segments, engine.plain_vertices)
     ResultWriter(want, INTERVAL_FIELDS).write_many(
         [(s, t, label, ts, exp) for label, rows in segments for s, t, ts, exp, _ in rows]
     )
@@ -127,10 +128,11 @@ def test_cross_product_fans_written_are_their_rows_written(names):
             (Sources([a, b, c], [1, 4, 9]), [c, d], [3, 6], 12),
             (Sources([d, a], [2, 5]), [b, c, d], 4, 10),
             (a, [b, c], [2, 3], 8),
+            (Sources([b, d], [1, 5]), [c], 5, 9),  # one target, every source before it
             (Sources([c, d], [2, 7]), [a], 5, 9),  # one target: a line per source
         ]
     )
-    assert len(rows) == 3 * 2 + 2 * 3 + 2 + 2
+    assert len(rows) == 3 * 2 + 2 * 3 + 2 + 2 + 2
     assert list(rows)[-2:] == [(c, a, 5, 9, None), (d, a, 7, 9, None)]
     assert list(rows)[:6] == [
         (a, c, 3, 12, None),
@@ -142,9 +144,50 @@ def test_cross_product_fans_written_are_their_rows_written(names):
     ]
     assert list(rows)[6:8] == [(d, b, 4, 10, None), (d, c, 4, 10, None)]
     assert list(rows)[9] == (a, b, 5, 10, None)
+    assert list(rows)[-4:-2] == [(b, c, 5, 9, None), (d, c, 5, 9, None)]
     got, want = io.StringIO(), io.StringIO()
     ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
     ResultWriter(want, INTERVAL_FIELDS).write_many(
         [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
     )
     assert got.getvalue() == want.getvalue()
+
+
+@pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
+def test_fans_sharing_lists_are_written_with_their_own_label_and_exp(names):
+    """Producers hand the same target and start lists to many fans, round after round; a
+    writer that keeps their lines between calls still writes each fan's label and exp."""
+    a, b, c, d = names
+    trgs, starts = [b, c, d], [1, 2, 3]
+    segments = []
+    for label, exp in (("Answer", 9), ("Other", 9), ("Answer", 12), ("Answer", 9)):
+        rows = FanRows(plain=all(csv_plain(v) for v in names))
+        rows.add(a, trgs, starts, exp)
+        rows.add(d, trgs, starts, exp)
+        rows.add(c, [b, c, d], [1, 2, 3], exp)  # equal lists, other objects
+        segments.append((label, rows))
+    got, want = io.StringIO(), io.StringIO()
+    writer = ResultWriter(got, INTERVAL_FIELDS)
+    for segment in segments:
+        writer.write_segments([segment])
+    ResultWriter(want, INTERVAL_FIELDS).write_many(
+        [(s, t, label, ts, exp) for label, rows in segments for s, t, ts, exp, _ in rows]
+    )
+    assert got.getvalue() == want.getvalue()
+    assert writer.rows == 4 * 9
+
+
+def test_an_engine_knows_whether_every_vertex_pushed_is_plain():
+    query = sgq.compile(".window 10\n.slide 1\nAnswer(x, y) :- a(x, y).")
+    engine = query.engine(history=False)
+    engine.push_batch([("p1", "p2", "a", 1), ("p2", "p3", "b", 2)])
+    assert engine.plain_vertices
+    restored = query.engine(history=False)
+    restored.restore(engine.state())
+    assert restored.plain_vertices
+    engine.push_batch([("p1", "x\ry", "a", 3)])
+    assert not engine.plain_vertices
+    engine.push_batch([("p1", "p2", "a", 4)])
+    assert not engine.plain_vertices  # (for good)
+    restored.restore(engine.state())
+    assert not restored.plain_vertices
