@@ -86,6 +86,12 @@ class FanRows:
         self.fans.append((src, trgs, ts, exp))
         self.n += len(trgs)
 
+    def add_counted(self, fans: list[tuple], n: int) -> None:
+        """`add` of each `(src, trgs, ts, exp)` in `fans`, which stand for `n` rows in all
+        (the caller counted them as it made them)."""
+        self.fans += fans
+        self.n += n
+
     def add_fans(self, fans: list[tuple]) -> None:
         """`add` of each `(src, trgs, ts, exp)` in `fans`."""
         self.fans += fans

@@ -176,7 +176,8 @@ def _emit(
     by_end = other.by_end if not a_first and fans is not None else None
     cross: list = []
     rows = [] if fans is not None else out
-    add = out.add if groups is not None else None
+    grouped: list = []  # the fans of the other side's groups, with `count` rows
+    count = 0
     for y, group in changed.items():
         others = other_by_y.get(y)
         if not others:
@@ -199,13 +200,14 @@ def _emit(
                         if end_b > floor:
                             end = end_a if end_a < end_b else end_b
                             k = bisect_right(starts, ts_a)
+                            count += len(members)
                             if k == len(starts):
-                                add(a, members, ts_a, end)
+                                grouped.append((a, members, ts_a, end))
                             elif not k:
-                                add(a, members, starts, end)
+                                grouped.append((a, members, starts, end))
                             else:
-                                add(a, members[:k], ts_a, end)
-                                add(a, members[k:], starts[k:], end)
+                                grouped.append((a, members[:k], ts_a, end))
+                                grouped.append((a, members[k:], starts[k:], end))
                 elif ended is not None:
                     cross += [
                         (srcs, [a], ts_a, end_a if end_a < end_b else end_b)
@@ -232,6 +234,8 @@ def _emit(
                 if pairs:
                     _rows(rows, a, ts_a, end_a, pairs, a_first)
     if fans is not None:
+        if grouped:
+            fans.add_counted(grouped, count)
         if cross:
             fans.add_fans(cross)
         fans.extend(rows)

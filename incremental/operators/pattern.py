@@ -180,7 +180,14 @@ class PatternOp(ProbingJoin):
         whose ends are re-derived when they come up: operators/native_keys.py.)"""
         (s_slot, t_slot, conds), _steps = self.plans[i]
         loop = s_slot == t_slot
-        frontier: dict = {}
+        if not (retracting or fresh or loop or conds):
+            # the common case in one pass: a producer's round has one row per key (a PATH's
+            # widenings), so the keys are distinct unless the counts differ
+            live = [(s, t, ts, exp) for s, t, ts, exp, _wit in batch if exp > now]
+            frontier = {(s, t): (ts, exp) for s, t, ts, exp in live}
+            if len(frontier) == len(live):
+                return frontier
+        frontier = {}
         for s, t, ts, exp, _wit in batch:
             if retracting:
                 ts, exp = NEVER, FOREVER

@@ -87,13 +87,8 @@ class EdgeIndex:
         rows are most of an index's inserts (a closure PATH read by a PATTERN). A widened
         entry keeps its expiry item (at or before its old exp): `purge` moves it on."""
         by_src, by_trg, expiring = self.by_src, self.by_trg, self.heap.bucket
-        if self.trackers:
-            previous = self.previous = {}
-            for s, t, _ts, _exp, _wit in rows:
-                if (s, t) not in previous:
-                    row = by_src.get(s)
-                    entry = None if row is None else row.get(t)
-                    previous[(s, t)] = NEVER if entry is None else entry.exp
+        tracked = self.trackers
+        previous = self.previous = {} if tracked else self.previous
         make = Entry.__new__  # the fields set here: no __init__ call per new entry
         new = 0
         bucket_exp = bucket = None  # the expiry list of the last new entry's exp
@@ -103,6 +98,8 @@ class EdgeIndex:
             if row is None:
                 row = by_src[s] = {}
             entry = row.get(t)
+            if tracked and (s, t) not in previous:  # (its first row here: as it was before)
+                previous[(s, t)] = NEVER if entry is None else entry.exp
             if entry is None:
                 row[t] = entry = make(Entry)
                 entry.ts = ts

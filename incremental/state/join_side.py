@@ -10,9 +10,10 @@ so that a reader splits it by a start with one bisection. A group's lists that w
 place otherwise: a copy costs no more than the rows the fans that took the lists stand for.
 
 The other side of such a join keeps its live entries by y and end too (`by_end`, `{y: {end:
-[{a: None}, Sources or None]}}`), unordered, with the cross-product fan's sources built from a
-group when first asked for and kept until the group changes (fan_rows.py `Sources`): a changed
-entry of the grouped side then joins the other side's groups of its y, one fan per end.
+[{a: its ts}, Sources or None]}}`), unordered, with the cross-product fan's sources copied from
+a group when first asked for and kept until the group changes (fan_rows.py `Sources`): a
+changed entry of the grouped side then joins the other side's groups of its y, one fan per end.
+(An entry's ts changes only with its end, so a group holds its entries' ts as they are.)
 """
 
 from __future__ import annotations
@@ -129,12 +130,13 @@ class JoinSide:
                     group[1] = None
                     if not group[0]:
                         del ends[before]
-                end = entries[a].exp
+                entry = entries[a]
+                end = entry.exp
                 group = ends.get(end)
                 if group is None:
-                    ends[end] = [{a: None}, None]
+                    ends[end] = [{a: entry.ts}, None]
                 else:
-                    group[0][a] = None
+                    group[0][a] = entry.ts
                     group[1] = None
 
     def sources(self, y) -> dict:
@@ -146,9 +148,8 @@ class JoinSide:
         for end, group in ends.items():
             srcs = group[1]
             if srcs is None:
-                entries = self.by_y[y]
-                members = list(group[0])
-                srcs = group[1] = Sources(members, [entries[a].ts for a in members])
+                members = group[0]
+                srcs = group[1] = Sources(list(members), list(members.values()))
             out[end] = srcs
         return out
 
