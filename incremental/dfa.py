@@ -264,3 +264,23 @@ def compile_regex(regex: tuple) -> DFA:
     delta, finals = _trim(delta, finals)
     delta, finals = _hopcroft(delta, finals)
     return DFA(delta, finals)
+
+
+def closure_automaton(regex: tuple) -> DFA:
+    """The smaller of the minimal DFAs of `regex` and of `regex?`: a closure PATH's product
+    (operators/path_closure.py) reaches nodes by one edge or more, so only the non-empty words
+    matter, and those are the same (the ε-pairs come from the regex itself). `a+` takes one
+    state (`a*`'s) instead of two, and with it half the product nodes and edges. Its start
+    state is then final although ε is not in the language: a start node reaching itself is a
+    cycle, a result (state/level_closure.py `cycles`).
+
+    >>> closure_automaton(("plus", ("label", "a"))).size
+    1
+    >>> closure_automaton(("concat", ("label", "a"), ("label", "b"))).size
+    3
+    """
+    own = compile_regex(regex)
+    if own.nullable:
+        return own
+    either = compile_regex(("opt", regex))
+    return either if either.size < own.size else own

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..dfa import closure_automaton
 from ..fan_rows import FanRows, rows_of_fans
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
@@ -119,8 +120,9 @@ class PathClosureOp(PhysicalOperator):
     """PATH over nested per-level closures; hands over to S-PATH (`spath`) when it must."""
 
     # 2: the measured work of the slide (`spent`, `overwork_at`); 3: native ε-pairs (path.py);
-    # 4: whether the chain rule is still to decide (`chain_pending`)
-    STATE_VERSION = 4
+    # 4: whether the chain rule is still to decide (`chain_pending`); 5: the closures'
+    # automaton (dfa.py `closure_automaton`: other product nodes)
+    STATE_VERSION = 5
 
     __slots__ = (
         "dfa",
@@ -153,12 +155,14 @@ class PathClosureOp(PhysicalOperator):
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
         self.dfa, self.letters = path_automaton(node)
+        # the closures' automaton: the same non-empty words, maybe fewer states (`a+` as `a*`)
+        auto = closure_automaton(node.regex)
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         # the same indexes S-PATH asks for: the domain only matters for a nullable regex
         self.domain = (
             ctx.index_of(node.domain) if node.domain is not None and self.dfa.nullable else None
         )
-        self.moves = [list(self.dfa.by_letter.get(letter, ())) for letter in self.letters]
+        self.moves = [list(auto.by_letter.get(letter, ())) for letter in self.letters]
         # the input indexes of the letters under a star or plus (`_chains`)
         cyclic = self.dfa.cyclic_letters()
         self.chain_inputs = [
@@ -196,11 +200,15 @@ class PathClosureOp(PhysicalOperator):
         self.closure: LevelClosure | WindowClosure | None
         # interval rows: the rows of a start node's sole-edge sources are derived from it
         self.follow: FollowerRows | None = None
+        # a start node reaching itself: the result of a cycle, not an ε-pair
+        cycles = auto.nullable and not self.dfa.nullable
         if self.sink is None:
-            self.closure = LevelClosure(self.dfa.size, self.dfa.start, self.dfa.finals, derive=True)
-            self.follow = FollowerRows(self.dfa.start, self.dfa.finals, self.loops)
+            self.closure = LevelClosure(
+                auto.size, auto.start, auto.finals, derive=True, cycles=cycles
+            )
+            self.follow = FollowerRows(auto.start, auto.finals, self.loops)
         else:
-            self.closure = WindowClosure(self.dfa.size, self.dfa.start, self.dfa.finals)
+            self.closure = WindowClosure(auto.size, auto.start, auto.finals)
 
     # ---- the closure path
     def process(self, batches: list, now: int) -> list:
@@ -658,7 +666,7 @@ class PathClosureOp(PhysicalOperator):
             return  # the results are in the sink, not in `out`
         # every result a level holds is covered by what was emitted (a follower's derived)
         until = self.out.until
-        finals = self.dfa.finals
+        finals = closure.finals
         follow = self.follow
         follow._check(closure)
         for level in closure.levels:

@@ -69,12 +69,22 @@ class LevelClosure(ProductNodes):
         "unaliased",
         "new_successors",
         "renamed",
+        "cycles",
     )
 
     def __init__(
-        self, nstates: int, start: int, finals: Iterable[int], derive: bool = False
+        self,
+        nstates: int,
+        start: int,
+        finals: Iterable[int],
+        derive: bool = False,
+        cycles: bool = False,
     ) -> None:
+        """`cycles`: the start state is final but ε is not in the language (dfa.py
+        `closure_automaton`): a start node reaching itself is the result `(x, x)` of a cycle,
+        reported as any other; otherwise it is an ε-pair's, which the caller gives."""
         super().__init__(nstates, start, finals)
+        self.cycles = cycles
         self.levels: list[int] = []  # ascending live levels
         self.reach: dict[int, dict] = {}  # level -> node -> bitset of reachable nodes
         self.anc: dict[int, dict] = {}  # level -> node -> bitset of ancestors
@@ -243,7 +253,7 @@ class LevelClosure(ProductNodes):
         for e in {e[2] for e in edges}:
             self._ensure(e)
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
-        derive = self.derive
+        derive, cycles = self.derive, self.cycles
         sole_exp, followers = self.sole.exp, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
         ns, start, fmask = self.nstates, self.start, self.fmask  # (`_promote` may grow it)
@@ -288,11 +298,14 @@ class LevelClosure(ProductNodes):
                 for x, _before, added in gained:
                     new = added & fmask  # `a ^ (a & b)`, not `a & ~b` (see extend)
                     bx = 1 << x
+                    own = 0
                     if new & bx:
                         new ^= bx  # x already had itself at L (b, for its followers)
+                        if cycles and x % ns == start:  # but a start node's cycle: (x, x)
+                            own = bx if higher is None else bx ^ (bx & higher.get(x, 0))
                     up = new if higher is None else new ^ (new & higher.get(x, 0))
-                    if up and (x % ns == start or (derive and x in followers)):
-                        found.append((x, up, level))
+                    if (up or own) and (x % ns == start or (derive and x in followers)):
+                        found.append((x, up | own, level))
                     xs = followers.get(x)
                     if xs and not derive:
                         # the sole-edge sources after x, at L and under their exp

@@ -7,7 +7,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sgq.incremental.dfa import compile_regex
+from sgq.incremental.dfa import closure_automaton, compile_regex
 
 LETTERS = ("a", "b", "c")
 
@@ -118,3 +118,17 @@ def test_a_letter_repeated_beyond_its_moves_is_cyclic(regex):
         moves = len(dfa.by_letter[letter])
         most = max((w.count(letter) for w in words), default=0)
         assert most <= moves or letter in cyclic, (letter, most, moves)
+
+
+@settings(max_examples=200)
+@given(regexes)
+def test_closure_automaton_has_the_regex_non_empty_words_and_no_more_states(regex):
+    """What a closure PATH walks: the regex's non-empty words (its ε-pairs come from the
+    regex itself), never more states than the regex's DFA; `a+` in one state."""
+    dfa, closure = compile_regex(regex), closure_automaton(regex)
+    assert closure.size <= dfa.size
+    for word in ALL_WORDS[1:]:
+        assert closure.accepts(word) == dfa.accepts(word), (regex, word)
+    assert closure.nullable or not dfa.nullable
+    assert closure_automaton(("plus", ("label", "a"))).size == 1
+    assert closure_automaton(("plus", ("concat", ("label", "a"), ("label", "b")))).size == 2
