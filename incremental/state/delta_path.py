@@ -81,6 +81,8 @@ class DeltaPath:
                 back[q].append((letter, s))
         self.back = back
         self.window = window
+        for index in window.values():
+            index.order_by_exp()  # Propagate reads only the edges that outlive a node's old exp
 
     def tree(self, root: str) -> dict:
         """`T_root`, created with its root node if missing."""
@@ -111,26 +113,24 @@ class DeltaPath:
         for s, q in moves:
             if s == start:
                 self.tree(u)
-            roots = inv.get((u, s))
+            parent = (u, s)
+            roots = inv.get(parent)
             if not roots:
                 continue
+            key = (v, q)
             for x in list(roots):
                 tree = trees[x]
-                n_ts, n_exp, _parent, _wit = tree[(u, s)]
+                node = tree[parent]
+                n_exp = node[1]
                 if n_exp <= now:
                     continue
-                self._relax(
-                    x,
-                    tree,
-                    (u, s),
-                    v,
-                    q,
-                    ts if ts > n_ts else n_ts,
-                    exp if exp < n_exp else n_exp,
-                    wit,
-                    now,
-                    reached,
-                )
+                c_exp = exp if exp < n_exp else n_exp
+                child = tree.get(key)
+                if child is not None and child[1] >= c_exp and child[1] > now:
+                    continue  # (most offers: the tree already holds (v, q) as long)
+                n_ts = node[0]
+                c_ts = ts if ts > n_ts else n_ts
+                self._relax(x, tree, parent, v, q, c_ts, c_exp, wit, now, reached)
 
     def _relax(self, x, tree, parent, v, q, ts, exp, wit, now, reached) -> None:
         """Expand / Propagate from one offer, until nothing improves."""
@@ -141,6 +141,7 @@ class DeltaPath:
         while work:
             parent, v, q, ts, exp, wit = work.pop()
             key = (v, q)
+            floor = NEVER  # the node's exp before a Propagate
             node = tree.get(key)
             if node is None:
                 before = None
@@ -155,7 +156,7 @@ class DeltaPath:
                 before = node[1]
                 node[0], node[1], node[2], node[3] = ts, exp, parent, wit
             elif exp > node[1]:  # Propagate: a later-expiring path
-                before = node[1]
+                before = floor = node[1]
                 if ts < node[0]:
                     node[0] = ts
                 node[1], node[2], node[3] = exp, parent, wit
@@ -168,12 +169,22 @@ class DeltaPath:
             if q in finals:
                 reached.append((x, v, key, n_ts, n_exp, before))
             for letter, q2 in delta[q].items():
-                row = window[letter].by_src.get(v)
+                index = window[letter]
+                row = index.by_src.get(v)
                 if not row:
                     continue
-                for w, e in row.items():
+                if floor > now and index.ordered:
+                    # A Propagate: every edge expiring by the node's old exp gave its child
+                    # that much already; a row in exp order (EdgeIndex.order_by_exp) read
+                    # from its end stops at the first of them.
+                    edges, stop, base = reversed(row.items()), floor, len(work)
+                else:
+                    edges, stop, base = row.items(), now, None
+                for w, e in edges:
                     e_exp = e.exp
-                    if e_exp <= now:
+                    if e_exp <= stop:
+                        if stop > now:
+                            break
                         continue
                     e_ts = e.ts
                     if e_ts > now:  # a later instant's edge (a span, runtime.run_span)
@@ -183,6 +194,12 @@ class DeltaPath:
                     if child is not None and child[1] > now and child[1] >= c_exp:
                         continue
                     work.append((key, w, q2, n_ts if n_ts > e_ts else e_ts, c_exp, e.wit))
+                if base is not None and len(work) > base + 1:
+                    # read newest first: pushed back in the row's order, so that the stack
+                    # pops the latest-expiring child first, as after a full read
+                    pushed = work[base:]
+                    pushed.reverse()
+                    work[base:] = pushed
 
     # ---- deletion: invalidate and reconnect
     def below_tree_edges(

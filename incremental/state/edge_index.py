@@ -46,12 +46,26 @@ class Entry:
         return f"Entry({self.ts}, {self.exp}, {self.wit!r}, start={self.start})"
 
 
+def _in_exp_order(row: dict) -> bool:
+    """Whether the entries of a `by_src` row iterate in nondecreasing exp."""
+    last = NEVER
+    for entry in row.values():
+        if entry.exp < last:
+            return False
+        last = entry.exp
+    return True
+
+
+def _exp_of(item: tuple) -> int:
+    return item[1].exp
+
+
 class EdgeIndex:
     """`by_src[s][t]` and `by_trg[t][s]` hold the same `Entry`. Readers probe the two maps
     (`successors`/`predecessors` or the maps themselves, read-only); only `insert`, `cut`
     and `purge` change them."""
 
-    __slots__ = ("by_src", "by_trg", "heap", "count", "previous", "trackers")
+    __slots__ = ("by_src", "by_trg", "heap", "count", "previous", "trackers", "ordering", "ordered")
 
     STATE_VERSION = 2  # 2: entries carry their run's start
 
@@ -64,6 +78,10 @@ class EdgeIndex:
         #: some reader asks for it (`track`: operators/functional_join.py)
         self.previous: dict = {}
         self.trackers = 0
+        #: whether a reader asked for `ordered` (`order_by_exp`: state/delta_path.py)
+        self.ordering = False
+        #: while `ordering`: every `by_src` row iterates in nondecreasing exp
+        self.ordered = False
 
     def track(self) -> None:
         """Record, at each `insert_rows`, what the entries of its rows ended at before it
@@ -75,6 +93,23 @@ class EdgeIndex:
         self.trackers -= 1
         if not self.trackers:
             self.previous = {}
+
+    def order_by_exp(self) -> None:
+        """Keep each `by_src` row in nondecreasing exp while the input allows it, and say so in
+        `ordered`: a widened entry moves to its row's end, and the first insert or `cut` that
+        would break the order clears `ordered` for good. With constant windows over
+        insert-only input in ts order (the common stream), rows stay ordered, and a reader
+        that only wants the entries expiring after some instant reads a row from its end and
+        stops at the first one before it (S-PATH's Propagate, state/delta_path.py)."""
+        if self.ordering:
+            return  # (asked before, or restored: its order is the run's own)
+        self.ordering = True
+        for row in self.by_src.values():  # (rows filled before: sorted once, in place)
+            if not _in_exp_order(row):
+                items = sorted(row.items(), key=_exp_of)
+                row.clear()
+                row.update(items)
+        self.ordered = True
 
     def insert(self, s: str, t: str, ts: int, exp: int, wit, now: int) -> None:
         """Keep `[ts, exp)` for `(s, t)` if it outlives the stored entry (merging the two
@@ -88,6 +123,7 @@ class EdgeIndex:
         entry keeps its expiry item (at or before its old exp): `purge` moves it on."""
         by_src, by_trg, expiring = self.by_src, self.by_trg, self.heap.bucket
         tracked = self.trackers
+        ordered = self.ordered
         previous = self.previous = {} if tracked else self.previous
         make = Entry.__new__  # the fields set here: no __init__ call per new entry
         new = 0
@@ -98,6 +134,15 @@ class EdgeIndex:
             if row is None:
                 row = by_src[s] = {}
             entry = row.get(t)
+            if ordered and row and (entry is None or exp > entry.exp):  # a change
+                last = next(reversed(row.values()))  # (O(1) from a row's end)
+                if last is entry:
+                    pass
+                elif last.exp > exp:
+                    ordered = self.ordered = False
+                elif entry is not None:
+                    del row[t]  # widened: to its row's end, behind every entry it outlives
+                    row[t] = entry
             if tracked and (s, t) not in previous:  # (its first row here: as it was before)
                 previous[(s, t)] = NEVER if entry is None else entry.exp
             if entry is None:
@@ -134,6 +179,7 @@ class EdgeIndex:
         if exp < entry.exp:
             entry.exp = exp
             self.heap.add(exp, (s, t))
+            self.ordered = False  # (for good: `order_by_exp`)
 
     def get(self, s: str, t: str) -> Entry | None:
         """The entry of `(s, t)` (possibly expired), or None."""
@@ -200,6 +246,8 @@ class EdgeIndex:
             "edges": [(s, t, e.ts, e.exp, e.wit, e.start) for s, t, e in self.entries()],
             "sources_by_target": {t: list(col) for t, col in self.by_trg.items()},
             "expiry": state_of(self.heap),
+            "ordering": self.ordering,
+            "ordered": self.ordered,
         }
 
     def restore(self, state: dict) -> None:
@@ -213,6 +261,10 @@ class EdgeIndex:
         }
         self.count = len(state["edges"])
         restore_into(self.heap, state["expiry"])
+        # as the run went on (a resumed run reads rows as the first would have); a state
+        # from before the order was kept: not ordered
+        self.ordering = state.get("ordering", self.ordering)
+        self.ordered = state.get("ordered", False)
 
     def _check(self) -> None:
         """Invariants: both directions agree, counts match, every entry has a heap entry at
@@ -231,6 +283,7 @@ class EdgeIndex:
                 assert self.by_trg[t][s] is entry
                 assert entry.ts <= entry.exp, (s, t, entry)
                 assert first.get((s, t), entry.exp + 1) <= entry.exp, (s, t, entry)
+        assert not self.ordered or all(_in_exp_order(row) for row in self.by_src.values())
         m = sum(len(col) for col in self.by_trg.values())
         assert all(self.by_trg.values())
         assert n == m == self.count, (n, m, self.count)

@@ -7,6 +7,7 @@ import snapshot_reference as ref
 from hypothesis import strategies as st
 from native_deltas import DeltaSnapshots
 from sgq.incremental.deltas import delta_rows
+from sgq.incremental.state.edge_index import EdgeIndex
 
 import sgq
 
@@ -129,3 +130,25 @@ def edge_streams(
         absent = deletions and draw(st.integers(0, absent_odds - 1)) == 0
         out.append((s, d, label, t, "-" if absent else "+"))
     return out
+
+
+class OperatorContext:
+    """What a physical operator asks its engine for when built (`BuildContext`), for tests
+    that build one operator by hand: one EdgeIndex per input node, rows as tuples, no native
+    deltas; `paths` whether rows carry witnesses."""
+
+    def __init__(self, paths: bool = False):
+        self.paths = paths
+        self.indexes: dict = {}
+
+    def index_of(self, node):
+        return self.indexes.setdefault(node, EdgeIndex())
+
+    def delta_sink(self, node):
+        return None  # rows, not native deltas
+
+    def output_key(self, node):
+        return node.label, False
+
+    def fan_rows(self, node):
+        return False  # rows as tuples

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from incremental_support import OperatorContext
 from sgq.incremental.engine import Engine
 from sgq.incremental.operators.path import PathOp
-from sgq.incremental.state.edge_index import EdgeIndex
 from sgq.sga.algebra import (
     EdgeCondition,
     Filter,
@@ -191,30 +191,11 @@ def test_path_nullable_uses_domain():
     assert sorted(out) == [("1", "1", "P", 0, 10), ("1", "2", "P", 0, 10), ("2", "2", "P", 0, 10)]
 
 
-class _Ctx:
-    paths = False
-
-    def __init__(self):
-        self.indexes = {}
-
-    def index_of(self, node):
-        return self.indexes.setdefault(node, EdgeIndex())
-
-    def delta_sink(self, node):
-        return None  # rows, not native deltas
-
-    def output_key(self, node):
-        return node.label, False
-
-    def fan_rows(self, node):
-        return False  # rows as tuples
-
-
 def test_path_on_derived_input_with_arbitrary_intervals():
     """PATH over a derived stream: intervals that started in the past and end anywhere."""
     d = WScan("d", 100, 1)  # stands for a derived stream; only its index is used
     node = Path((d,), ("plus", ("label", "d")), "P")
-    ctx = _Ctx()
+    ctx = OperatorContext()
     op = PathOp(node, ctx)
     index = ctx.index_of(d)
     batch = [("x", "y", 2, 9, None), ("y", "z", 5, 7, None), ("z", "w", 3, 30, None)]

@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
+from incremental_support import OperatorContext
 from sgq.incremental.operators.path import PathOp
 from sgq.incremental.state.coalescer import Coalescer
-from sgq.incremental.state.edge_index import EdgeIndex
 from sgq.sga.algebra import Path, WScan
-
-
-class _Ctx:
-    paths = True
-
-    def __init__(self):
-        self.indexes = {}
-
-    def index_of(self, node):
-        return self.indexes.setdefault(node, EdgeIndex())
-
-    def delta_sink(self, node):
-        return None  # rows, not native deltas
-
-    def output_key(self, node):
-        return node.label, False
-
-    def fan_rows(self, node):
-        return False  # rows as tuples
 
 
 def test_example_11_value_equivalent_pattern_results_coalesce():
@@ -40,7 +21,7 @@ def test_example_12_path_over_derived_recent_liker_edges():
     (u, v, [29, 31)) at 29 give (y,u,[28,37)), (u,v,[29,31)) and (y,v,[29,31)) with the
     path <(y,RL,u), (u,RL,v)>."""
     rl = WScan("RL", 9, 1)  # stands for the PATTERN's output stream
-    ctx = _Ctx()
+    ctx = OperatorContext(paths=True)
     op = PathOp(Path((rl,), ("plus", ("label", "RL")), "RLP"), ctx)
     index = ctx.index_of(rl)
     out = []
