@@ -6,7 +6,10 @@ from `(x, s0)`, each holding the interval of the path that expires last (`[ts, e
 coalescing with max) and a parent pointer for the witness path. An inverted index maps
 `(vertex, state)` to the roots of the trees holding it (ExpandableTrees, thesis line 18), and
 an exp-bucketed expiry index (state/expiry.py) finds expired nodes directly (no ExpiryRAPQ
-re-derivation: a child never outlives its parent, so expired nodes form whole subtrees).
+re-derivation: a child never outlives its parent, so expired nodes form whole subtrees). A
+node has an item there at or before its exp: one when it is made, and `purge` moves the item
+of a node that outlived it on to its exp (once per slide at most, where an item per
+Propagate cost an append each and a skip each).
 
 A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, None]`. Nodes
 with `exp <= now` are treated as absent by the algorithm and dropped by `purge`. The window
@@ -152,19 +155,19 @@ class DeltaPath:
                 else:
                     roots.add(x)
                 self.count += 1
-            elif node[1] <= now:  # expired: a fresh derivation
+                if exp != bucket_exp:  # an offer's nodes mostly share its exp: its list once
+                    bucket_exp, bucket = exp, expiring(exp)
+                bucket.append((x, v, q))
+            elif node[1] <= now:  # expired: a fresh derivation (its item comes up: `purge`)
                 before = node[1]
                 node[0], node[1], node[2], node[3] = ts, exp, parent, wit
-            elif exp > node[1]:  # Propagate: a later-expiring path
+            elif exp > node[1]:  # Propagate: a later-expiring path (its item: as above)
                 before = floor = node[1]
                 if ts < node[0]:
                     node[0] = ts
                 node[1], node[2], node[3] = exp, parent, wit
             else:
                 continue
-            if exp != bucket_exp:  # an offer's nodes mostly share its exp: its list once
-                bucket_exp, bucket = exp, expiring(exp)
-            bucket.append((x, v, q))
             n_ts, n_exp = node[0], node[1]
             if q in finals:
                 reached.append((x, v, key, n_ts, n_exp, before))
@@ -417,14 +420,19 @@ class DeltaPath:
         several = len(finals) > 1  # else a result's one final node: its end is that node's
         last = tree = None  # entries come in runs of one root (one relaxation's nodes)
         removed = 0
-        for root, v, q in self.heap.expired(now):
+        later: list = []  # items of nodes that outlived them: moved on to their exp
+        for item in self.heap.expired(now):
+            root, v, q = item
             if root != last:
                 last, tree = root, trees.get(root)
             if tree is None:
                 continue
             key = (v, q)
             node = tree.get(key)
-            if node is None or node[1] > now:
+            if node is None:
+                continue
+            if node[1] > now:
+                later.append((node[1], item))
                 continue
             del tree[key]
             removed += 1
@@ -445,6 +453,9 @@ class DeltaPath:
                 if not roots:
                     del inv[rkey]
         self.count -= removed
+        heap_add = self.heap.add
+        for exp, item in later:
+            heap_add(exp, item)
         if ended and several:  # with one final state, a removed node was the last
             for root, v in list(ended):
                 if self.other_finals_until(root, v) > now:
@@ -479,9 +490,12 @@ class DeltaPath:
 
     def _check(self, now: int | None = None) -> None:
         """Invariants: inverted index == tree membership; counts; non-empty intervals; a
-        heap entry at every node's exp; a valid node's parent is in its tree and outlives it."""
+        heap entry at or before every node's exp; a valid node's parent is in its tree and outlives it."""
         self.heap._check()
-        heap_keys = {(r, v, q, e) for e, (r, v, q) in self.heap.pairs()}
+        first: dict = {}  # the earliest expiry item per node
+        for e, item in self.heap.pairs():
+            if e < first.get(item, FOREVER):
+                first[item] = e
         members: dict[tuple, set] = {}
         n = 0
         for root, tree in self.trees.items():
@@ -495,7 +509,7 @@ class DeltaPath:
                 n += 1
                 ts, exp, parent, _wit = node
                 assert ts <= exp, (root, key, node)
-                assert (root, key[0], key[1], exp) in heap_keys, (root, key, node)
+                assert first.get((root, key[0], key[1]), FOREVER) <= exp, (root, key, node)
                 if now is not None and exp > now:
                     assert parent in tree, (root, key, parent)
                     assert tree[parent][1] >= exp, (root, key, node, tree[parent])
