@@ -5,7 +5,8 @@ key: value-equivalent tuples coalesce, so duplicates never multiply downstream. 
 tuple pushed at time `now` holds `now` (incremental/sgt.py), the emitted coverage of a live key
 is one interval `[start, until)` holding `now`, and a new tuple `[ts, exp)` is covered iff
 `exp <= until`. Expired keys (`until <= now`) count as absent; `purge` drops them (an
-exp-bucketed index, stale entries skipped). Cost: O(1) per tuple (O(log k) for a new expiry instant).
+exp-bucketed index holding an item at or before each key's end, moved on when it comes up).
+Cost: O(1) per tuple (O(log k) for a new expiry instant).
 
 With explicit deletions an operator may find that a key's coverage ends earlier than emitted:
 `cut` shortens it (or ends it at `now`) and returns the end record to emit (specs/semantics.md §5).
@@ -52,8 +53,7 @@ class Coalescer:
                 return None
             if ts < cur[0]:
                 cur[0] = ts
-            cur[1] = exp
-            self.heap.add(exp, key)
+            cur[1] = exp  # (its expiry item stays: `purge` moves it on)
             return (cur[0], exp)
         self.live[key] = [ts, exp]
         self.heap.add(exp, key)
@@ -265,12 +265,22 @@ class Coalescer:
         return list(self.live)
 
     def purge(self, now: int) -> None:
-        """Forget keys whose coverage ended at or before `now`."""
+        """Forget keys whose coverage ended at or before `now`; the expiry items of keys
+        widened since move on to their end (one item per key and end reached, where an item
+        per widening cost an add and a skip each)."""
         live = self.live
+        later = []
         for key in self.heap.expired(now):
             cur = live.get(key)
-            if cur is not None and cur[1] <= now:
-                del live[key]
+            if cur is not None:
+                if cur[1] <= now:
+                    del live[key]
+                else:
+                    later.append(key)
+        add = self.heap.add
+        for key in later:
+            until = live[key][1]
+            add(until, key)
 
     def __len__(self) -> int:
         return len(self.live)
