@@ -490,7 +490,8 @@ class DeltaPath:
 
     def _check(self, now: int | None = None) -> None:
         """Invariants: inverted index == tree membership; counts; non-empty intervals; a
-        heap entry at or before every node's exp; a valid node's parent is in its tree and outlives it."""
+        heap entry at or before every node's exp; a valid node's parent is in its tree and
+        outlives it."""
         self.heap._check()
         first: dict = {}  # the earliest expiry item per node
         for e, item in self.heap.pairs():
