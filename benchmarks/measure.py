@@ -51,9 +51,12 @@ def print_partial(result: dict) -> None:
 
 def _groups(path: str):
     """(first t, edges) in the groups `sgq run` hands to the engine (several instants each)."""
-    from sgq.evaluation import batches as run_batches
+    from sgq.evaluation import block_batches
+    from sgq.reorder import ordered_blocks
+    from sgq.stream_io import read_blocks
 
-    for batch in run_batches(read_edges(path), per_instant=False):
+    edge_lists = ordered_blocks(read_blocks(path), path, [0])
+    for batch in block_batches(edge_lists, per_instant=False):
         yield batch[0][3], batch
 
 

@@ -9,7 +9,9 @@ passed τ (specs/semantics.md §5).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 
 from .errors import UserError
 from .incremental.engine import Engine
@@ -23,25 +25,45 @@ def batches(edges: Iterable, per_instant: bool) -> Iterator[list]:
     engine still runs one round per timestamp, so the results are the same, but they are
     drained and written once per group). A bad line stops the input: the edges before it
     are still handed over first, so their results are written before the error."""
+    return block_batches(([edge] for edge in edges), per_instant)
+
+
+def block_batches(edge_lists: Iterable[list], per_instant: bool) -> Iterator[list]:
+    """`batches` of edges that come in time-ordered lists (reorder.ordered_blocks), cut with a
+    search of each list's times instead of a step per edge."""
     batch: list = []
     current = None
     try:
-        for edge in edges:
-            t = edge[3]
-            if (t != current and (per_instant or len(batch) >= BATCH_EDGES)) or len(
-                batch
-            ) >= 2 * BATCH_EDGES:
-                if batch:
+        for edges in edge_lists:
+            i, n = 0, len(edges)
+            while i < n:
+                size = len(batch)
+                t = edges[i][3]
+                if size and (
+                    (t != current and (per_instant or size >= BATCH_EDGES))
+                    or size >= 2 * BATCH_EDGES
+                ):
                     yield batch
-                batch = []
-            current = t
-            batch.append(edge)
+                    batch, size = [], 0
+                # no cut before edges[k] (k > i) until its time changes with the batch at
+                # BATCH_EDGES or more (at once, per instant), or the batch reaches twice that
+                full = i + 2 * BATCH_EDGES - size
+                k = i + 1 if per_instant else max(i + 1, i + BATCH_EDGES - size)
+                if k < n and edges[k][3] == edges[k - 1][3]:
+                    k = bisect_right(edges, edges[k][3], k, n, key=_time)
+                j = min(k, full, n)
+                batch.extend(edges[i:j])
+                current = edges[j - 1][3]
+                i = j
     except UserError:
         if batch:
             yield batch
         raise
     if batch:
         yield batch
+
+
+_time = itemgetter(3)
 
 
 def _row_key(r: tuple) -> tuple:

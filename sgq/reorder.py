@@ -54,6 +54,31 @@ def ordered(
     yield from buffer.release_all()
 
 
+def ordered_blocks(blocks: Iterable, filename: str, position: list[int]) -> Iterator[list]:
+    """`ordered` without a lateness bound over EdgeBlocks (sgq/edge_blocks.py): each block's
+    edges, checked a block at a time (one sort of its times, already in order, in C); at the
+    first edge earlier than the one before it, the edges before it, then StreamError at its
+    line. `position[0]`: the line of the last edge given (or of the bad one)."""
+    last = -math.inf
+    for block in blocks:
+        times = block.times
+        if not times:
+            continue
+        if times[0] >= last and times == sorted(times):
+            last = times[-1]
+            position[0] = block.lines[-1]
+            yield block.edges
+            continue
+        for i, t in enumerate(times):
+            if t < last:
+                position[0] = block.lines[i]
+                if i:
+                    yield block.edges[:i]
+                why = out_of_order(t, last)
+                raise StreamError(filename, position[0], f"{why} ({LATENESS_HINT})")
+            last = t
+
+
 class Reorder:
     """The lateness buffer of `ordered`, fed one edge at a time: `add` returns the edges it
     makes safe to release. Without `max_lateness` it holds nothing and only checks order.

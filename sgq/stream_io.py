@@ -19,6 +19,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
+from .edge_blocks import EdgeBlock, edge_blocks
 from .errors import UserError
 from .incremental.deltas import Fans, csv_plain, rows_of
 from .incremental.fan_rows import FanRows, Sources
@@ -119,61 +120,89 @@ def _edge(values: dict[str, str], filename: str, lineno: int) -> Edge:
     return (src, trg, label, ts, op)
 
 
-def _delimited(
-    lines: Iterable[str],
-    delimiter: str,
-    columns: tuple[str, ...] | None,
-    filename: str,
-    on_error: Callable[[StreamError, str], None] | None,
-    position: list[int] | None = None,
-    start: int = 0,
-) -> Iterator[Edge]:
-    order = columns
-    at = None  # positions of src, trg, label, ts, op (None: no op column) in a line
-    first = True
-    lineno = start
-    for raw in lines:
-        if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
-            yield TICK
-            continue
-        lineno += 1
-        line = raw.rstrip("\r\n")
-        if position is not None:
-            position[0] = lineno
-        head = line.lstrip()
-        if not head or head[0] == "#":  # blank, or a comment
-            continue
-        try:
-            if isinstance(raw, BadEncoding):
-                raise StreamError(filename, lineno, "not valid UTF-8")
-            # split_fields' fast path inline: one call less per edge on the reader's hot loop
-            fields = line.split(delimiter) if '"' not in line else split_fields(line, delimiter)
-            if first:
-                first = False
-                header = _header_columns(fields)
-                if header is not None:
-                    order = order or header
-                    continue
-                if order is None:
-                    order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
-            if at is None:
-                at = tuple(order.index(c) if c in order else None for c in COLUMNS)
-            if len(fields) != len(order):
-                raise StreamError(
-                    filename,
-                    lineno,
-                    f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
-                )
-            yield _edge_at(fields, at, filename, lineno)
-        except StreamError as exc:
-            if on_error is None:
-                raise
-            on_error(exc, line)
-        except csv.Error as exc:
-            err = StreamError(filename, lineno, f"malformed line ({exc})")
-            if on_error is None:
-                raise err from None
-            on_error(err, line)
+class DelimitedParser:
+    """The state of reading one CSV/TSV input: the column order (from `columns`, a header
+    line, or the first line's width) and the positions of src, trg, label, ts and op in a
+    line. `lines` reads lines one at a time; sgq/edge_blocks.py reads a finished file's
+    plain chunks whole with the same state, and hands the others to `lines`."""
+
+    __slots__ = ("delimiter", "order", "at", "first", "filename", "on_error")
+
+    def __init__(
+        self,
+        delimiter: str,
+        columns: tuple[str, ...] | None,
+        filename: str,
+        on_error: Callable[[StreamError, str], None] | None,
+    ) -> None:
+        self.delimiter = delimiter
+        self.order = columns
+        self.at: tuple | None = None  # positions of src, trg, label, ts, op (None: no op)
+        self.first = True  # the first line (blank and comment lines aside) is still to come
+        self.filename = filename
+        self.on_error = on_error
+
+    def settled(self) -> bool:
+        """Whether the column positions are known (the first line read): every later line
+        is read the same way. Sets `at` when it is."""
+        if self.first or self.order is None:
+            return False
+        if self.at is None:
+            order = self.order
+            self.at = tuple(order.index(c) if c in order else None for c in COLUMNS)
+        return True
+
+    def lines(
+        self, lines: Iterable[str], position: list[int] | None = None, start: int = 0
+    ) -> Iterator[Edge]:
+        """The edges of `lines`, line `start + 1` first; `position[0]`: the line read."""
+        delimiter, filename, on_error = self.delimiter, self.filename, self.on_error
+        # (locals on the hot loop; the state is written back when it changes)
+        first, at, order = self.first, self.at, self.order
+        lineno = start
+        for raw in lines:
+            if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
+                yield TICK
+                continue
+            lineno += 1
+            line = raw.rstrip("\r\n")
+            if position is not None:
+                position[0] = lineno
+            head = line.lstrip()
+            if not head or head[0] == "#":  # blank, or a comment
+                continue
+            try:
+                if isinstance(raw, BadEncoding):
+                    raise StreamError(filename, lineno, "not valid UTF-8")
+                # split_fields' fast path inline: one call less per edge on the hot loop
+                fields = line.split(delimiter) if '"' not in line else split_fields(line, delimiter)
+                if first:
+                    first = self.first = False
+                    header = _header_columns(fields)
+                    if header is not None:
+                        self.order = self.order or header
+                        continue
+                    if self.order is None:
+                        self.order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
+                if at is None:
+                    self.settled()
+                    at, order = self.at, self.order
+                if len(fields) != len(order):
+                    raise StreamError(
+                        filename,
+                        lineno,
+                        f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
+                    )
+                yield _edge_at(fields, at, filename, lineno)
+            except StreamError as exc:
+                if on_error is None:
+                    raise
+                on_error(exc, line)
+            except csv.Error as exc:
+                err = StreamError(filename, lineno, f"malformed line ({exc})")
+                if on_error is None:
+                    raise err from None
+                on_error(err, line)
 
 
 def _edge_at(fields: list[str], at: tuple, filename: str, lineno: int) -> Edge:
@@ -206,7 +235,7 @@ def _jsonl(
     order = columns or COLUMNS
     lineno = start
     for raw in lines:
-        if raw is TICK:  # see _delimited
+        if raw is TICK:  # see DelimitedParser.lines
             yield TICK
             continue
         lineno += 1
@@ -294,6 +323,18 @@ class FileLines:
         self.done = 0
 
     def __iter__(self) -> Iterator[str]:
+        for chunk in self.chunks():
+            if type(chunk) is str:
+                lines = chunk.split("\n")
+                lines.pop()  # the empty text after the last newline
+                yield from lines
+            else:
+                yield from chunk
+
+    def chunks(self) -> Iterator[str | list]:
+        """The file a chunk of whole lines at a time: the chunk's text, each line ended by a
+        newline (the last line of a file without one gets it), or, for a chunk that is not
+        valid UTF-8, its lines (a bad one as a BadEncoding)."""
         read = getattr(self.handle, "read1", self.handle.read)
         lineno = 0
         pending: list = []  # the bytes after the last newline, in the pieces they came in
@@ -314,16 +355,15 @@ class FileLines:
                     pending = []
                 if cut < len(chunk):
                     pending.append(chunk[cut:])
+                lineno += body.count(b"\n")
                 try:
-                    lines = body.decode("utf-8").split("\n")
-                    lines.pop()  # the empty text after the last newline
+                    yield body.decode("utf-8")
                 except UnicodeDecodeError:
-                    lines = [_decoded(raw) for raw in body.split(b"\n")[:-1]]
-                lineno += len(lines)
-                yield from lines
+                    yield [_decoded(raw) for raw in body.split(b"\n")[:-1]]
             if pending:
                 lineno += 1
-                yield _decoded(b"".join(pending))
+                last = _decoded(b"".join(pending))
+                yield [last] if type(last) is BadEncoding else last + "\n"
         except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
             raise StreamError(
                 self.filename or "<stream>", lineno + 1, f"cannot read the input ({exc})"
@@ -364,6 +404,21 @@ def read_edges(
             decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error
         )
         return
+    yield from _flat(read_blocks(path, fmt, columns, on_error), None)
+
+
+def read_blocks(
+    path: str | os.PathLike,
+    fmt: str | None = None,
+    columns: str | Iterable[str] | None = None,
+    on_error: Callable[[StreamError, str], None] | None = None,
+) -> Iterator[EdgeBlock]:
+    """`read_edges` of a file (not stdin), in blocks of edges (sgq/edge_blocks.py)."""
+    cols = parse_columns(columns) if columns is not None else None
+    path = os.fspath(path)
+    fmt = fmt or guess_format(path)
+    if fmt not in FORMATS:
+        raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
     if not os.path.exists(path):
         raise UserError(f"input file '{path}' does not exist")
     if os.path.isdir(path):
@@ -372,10 +427,10 @@ def read_edges(
         import gzip
 
         with gzip.open(path, "rb") as handle:
-            yield from parse_lines(FileLines(handle, path), fmt, cols, path, on_error)
+            yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
         return
     with open(path, "rb") as handle:
-        yield from parse_lines(FileLines(handle, path), fmt, cols, path, on_error)
+        yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
 
 
 def parse_lines(
@@ -390,11 +445,45 @@ def parse_lines(
     """Edges of text lines already read (see read_edges for the format); `position[0]` is
     kept at the current line number, for errors found later (out-of-order times). `start`:
     the number of lines before the first one given (a reader resuming inside a file). A
-    `TICK` among the lines is passed through as it is (a source saying it waits for more)."""
+    `TICK` among the lines is passed through as it is (a source saying it waits for more).
+    The lines of a finished file (FileLines) are read a chunk at a time (`parse_blocks`)."""
+    if isinstance(lines, FileLines):
+        return _flat(parse_blocks(lines, fmt, cols, name, on_error, start), position)
     if fmt == "jsonl":
         return _jsonl(lines, cols, name, on_error, position, start)
     delimiter = "\t" if fmt == "tsv" else ","
-    return _delimited(lines, delimiter, cols, name, on_error, position, start)
+    return DelimitedParser(delimiter, cols, name, on_error).lines(lines, position, start)
+
+
+def parse_blocks(
+    lines: FileLines,
+    fmt: str,
+    cols: tuple[str, ...] | None,
+    name: str,
+    on_error: Callable[[StreamError, str], None] | None = None,
+    start: int = 0,
+) -> Iterator[EdgeBlock]:
+    """The edges of a finished file in blocks (sgq/edge_blocks.py): what `parse_lines` reads,
+    a chunk of lines at a time."""
+    if fmt == "jsonl":
+
+        def read_jsonl(chunk, position, first):
+            return _jsonl(chunk, cols, name, on_error, position, first)
+
+        return edge_blocks(lines.chunks(), read_jsonl, None, start)
+    parser = DelimitedParser("\t" if fmt == "tsv" else ",", cols, name, on_error)
+    return edge_blocks(lines.chunks(), parser.lines, parser, start)
+
+
+def _flat(blocks: Iterator[EdgeBlock], position: list[int] | None) -> Iterator[Edge]:
+    """The edges of `blocks` one by one, `position[0]` at each one's line."""
+    for block in blocks:
+        if position is None:
+            yield from block.edges
+            continue
+        for edge, lineno in zip(block.edges, block.lines):
+            position[0] = lineno
+            yield edge
 
 
 # ---- output ------------------------------------------------------------------------------
@@ -419,6 +508,7 @@ def path_text(path) -> str:
 
 
 _CHUNK = 1 << 15
+_GROUPED_ROWS = 1 << 15  # delta rows joined before a write (ResultWriter.write_groups)
 _KEPT_LINES = 1 << 13  # fans' lines the writer keeps between calls (`_write_fan_rows`)
 
 
@@ -621,10 +711,59 @@ class ResultWriter:
 
     def write_groups(self, groups) -> None:
         """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,
-        one formatted line per key with the group's `τ,op,` in front, no row tuples."""
+        one formatted line per key with the group's `τ,op,` in front, no row tuples. Most
+        groups are an instant's few keys: their lines are joined across groups and written,
+        and checked for what the csv module would quote (`_needs_csv`), once per
+        `_GROUPED_ROWS` rows; a text that fails the check is written group by group."""
         if self.fmt != "csv":
             self.write_many(rows_of(groups))
             return
+        parts: list = []
+        append = parts.append
+        n = 0
+        start = 0  # the first group not written yet
+        for i, (tau, op, keys) in enumerate(groups):
+            if not keys:
+                continue
+            prefix = f"{tau},{op},"
+            try:  # (keys of strings: each line joined in C, no bytecode per key)
+                if type(keys) is Fans:
+                    tail = f",{keys.label}\n"
+                    for src, trgs in keys:
+                        head = prefix + src + ","
+                        append(head)
+                        append((tail + head).join(trgs))
+                        append(tail)
+                        n += len(trgs)
+                else:
+                    append(prefix)
+                    append(("\n" + prefix).join(map(",".join, keys)))
+                    append("\n")
+                    n += len(keys)
+            except TypeError:  # a vertex that is not a string (the API takes any value)
+                self._write_each(groups[start : i + 1])
+                parts, n, start = [], 0, i + 1
+                append = parts.append
+                continue
+            if n >= _GROUPED_ROWS:
+                self._write_joined(parts, n, groups[start : i + 1])
+                parts, n, start = [], 0, i + 1
+                append = parts.append
+        if parts:
+            self._write_joined(parts, n, groups[start:])
+
+    def _write_joined(self, parts: list, n: int, groups) -> None:
+        """The `n` lines `parts` of `groups`, written as they are when the csv module would
+        write them alike, else group by group."""
+        text = "".join(parts)
+        if _needs_csv(text, n):
+            self._write_each(groups)
+        else:
+            self.out.write(text)
+            self.rows += n
+
+    def _write_each(self, groups) -> None:
+        """`write_groups` a group at a time, each checked on its own."""
         for tau, op, keys in groups:
             if type(keys) is Fans:
                 self._write_fans(tau, op, keys)

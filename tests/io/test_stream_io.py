@@ -8,6 +8,7 @@ import io
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sgq.incremental.deltas import Fans, csv_plain, rows_of
 from sgq.incremental.fan_rows import FanRows
 
 from sgq.errors import UserError
@@ -266,3 +267,39 @@ def test_grouped_delta_rows_write_what_their_rows_write(groups, fmt):
     g = ResultWriter(got, fields, fmt)
     g.write_groups(groups)
     assert got.getvalue() == want.getvalue() and g.rows == w.rows == len(rows)
+
+
+_vertex = st.one_of(st.sampled_from(["a", "b", "p1", "m2"]), _field)
+
+
+@st.composite
+def _delta_group(draw):
+    """A released group: flat keys, or `Fans` (one label, sources and targets sorted)."""
+    tau, op = draw(st.integers(0, 9)), draw(st.sampled_from("+-"))
+    if draw(st.booleans()):
+        return tau, op, draw(st.lists(st.tuples(_vertex, _vertex, _vertex), max_size=4))
+    label = draw(st.sampled_from(["knows", "a,b", 'q"']))
+    fans = draw(st.lists(st.tuples(_vertex, st.lists(_vertex, min_size=1, max_size=3)), max_size=3))
+    plain = all(csv_plain(s) and all(csv_plain(t) for t in trgs) for s, trgs in fans)
+    return tau, op, Fans(label, fans, plain=plain and draw(st.booleans()))
+
+
+@given(st.lists(_delta_group(), max_size=6), st.sampled_from([1, 2, 5, 1 << 15]))
+def test_delta_groups_joined_across_groups_write_what_their_rows_write(groups, every):
+    """`write_groups` joins the lines of many groups before it writes (and checks) them:
+    flat and fanned groups, quoting and keys that are not strings, whatever the groups
+    before and after them, give the bytes of `write_many`."""
+    import sgq.stream_io as stream_io
+
+    rows = rows_of(groups)
+    want, got = io.StringIO(), io.StringIO()
+    fields = ("time", "op", "src", "trg", "label")
+    ResultWriter(want, fields).write_many(rows)
+    before = stream_io._GROUPED_ROWS
+    stream_io._GROUPED_ROWS = every  # (small: the text is written every few rows)
+    try:
+        g = ResultWriter(got, fields)
+        g.write_groups(groups)
+    finally:
+        stream_io._GROUPED_ROWS = before
+    assert got.getvalue() == want.getvalue() and g.rows == len(rows)

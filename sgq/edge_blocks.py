@@ -1,0 +1,148 @@
+"""A finished file's edges a chunk at a time: the reader of `sgq run -i FILE` and `read_edges`.
+
+Reading a line at a time (stream_io.DelimitedParser.lines) costs a split, four strips, an
+`int` and a generator step per edge, as much as the engine spends on an edge of a light query.
+A chunk of a finished CSV/TSV file (FileLines.chunks, about a megabyte of whole lines) is read
+whole when it is *plain*: no quote, comment, blank line or whitespace but its line breaks (and
+the TSV tab), every line with as many delimiters as the columns need. Then its fields are one
+split of the chunk, its columns slices of that list, its times one `map(int, ...)`: loops in C,
+no bytecode per edge. Any other chunk, or one whose fields would not make edges (an empty
+vertex, a time that is not an integer, an unknown op), is read by the line reader, so errors,
+`--on-error skip`, quoting and comments are exactly its own; so is a file's first line (a
+header, or the line that fixes the number of columns).
+
+A block is an `EdgeBlock`: its edges `(src, trg, label, ts, op)`, their times, and each edge's
+line number (the order check's messages, reorder.ordered_blocks). A bad line stops the input
+as it does line by line: the block of the edges before it comes first, then the error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
+from operator import methodcaller
+
+from .errors import UserError
+
+#: what `str.strip()` removes besides the line break: a plain chunk has none of it (nor `"`
+#: nor `#`), so its fields need neither stripping nor the csv module
+_WHITESPACE = (
+    "\t\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_ASCII_NOT_PLAIN = '"#' + "".join(c for c in _WHITESPACE if c < "\x80")
+_OPS = frozenset(("+", "-", ""))
+
+
+class EdgeBlock:
+    """Edges read together: `edges[i]` has time `times[i]` and was read on line `lines[i]`."""
+
+    __slots__ = ("edges", "times", "lines")
+
+    def __init__(self, edges: list, times: list, lines: range | list) -> None:
+        self.edges = edges
+        self.times = times
+        self.lines = lines
+
+
+def edge_blocks(
+    chunks: Iterable[str | list],
+    read_lines: Callable[..., Iterator],
+    parser=None,
+    start: int = 0,
+) -> Iterator[EdgeBlock]:
+    """The edges of `chunks` (FileLines.chunks: a text of whole lines, or a list of lines),
+    line `start + 1` first. `read_lines(lines, position, start)` is the line reader;
+    `parser`, a DelimitedParser (its `lines` being `read_lines`), reads plain chunks whole
+    once it knows the columns (`settled`); without it every chunk goes line by line (JSON
+    Lines)."""
+    lineno = start
+    for chunk in chunks:
+        if type(chunk) is not str:
+            yield from _by_lines(read_lines, chunk, lineno)
+            lineno += len(chunk)
+            continue
+        if parser is not None:
+            while chunk and not parser.settled():  # the first line: the line reader's
+                cut = chunk.index("\n")
+                yield from _by_lines(read_lines, (chunk[:cut],), lineno)
+                lineno += 1
+                chunk = chunk[cut + 1 :]
+        if not chunk:
+            continue
+        block = _plain(chunk, parser, lineno + 1) if parser is not None else None
+        if block is None:
+            lines = chunk.split("\n")
+            lines.pop()  # the empty text after the last newline
+            yield from _by_lines(read_lines, lines, lineno)
+            lineno += len(lines)
+        else:
+            yield block
+            lineno += len(block.edges)
+
+
+def _by_lines(read_lines: Callable[..., Iterator], lines, lineno: int) -> Iterator[EdgeBlock]:
+    """One block of what the line reader makes of `lines`; at a bad line that stops the
+    input, the block of the edges before it, then the error."""
+    position = [lineno]
+    edges: list = []
+    numbers: list = []
+    try:
+        for edge in read_lines(lines, position, lineno):
+            edges.append(edge)
+            numbers.append(position[0])
+    except UserError:
+        if edges:
+            yield EdgeBlock(edges, [e[3] for e in edges], numbers)
+        raise
+    if edges:
+        yield EdgeBlock(edges, [e[3] for e in edges], numbers)
+
+
+#: per delimiter, a character that makes a chunk not plain (a non-ASCII chunk's search)
+_NOT_PLAIN = {
+    d: re.compile("[" + re.escape('"#' + _WHITESPACE.replace(d, "")) + "]") for d in (",", "\t")
+}
+
+
+def _plain(text: str, parser, first: int) -> EdgeBlock | None:
+    """The edges of `text` (whole lines, the first being line `first`) read at once, or None
+    when it is not plain (see the module docstring): then the line reader reads it."""
+    d = parser.delimiter
+    if text[0] == "\n" or "\n\n" in text:  # a blank line
+        return None
+    if text.isascii():
+        for c in _ASCII_NOT_PLAIN:
+            if c in text and c != d:
+                return None
+    elif _NOT_PLAIN[d].search(text):
+        return None
+    width = len(parser.order)
+    n = text.count("\n")
+    if text.count(d) != (width - 1) * n:
+        return None
+    lines = text.split("\n")
+    lines.pop()
+    if len(set(map(methodcaller("count", d), lines))) != 1:
+        return None  # (as many delimiters in all as the lines need, but not on each line)
+    fields = text.replace("\n", d).split(d)
+    fields.pop()  # the empty text after the last newline
+    i_src, i_trg, i_label, i_ts, i_op = parser.at
+    src, trg, label = fields[i_src::width], fields[i_trg::width], fields[i_label::width]
+    if "" in src or "" in trg or "" in label:
+        return None
+    try:
+        times = list(map(int, fields[i_ts::width]))
+    except ValueError:
+        return None
+    if i_op is None:
+        ops = repeat("+", n)
+    else:
+        ops = fields[i_op::width]
+        kinds = set(ops)
+        if not kinds <= _OPS:
+            return None
+        if "" in kinds:
+            ops = [op or "+" for op in ops]
+    return EdgeBlock(list(zip(src, trg, label, times, ops)), times, range(first, first + n))

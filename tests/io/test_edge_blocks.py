@@ -1,0 +1,220 @@
+"""A finished file read a block at a time (sgq/edge_blocks.py) against the line reader: the
+same edges, the same errors at the same lines, the same bad lines skipped; the order check and
+the batches over blocks against `ordered` and `batches`."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sgq.evaluation as evaluation
+from sgq.errors import UserError
+from sgq.evaluation import batches, block_batches
+from sgq.reorder import ordered, ordered_blocks
+from sgq.stream_io import FileLines, StreamError, decoded_lines, parse_blocks, parse_lines
+
+# fields: mostly plain, so that whole chunks take the block path, and now and then what sends
+# a chunk to the line reader (quotes, spaces, comments, other whitespace, bad values)
+_NAME = st.one_of(
+    st.sampled_from(["a", "b", "p1", "m22", "knows", "x"]),
+    st.sampled_from(["", " a", "b ", '"q,r"', "é", "a\xa0", "#c", "a\tb", "\u3000", "-"]),
+)
+_TIME = st.one_of(
+    st.integers(0, 30).map(str), st.sampled_from(["", "x", " 4", "1_0", "+3", "٣", "9" * 30])
+)
+_OP = st.sampled_from(["+", "-", "", "+", "-", "?", " -"])
+
+
+@st.composite
+def _line(draw, sep: str, width: int) -> str:
+    kind = draw(st.integers(0, 19))
+    if kind == 0:
+        return draw(st.sampled_from(["", "# a comment", "  ", "\r"]))
+    n = width if kind > 2 else draw(st.integers(1, 6))
+    fields = [draw(_NAME), draw(_NAME), draw(_NAME), draw(_TIME), draw(_OP)][:n]
+    fields += [draw(_NAME) for _ in range(n - len(fields))]
+    return sep.join(fields)
+
+
+@st.composite
+def _file(draw, fmt: str) -> tuple[bytes, tuple | None]:
+    sep = "\t" if fmt == "tsv" else ","
+    columns = draw(st.sampled_from([None, ("src", "trg", "label", "ts", "op"), None]))
+    width = len(columns) if columns else draw(st.sampled_from([4, 5]))
+    lines = [draw(_line(sep, width)) for _ in range(draw(st.integers(0, 40)))]
+    if draw(st.booleans()):
+        lines.insert(0, sep.join(["src", "trg", "label", "ts", "op"][:width]))
+    end = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    text = end.join(lines) + draw(st.sampled_from(["", end]))
+    return text.encode("utf-8"), columns
+
+
+class _Pieces(io.BytesIO):
+    """A file whose `read1` returns at most `piece` bytes: chunks end anywhere."""
+
+    def __init__(self, blob: bytes, piece: int) -> None:
+        super().__init__(blob)
+        self.piece = piece
+
+    def read1(self, size: int = -1) -> bytes:
+        return super().read1(self.piece)
+
+
+def _read(lines, fmt, columns, skip):
+    """(edges with their lines, bad lines reported, the error that stopped the input)."""
+    position = [0]
+    bad: list = []
+    got: list = []
+    on_error = (lambda exc, line: bad.append((str(exc), line))) if skip else None
+    try:
+        for edge in parse_lines(lines, fmt, columns, "in", on_error, position):
+            got.append((edge, position[0]))
+    except StreamError as exc:
+        return got, bad, str(exc)
+    return got, bad, None
+
+
+@settings(max_examples=400)
+@given(
+    fmt=st.sampled_from(["csv", "tsv"]),
+    data=st.data(),
+    piece=st.sampled_from([1, 3, 7, 16, 64, 1 << 20]),
+    skip=st.booleans(),
+)
+def test_blocks_read_what_the_line_reader_reads(fmt, data, piece, skip):
+    blob, columns = data.draw(_file(fmt))
+    want = _read(decoded_lines(io.BytesIO(blob)), fmt, columns, skip)
+    got = _read(FileLines(_Pieces(blob, piece)), fmt, columns, skip)
+    assert got == want
+
+
+def test_a_plain_chunk_is_read_whole_and_a_file_with_a_quote_line_by_line():
+    text = "src,trg,label,ts\n" + "".join(f"v{i},w{i % 7},knows,{i}\n" for i in range(50))
+    blocks = list(parse_blocks(FileLines(io.BytesIO(text.encode())), "csv", None, "in"))
+    assert len(blocks) == 1 and blocks[0].lines == range(2, 52)  # one block: read whole
+    assert blocks[0].edges[3] == ("v3", "w3", "knows", 3, "+") and blocks[0].times[3] == 3
+    quoted = text.replace("v7,", '"v7",')
+    blocks = list(parse_blocks(FileLines(io.BytesIO(quoted.encode())), "csv", None, "in"))
+    assert len(blocks) == 1 and type(blocks[0].lines) is list  # the line reader's block
+    assert blocks[0].edges[7] == ("v7", "w0", "knows", 7, "+") and blocks[0].lines[7] == 9
+
+
+def test_lines_one_field_too_many_and_one_too_few_are_bad_lines_in_a_block_too():
+    text = b"a,b,l,1\na,b,l,2,9\nc,d,3\ne,f,l,4\n"  # as many commas as two good lines
+    want = _read(decoded_lines(io.BytesIO(text)), "csv", None, True)
+    assert _read(FileLines(io.BytesIO(text)), "csv", None, True) == want
+    assert [edge for edge, _line in want[0]] == [("a", "b", "l", 1, "+"), ("e", "f", "l", 4, "+")]
+
+
+def test_a_bad_line_stops_the_input_after_the_edges_before_it():
+    text = "".join(f"v{i},w,knows,{i}\n" for i in range(10)) + "v,w,knows,later\nv,w,k,11\n"
+    got = []
+    with pytest.raises(StreamError, match=r"in:11: time 'later' is not an integer"):
+        for block in parse_blocks(FileLines(io.BytesIO(text.encode())), "csv", None, "in"):
+            got.extend(block.edges)
+    assert got == [(f"v{i}", "w", "knows", i, "+") for i in range(10)]
+
+
+def _blocks_of(times: list[int], cuts: list[int]):
+    """EdgeBlocks of edges at `times`, cut before the indexes `cuts`, edge i on line i + 2."""
+    from sgq.edge_blocks import EdgeBlock
+
+    edges = [(f"v{i}", "w", "l", t, "+") for i, t in enumerate(times)]
+    out, prev = [], 0
+    for cut in sorted({c for c in cuts if c < len(times)}) + [len(times)]:
+        if prev < cut:
+            out.append(EdgeBlock(edges[prev:cut], list(times[prev:cut]), range(prev + 2, cut + 2)))
+            prev = cut
+    return edges, out
+
+
+@settings(max_examples=300)
+@given(
+    times=st.lists(st.integers(0, 8), max_size=40),
+    cuts=st.lists(st.integers(1, 39), max_size=5),
+    sort=st.booleans(),
+)
+def test_ordered_blocks_check_order_as_ordered_does(times, cuts, sort):
+    if sort:
+        times = sorted(times)
+    edges, blocks = _blocks_of(times, cuts)
+
+    def run(make):
+        position = [0]
+        got = []
+        try:
+            for edge in make(position):
+                got.append(edge)
+        except StreamError as exc:
+            return got, str(exc), position[0]
+        return got, None, None
+
+    def by_edge(position):
+        def fed():
+            for i, edge in enumerate(edges):
+                position[0] = i + 2
+                yield edge
+
+        return ordered(fed(), "in", position)
+
+    def by_block(position):
+        for part in ordered_blocks(iter(blocks), "in", position):
+            yield from part
+
+    assert run(by_block) == run(by_edge)
+
+
+@settings(max_examples=300)
+@given(
+    times=st.lists(st.integers(0, 12), max_size=60).map(sorted),
+    cuts=st.lists(st.integers(1, 59), max_size=6),
+    size=st.sampled_from([1, 2, 3, 5, 8]),
+    per_instant=st.booleans(),
+)
+def test_block_batches_are_the_batches_of_the_edges(times, cuts, size, per_instant):
+    edges, blocks = _blocks_of(times, cuts)
+    before = evaluation.BATCH_EDGES
+    evaluation.BATCH_EDGES = size  # (small batches: every cut rule comes into play)
+    try:
+        got = list(block_batches([b.edges for b in blocks], per_instant))
+        want = list(_reference_batches(edges, per_instant, size))
+    finally:
+        evaluation.BATCH_EDGES = before
+    assert got == want
+
+
+def _reference_batches(edges: list, per_instant: bool, size: int):
+    """The batching rule an edge at a time: a cut before an edge whose time differs from the
+    batch's last one (per instant, or once the batch holds `size` edges), or at `2 * size`."""
+    batch: list = []
+    current = None
+    for edge in edges:
+        t = edge[3]
+        if batch and (
+            (t != current and (per_instant or len(batch) >= size)) or len(batch) >= 2 * size
+        ):
+            yield batch
+            batch = []
+        current = t
+        batch.append(edge)
+    if batch:
+        yield batch
+
+
+def test_edges_one_at_a_time_are_batched_as_in_lists():
+    edges = [(f"v{i}", "w", "l", i // 3, "+") for i in range(20)]
+    assert list(batches(iter(edges), True)) == list(_reference_batches(edges, True, 4096))
+
+
+def test_block_batches_hand_over_the_edges_before_an_error():
+    def lists():
+        yield [("a", "b", "l", 1, "+"), ("a", "b", "l", 2, "+")]
+        raise UserError("bad line")
+
+    got = block_batches(lists(), per_instant=False)
+    assert next(got) == [("a", "b", "l", 1, "+"), ("a", "b", "l", 2, "+")]
+    with pytest.raises(UserError):
+        next(got)
