@@ -41,6 +41,7 @@ nullable PATH takes spans like any other.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ...sga.algebra import regex_labels
@@ -112,16 +113,56 @@ class PathOp(PhysicalOperator):
 
     def process_span(self, batches: list) -> list:
         """The sgts of a span (runtime `run_span`: instants with no expiry between them),
-        inserted instant by instant (`by_instant`). The shared indexes already hold the
-        whole span; `DeltaPath` skips an index edge that starts after the instant it is
+        inserted in time order, each at its own instant, as `_insert` would instant by
+        instant (`by_instant`; what this loop does, without a group per instant). The
+        shared indexes already hold the whole span; `DeltaPath` skips an index edge that starts after the instant it is
         relaxing at, so each instant sees its own window graph, with the one difference that
         an edge renewed later in the span shows its later exp early, which only saves the
         re-propagation that renewal would do. So a result enters at the first instant a path
         reaches it, as per-instant rounds give it (thesis Appendix A, Expand / Propagate in
         arrival order)."""
-        insert = self._insert
-        for instant, group in by_instant(batches):
-            insert(group, instant)
+        nletters = len(self.letters)
+        if len(batches) > nletters and batches[nletters]:  # ε-pairs too: instant by instant
+            insert = self._insert
+            for instant, group in by_instant(batches):
+                insert(group, instant)
+            return []
+        by_letter, letters = self.dfa.by_letter, self.letters
+        ports = [
+            (batch, moves)
+            for port, batch in enumerate(batches[:nletters])
+            if batch and (moves := by_letter.get(letters[port]))
+        ]
+        if len(ports) == 1:
+            ((batch, moves),) = ports
+            offers = zip(batch, repeat(moves))
+        else:  # in time order, an instant's ports in port order (as `by_instant` gives them)
+            order = sorted(
+                (ts, k, i)
+                for k, (batch, _moves) in enumerate(ports)
+                for i, (_u, _v, ts, _exp, _wit) in enumerate(batch)
+            )
+            sgts = [batch for batch, _moves in ports]
+            moves_of = [moves for _batch, moves in ports]
+            offers = [(sgts[k][i], moves_of[k]) for _ts, k, i in order]
+        insert, enter, sink = self.delta_path.insert, self._enter, self.sink
+        entering: list = []
+        reached: list = []
+        current = None
+        for (u, v, ts, exp, wit), moves in offers:
+            if ts != current:  # a new instant: the results of the last one enter at it
+                if entering:
+                    sink.enter(current, entering)
+                    entering = []
+                current = ts
+            if exp <= ts:
+                continue
+            insert(u, v, moves, ts, exp, wit, ts, reached)
+            if reached:
+                enter(reached, ts, None, entering)
+                reached.clear()
+        if entering:
+            sink.enter(current, entering)
         return []
 
     def _insert(self, batches: list, now: int, announced=None) -> list:
@@ -175,41 +216,30 @@ class PathOp(PhysicalOperator):
         """Native deltas: the output keys of the results `reached` makes enter (not an
         ε-pair's key, not one `announced`)."""
         own, label, reverse = self.own_vertex, self.label, self.reverse
-        if len(reached) == 1:  # most often: one node, one key (no bookkeeping per key)
-            ((x, y, (_v, q), _ts, _exp, before),) = reached
-            if (before is not None and before >= now) or (own and x == y):
-                return
-            if self.several_finals and self.delta_path.other_finals_until(x, y, (q,)) >= now:
-                return
-            if before is not None:  # expired before now, not yet purged: ends then
-                self._leave({(x, y): before})
-            if announced is None or not announced(x, y):
+        if self.several_finals:
+            for x, y in self._entered(reached, now):
+                if (own and x == y) or (announced is not None and announced(x, y)):
+                    continue
                 entering.append((y, x, label) if reverse else (x, y, label))
             return
-        for x, y in self._entered(reached, now):
+        # one final node per key: the key is its node. A node reached again within this
+        # insert comes with the exp its first reach gave it (`before >= now`): skipped.
+        for x, y, _key, _ts, _exp, before in reached:
+            if before is not None:
+                if before >= now:
+                    continue  # it held already
+                if before > NEVER:  # expired before now, not yet purged: ends then
+                    self._leave({(x, y): before})
             if (own and x == y) or (announced is not None and announced(x, y)):
                 continue
             entering.append((y, x, label) if reverse else (x, y, label))
 
     def _entered(self, reached: list, now: int) -> list:
         """The results `(x, y)` that the final-state nodes of `reached` (one sgt's inserts)
-        make valid where they were not: none of the key's final nodes held it before
-        (a reached node: its exp before, if any, was below `now`; a node re-derived at the
-        instant it expired holds it without a break; another node: its exp)."""
-        if not self.several_finals:  # one final node per key: the key is its node
-            out = []
-            seen = set()
-            for x, y, _key, _ts, _exp, before in reached:
-                if (x, y) in seen:
-                    continue  # reached again within this insert: the first `before` holds
-                seen.add((x, y))
-                if before is not None:
-                    if before >= now:
-                        continue
-                    if before > NEVER:  # expired before now, not yet purged
-                        self._leave({(x, y): before})
-                out.append((x, y))
-            return out
+        make valid where they were not, with several final states: none of the key's final
+        nodes held it before (a reached node: its exp before, if any, was below `now`; a node
+        re-derived at the instant it expired holds it without a break; another node: its
+        exp)."""
         changed: dict = {}  # (x, y) -> [held before, reached states, latest end before now]
         seen = set()
         for x, y, key, _ts, _exp, before in reached:
@@ -239,15 +269,28 @@ class PathOp(PhysicalOperator):
         return out
 
     def _leave(self, ended: dict) -> None:
-        """Results `{(root, v): exp}` leave the output at their exp."""
-        by_exp: dict = {}
-        label, reverse, own = self.label, self.reverse, self.own_vertex
+        """Results `{(root, v): exp}` leave the output at their exp, as fans per source (what
+        a slide's purge ends shares few sources: the view sorts each source's targets, not
+        the keys)."""
+        by_exp: dict = {}  # exp -> {src: [trg, ...]}
+        reverse, own = self.reverse, self.own_vertex
         for (x, y), exp in ended.items():
             if own and x == y:
                 continue
-            by_exp.setdefault(exp, []).append((y, x, label) if reverse else (x, y, label))
-        for exp, keys in by_exp.items():
-            self.sink.leave(exp, keys)
+            if reverse:
+                x, y = y, x
+            fans = by_exp.get(exp)
+            if fans is None:
+                by_exp[exp] = {x: [y]}
+                continue
+            trgs = fans.get(x)
+            if trgs is None:
+                fans[x] = [y]
+            else:
+                trgs.append(y)
+        leave_fans, label = self.sink.leave_fans, self.label
+        for exp, fans in by_exp.items():
+            leave_fans(exp, label, fans)
 
     def replay(self, batches: list, now: int, announced) -> list:
         """Take a window's valid contents at `now` (a hand-over): rows come out only where

@@ -9,7 +9,9 @@ an exp-bucketed expiry index (state/expiry.py) finds expired nodes directly (no 
 re-derivation: a child never outlives its parent, so expired nodes form whole subtrees). A
 node has an item there at or before its exp: one when it is made, and `purge` moves the item
 of a node that outlived it on to its exp (once per slide at most, where an item per
-Propagate cost an append each and a skip each).
+Propagate cost an append each and a skip each). An item is `(root, key, node)`: `purge` reads
+the node itself, no lookup; a node it removes is marked (parent key `_GONE`), so that another
+item of it (`reconnect` adds one) is skipped.
 
 A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, None]`. Nodes
 with `exp <= now` are treated as absent by the algorithm and dropped by `purge`. The window
@@ -47,6 +49,8 @@ from ..stateful import restore_into, state_of
 from ..suffix_languages import shortcut
 from .expiry import ExpiryBuckets
 
+_GONE = ("removed",)  # the parent key of a node `purge` removed (its other items: skipped)
+
 
 class DeltaPath:
     """The spanning trees of one PATH: `trees[root][(v, q)]` -> node, `inv[(v, q)]` -> roots.
@@ -64,6 +68,7 @@ class DeltaPath:
         "back",
         "finals",
         "window",
+        "forward",
         "simple",
     )
 
@@ -73,7 +78,7 @@ class DeltaPath:
         self.simple = simple  # witnesses cut to simple paths (a conflict-free simple PATH)
         self.trees: dict[str, dict[tuple, list]] = {}
         self.inv: dict[tuple, set] = {}
-        self.heap = ExpiryBuckets()  # exp -> (root, v, q)
+        self.heap = ExpiryBuckets()  # exp -> (root, (v, q), node)
         self.count = 0  # non-root nodes
         self.start: int = dfa.start
         self.delta: list[dict] = dfa.delta
@@ -84,6 +89,10 @@ class DeltaPath:
                 back[q].append((letter, s))
         self.back = back
         self.window = window
+        #: per state q, `(δ(q, letter), EdgeIndex of letter)` for each letter leaving q
+        self.forward = [
+            tuple((q2, window[letter]) for letter, q2 in moves.items()) for moves in dfa.delta
+        ]
         for index in window.values():
             index.order_by_exp()  # Propagate reads only the edges that outlive a node's old exp
 
@@ -139,7 +148,7 @@ class DeltaPath:
         """Expand / Propagate from one offer, until nothing improves."""
         expiring, inv = self.heap.bucket, self.inv
         bucket_exp = bucket = None  # the expiry list of the last node's exp
-        delta, finals, window = self.delta, self.finals, self.window
+        finals, forward = self.finals, self.forward
         work = [(parent, v, q, ts, exp, wit)]
         while work:
             parent, v, q, ts, exp, wit = work.pop()
@@ -157,7 +166,7 @@ class DeltaPath:
                 self.count += 1
                 if exp != bucket_exp:  # an offer's nodes mostly share its exp: its list once
                     bucket_exp, bucket = exp, expiring(exp)
-                bucket.append((x, v, q))
+                bucket.append((x, key, node))
             elif node[1] <= now:  # expired: a fresh derivation (its item comes up: `purge`)
                 before = node[1]
                 node[0], node[1], node[2], node[3] = ts, exp, parent, wit
@@ -171,8 +180,7 @@ class DeltaPath:
             n_ts, n_exp = node[0], node[1]
             if q in finals:
                 reached.append((x, v, key, n_ts, n_exp, before))
-            for letter, q2 in delta[q].items():
-                index = window[letter]
+            for q2, index in forward[q]:
                 row = index.by_src.get(v)
                 if not row:
                     continue
@@ -242,10 +250,10 @@ class DeltaPath:
             b = best.get(key)
             if b is None:
                 node[1] = now  # no valid derivation left: ends now
-                heap_add(now, (x, key[0], key[1]))
+                heap_add(now, (x, key, node))
             else:
                 node[1], node[2], node[3] = b
-                heap_add(b[0], (x, key[0], key[1]))
+                heap_add(b[0], (x, key, node))
         return list(invalid)
 
     def _subtrees(self, tree: dict, starts: list[tuple], now: int) -> dict:
@@ -418,44 +426,46 @@ class DeltaPath:
         trees, inv = self.trees, self.inv
         finals = self.finals
         several = len(finals) > 1  # else a result's one final node: its end is that node's
-        last = tree = None  # entries come in runs of one root (one relaxation's nodes)
+        last = tree = None  # items come in runs of one root (one relaxation's nodes)
         removed = 0
-        later: list = []  # items of nodes that outlived them: moved on to their exp
+        later: dict = {}  # exp -> items of nodes that outlived them: moved on to their exp
         for item in self.heap.expired(now):
-            root, v, q = item
+            root, key, node = item
+            exp = node[1]
+            if exp > now:
+                moved = later.get(exp)
+                if moved is None:
+                    later[exp] = [item]
+                else:
+                    moved.append(item)
+                continue
+            if node[2] is _GONE:
+                continue  # (a second item of a node removed already: `reconnect`)
             if root != last:
-                last, tree = root, trees.get(root)
-            if tree is None:
-                continue
-            key = (v, q)
-            node = tree.get(key)
-            if node is None:
-                continue
-            if node[1] > now:
-                later.append((node[1], item))
-                continue
+                last, tree = root, trees[root]
             del tree[key]
+            node[2] = _GONE
             removed += 1
-            if ended is not None and q in finals:
-                rkey = (root, v)
-                if not several or node[1] > ended.get(rkey, NEVER):
-                    ended[rkey] = node[1]
+            if ended is not None and key[1] in finals:
+                rkey = (root, key[0])
+                if not several or exp > ended.get(rkey, NEVER):
+                    ended[rkey] = exp
             roots = inv[key]
             roots.discard(root)
             if not roots:
                 del inv[key]
             if len(tree) == 1:
                 del trees[root]
-                tree = None  # (the root's later entries: gone with it)
+                last = None
                 rkey = (root, self.start)
                 roots = inv[rkey]
                 roots.discard(root)
                 if not roots:
                     del inv[rkey]
         self.count -= removed
-        heap_add = self.heap.add
-        for exp, item in later:
-            heap_add(exp, item)
+        bucket = self.heap.bucket
+        for exp, items in later.items():
+            bucket(exp).extend(items)
         if ended and several:  # with one final state, a removed node was the last
             for root, v in list(ended):
                 if self.other_finals_until(root, v) > now:
@@ -470,8 +480,15 @@ class DeltaPath:
 
     def state(self) -> dict:
         """The checkpoint contract (incremental/stateful.py): the trees (node: `[ts, exp,
-        parent key, witness]`) and the expiry index; the inverted index is rebuilt."""
-        return {"trees": self.trees, "expiry": state_of(self.heap)}
+        parent key, witness]`) and the expiry index, its items as `(root, v, q)` (a node is
+        found again by them); the inverted index is rebuilt."""
+        saved = ExpiryBuckets()
+        saved.instants = list(self.heap.instants)
+        saved.buckets = {
+            exp: [(root, key[0], key[1]) for root, key, node in items if node[2] is not _GONE]
+            for exp, items in self.heap.buckets.items()
+        }
+        return {"trees": self.trees, "expiry": state_of(saved)}
 
     def restore(self, state: dict) -> None:
         self.trees = {
@@ -486,7 +503,15 @@ class DeltaPath:
             count += len(tree) - 1
         self.inv = inv
         self.count = count
-        restore_into(self.heap, state["expiry"])
+        saved = ExpiryBuckets()
+        restore_into(saved, state["expiry"])
+        heap = self.heap = ExpiryBuckets()
+        for exp, items in saved.buckets.items():
+            for root, v, q in items:
+                key = (v, q)
+                node = self.trees.get(root, {}).get(key)
+                if node is not None:  # (else an item of a node removed since)
+                    heap.add(exp, (root, key, node))
 
     def _check(self, now: int | None = None) -> None:
         """Invariants: inverted index == tree membership; counts; non-empty intervals; a
@@ -494,9 +519,12 @@ class DeltaPath:
         outlives it."""
         self.heap._check()
         first: dict = {}  # the earliest expiry item per node
-        for e, item in self.heap.pairs():
-            if e < first.get(item, FOREVER):
-                first[item] = e
+        for e, (root, key, node) in self.heap.pairs():
+            if node[2] is _GONE:
+                continue
+            assert self.trees[root][key] is node, (root, key)
+            if e < first.get((root, key), FOREVER):
+                first[(root, key)] = e
         members: dict[tuple, set] = {}
         n = 0
         for root, tree in self.trees.items():
@@ -510,7 +538,7 @@ class DeltaPath:
                 n += 1
                 ts, exp, parent, _wit = node
                 assert ts <= exp, (root, key, node)
-                assert first.get((root, key[0], key[1]), FOREVER) <= exp, (root, key, node)
+                assert first.get((root, key), FOREVER) <= exp, (root, key, node)
                 if now is not None and exp > now:
                     assert parent in tree, (root, key, parent)
                     assert tree[parent][1] >= exp, (root, key, node, tree[parent])
