@@ -135,6 +135,18 @@ class DeltaView:
         never left: the two events cancel at release."""
         self._events(self.plus, tau, keys)
 
+    def enter_instants(self, groups: list) -> None:
+        """`enter` of several instants' keys, `[(τ, keys), ...]` (a span's results, operators/
+        path.py); the key lists become the view's."""
+        plus = self.plus
+        for tau, keys in groups:
+            bucket = plus.get(tau)
+            if bucket is None:
+                self._instant(tau)
+                plus[tau] = keys
+            else:
+                bucket.extend(keys)
+
     def leave(self, tau: int, keys: list) -> None:
         """Keys leaving the output at `tau` (a native producer; see `enter`)."""
         self._events(self.minus, tau, keys)

@@ -145,14 +145,15 @@ class PathOp(PhysicalOperator):
             sgts = [batch for batch, _moves in ports]
             moves_of = [moves for _batch, moves in ports]
             offers = [(sgts[k][i], moves_of[k]) for _ts, k, i in order]
-        insert, enter, sink = self.delta_path.insert, self._enter, self.sink
+        insert, enter = self.delta_path.insert, self._enter
+        entered: list = []  # [(instant, results entering then)]
         entering: list = []
         reached: list = []
         current = None
         for (u, v, ts, exp, wit), moves in offers:
             if ts != current:  # a new instant: the results of the last one enter at it
                 if entering:
-                    sink.enter(current, entering)
+                    entered.append((current, entering))
                     entering = []
                 current = ts
             if exp <= ts:
@@ -162,7 +163,9 @@ class PathOp(PhysicalOperator):
                 enter(reached, ts, None, entering)
                 reached.clear()
         if entering:
-            sink.enter(current, entering)
+            entered.append((current, entering))
+        if entered:
+            self.sink.enter_instants(entered)
         return []
 
     def _insert(self, batches: list, now: int, announced=None) -> list:

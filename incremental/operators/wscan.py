@@ -69,6 +69,8 @@ class WScanOp(CoalescedOperator):
         one starts at its key's coalesced start (`from_start`) or at its edge's time."""
         admit, label, paths = self.out.admit, self.label, self.paths
         conditions = self.conditions
+        if not conditions and not paths:  # (the common window: one loop in the Coalescer)
+            return self.out.admit_edges(batch, exp, from_start)
         result = []
         for s, t, time, op in batch:
             if conditions and not passes(conditions, s, t):

@@ -59,6 +59,35 @@ class Coalescer:
         self.heap.add(exp, key)
         return (ts, exp)
 
+    def admit_edges(self, edges: Iterable[tuple], exp: int, from_start: bool) -> list:
+        """`admit` of inserted edges `(src, trg, time, "+")`, each at its own time, all valid
+        until `exp` (a WSCAN's edges of one slide bucket): the sgts `(src, trg, ts, exp,
+        None)` to emit, `ts` the key's coalesced start (`from_start`) or the edge's time. One
+        loop, no call per edge; a `-` edge is a ValueError (an end goes through `cut`)."""
+        live, bucket = self.live, None  # (the expiry list of `exp`: got at the first new key)
+        out = []
+        for s, t, time, op in edges:
+            if op != "+":
+                raise ValueError(f"a '-' edge ({s}, {t}) given to admit_edges; use cut")
+            if exp <= time:
+                continue
+            key = (s, t)
+            cur = live.get(key)
+            if cur is not None and cur[1] > time:
+                if exp <= cur[1]:
+                    continue
+                if time < cur[0]:
+                    cur[0] = time
+                cur[1] = exp  # (its expiry item stays: `purge` moves it on)
+                out.append((s, t, cur[0] if from_start else time, exp, None))
+                continue
+            live[key] = [time, exp]
+            if bucket is None:
+                bucket = self.heap.bucket(exp)
+            bucket.append(key)
+            out.append((s, t, time, exp, None))
+        return out
+
     def entering(self, rows: Iterable[tuple], now: int, reverse: bool = False) -> dict:
         """`admit` for a native producer, which says only when a key enters and leaves the
         output (operators/pattern.py): record each `(key, ts, exp)` of `rows` (keys `(src,

@@ -65,7 +65,17 @@ class EdgeIndex:
     (`successors`/`predecessors` or the maps themselves, read-only); only `insert`, `cut`
     and `purge` change them."""
 
-    __slots__ = ("by_src", "by_trg", "heap", "count", "previous", "trackers", "ordering", "ordered")
+    __slots__ = (
+        "by_src",
+        "by_trg",
+        "heap",
+        "count",
+        "previous",
+        "trackers",
+        "ordering",
+        "ordered",
+        "top",
+    )
 
     STATE_VERSION = 2  # 2: entries carry their run's start
 
@@ -82,6 +92,8 @@ class EdgeIndex:
         self.ordering = False
         #: while `ordering`: every `by_src` row iterates in nondecreasing exp
         self.ordered = False
+        #: no entry expires after it (an insert at or after it keeps its row in order)
+        self.top = NEVER
 
     def track(self) -> None:
         """Record, at each `insert_rows`, what the entries of its rows ended at before it
@@ -123,7 +135,7 @@ class EdgeIndex:
         entry keeps its expiry item (at or before its old exp): `purge` moves it on."""
         by_src, by_trg, expiring = self.by_src, self.by_trg, self.heap.bucket
         tracked = self.trackers
-        ordered = self.ordered
+        ordered, top = self.ordered, self.top
         previous = self.previous = {} if tracked else self.previous
         make = Entry.__new__  # the fields set here: no __init__ call per new entry
         new = 0
@@ -135,14 +147,21 @@ class EdgeIndex:
                 row = by_src[s] = {}
             entry = row.get(t)
             if ordered and row and (entry is None or exp > entry.exp):  # a change
-                last = next(reversed(row.values()))  # (O(1) from a row's end)
-                if last is entry:
-                    pass
-                elif last.exp > exp:
-                    ordered = self.ordered = False
-                elif entry is not None:
-                    del row[t]  # widened: to its row's end, behind every entry it outlives
-                    row[t] = entry
+                if exp >= top:  # (nothing in the index expires later: the row stays ordered)
+                    if entry is not None:
+                        del row[t]  # widened: to its row's end, behind every entry it outlives
+                        row[t] = entry
+                else:
+                    last = next(reversed(row.values()))  # (O(1) from a row's end)
+                    if last is entry:
+                        pass
+                    elif last.exp > exp:
+                        ordered = self.ordered = False
+                    elif entry is not None:
+                        del row[t]
+                        row[t] = entry
+            if exp > top:
+                top = exp
             if tracked and (s, t) not in previous:  # (its first row here: as it was before)
                 previous[(s, t)] = NEVER if entry is None else entry.exp
             if entry is None:
@@ -167,6 +186,7 @@ class EdgeIndex:
                 entry.exp = exp
                 entry.wit = wit
         self.count += new
+        self.top = top
 
     def cut(self, s: str, t: str, exp: int, wit, now: int) -> None:
         """The producer's end record: `(s, t)` now ends at `exp` (`now <= exp`), carrying the
@@ -265,6 +285,7 @@ class EdgeIndex:
         # from before the order was kept: not ordered
         self.ordering = state.get("ordering", self.ordering)
         self.ordered = state.get("ordered", False)
+        self.top = max((e[3] for e in state["edges"]), default=NEVER)
 
     def _check(self) -> None:
         """Invariants: both directions agree, counts match, every entry has a heap entry at
@@ -283,6 +304,7 @@ class EdgeIndex:
                 assert self.by_trg[t][s] is entry
                 assert entry.ts <= entry.exp, (s, t, entry)
                 assert first.get((s, t), entry.exp + 1) <= entry.exp, (s, t, entry)
+                assert entry.exp <= self.top, (s, t, entry, self.top)
         assert not self.ordered or all(_in_exp_order(row) for row in self.by_src.values())
         m = sum(len(col) for col in self.by_trg.values())
         assert all(self.by_trg.values())
