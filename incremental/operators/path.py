@@ -295,6 +295,20 @@ class PathOp(PhysicalOperator):
         for exp, fans in by_exp.items():
             leave_fans(exp, label, fans)
 
+    def _purged(self, ended: dict) -> None:
+        """The results a purge ended (`DeltaPath.purge`'s `ended`) leave the output: with one
+        final state they come as fans per exp and root, handed to the view as they are."""
+        if self.several_finals:
+            self._leave(ended)
+        elif self.reverse or self.own_vertex:  # (per target, or without (v, v): regrouped)
+            self._leave(
+                {(x, y): exp for exp, fans in ended.items() for x, ys in fans.items() for y in ys}
+            )
+        else:
+            leave_fans, label = self.sink.leave_fans, self.label
+            for exp, fans in ended.items():
+                leave_fans(exp, label, fans)
+
     def replay(self, batches: list, now: int, announced) -> list:
         """Take a window's valid contents at `now` (a hand-over): rows come out only where
         they widen what was emitted, and native deltas only for results that `announced(x,
@@ -317,7 +331,7 @@ class PathOp(PhysicalOperator):
             if self.delta_path.expires_by(upto):
                 ended: dict = {}
                 self.delta_path.purge(upto, ended)
-                self._leave(ended)
+                self._purged(ended)
 
     def _stop_native(self, now: int) -> None:
         """Before an explicit deletion: every live result becomes an ordinary output key (in
@@ -328,7 +342,7 @@ class PathOp(PhysicalOperator):
             self.epsilon = None
         ended: dict = {}
         self.delta_path.purge(now, ended)
-        self._leave(ended)
+        self._purged(ended)
         results = self.delta_path.results_until(now)
         if self.own_vertex:
             results = {(x, y): until for (x, y), until in results.items() if x != y}
@@ -391,7 +405,7 @@ class PathOp(PhysicalOperator):
         if self.sink is not None:
             ended: dict = {}
             self.delta_path.purge(now, ended)
-            self._leave(ended)
+            self._purged(ended)
         else:
             self.delta_path.purge(now)
         if self.epsilon is not None:

@@ -69,6 +69,8 @@ class DeltaPath:
         "finals",
         "window",
         "forward",
+        "several_finals",
+        "start_is_root",
         "simple",
     )
 
@@ -83,11 +85,14 @@ class DeltaPath:
         self.start: int = dfa.start
         self.delta: list[dict] = dfa.delta
         self.finals: frozenset = frozenset(dfa.finals)
+        self.several_finals = len(self.finals) > 1
         back: list[list] = [[] for _ in dfa.delta]
         for s, moves in enumerate(dfa.delta):
             for letter, q in moves.items():
                 back[q].append((letter, s))
         self.back = back
+        #: no move leads back to the start state: `(x, s0)` is in `T_x` only, as its root
+        self.start_is_root = not back[dfa.start]
         self.window = window
         #: per state q, `(δ(q, letter), EdgeIndex of letter)` for each letter leaving q
         self.forward = [
@@ -124,7 +129,13 @@ class DeltaPath:
         start, trees, inv = self.start, self.trees, self.inv
         for s, q in moves:
             if s == start:
-                self.tree(u)
+                tree = self.tree(u)
+                if self.start_is_root:  # (u, s0) is T_u's root and in no other tree
+                    key = (v, q)
+                    child = tree.get(key)
+                    if child is None or child[1] < exp or child[1] <= now:
+                        self._relax(u, tree, (u, s), v, q, ts, exp, wit, now, reached)
+                    continue
             parent = (u, s)
             roots = inv.get(parent)
             if not roots:
@@ -420,12 +431,14 @@ class DeltaPath:
     def purge(self, now: int, ended: dict | None = None) -> None:
         """Remove every node with `exp <= now`, and trees left with their root only. With
         `ended`, also report the results that end: `ended[(root, v)] = exp` for each root and
-        vertex whose last final-state node is removed, at the largest exp removed."""
+        vertex whose last final-state node is removed, at the largest exp removed; with one
+        final state (`several_finals` false), by exp and root instead, `ended[exp][root] =
+        [v, ...]` (a result's one final node: each removed one ends its own result)."""
         if not self.heap.any_by(now):
             return
         trees, inv = self.trees, self.inv
         finals = self.finals
-        several = len(finals) > 1  # else a result's one final node: its end is that node's
+        several = self.several_finals  # else a result's one final node: its end is that node's
         last = tree = None  # items come in runs of one root (one relaxation's nodes)
         removed = 0
         later: dict = {}  # exp -> items of nodes that outlived them: moved on to their exp
@@ -447,9 +460,20 @@ class DeltaPath:
             node[2] = _GONE
             removed += 1
             if ended is not None and key[1] in finals:
-                rkey = (root, key[0])
-                if not several or exp > ended.get(rkey, NEVER):
-                    ended[rkey] = exp
+                if several:
+                    rkey = (root, key[0])
+                    if exp > ended.get(rkey, NEVER):
+                        ended[rkey] = exp
+                else:
+                    by_root = ended.get(exp)
+                    if by_root is None:
+                        ended[exp] = {root: [key[0]]}
+                    else:
+                        got = by_root.get(root)
+                        if got is None:
+                            by_root[root] = [key[0]]
+                        else:
+                            got.append(key[0])
             roots = inv[key]
             roots.discard(root)
             if not roots:
