@@ -389,22 +389,22 @@ def read_edges(
     Streams in bounded memory. Raises StreamError on the first bad line unless `on_error`
     takes it.
     """
-    cols = parse_columns(columns) if columns is not None else None
     if hasattr(path, "read"):
+        cols = parse_columns(columns) if columns is not None else None
         name = getattr(path, "name", "<stream>")
         fmt = fmt or guess_format(str(name))
         yield from parse_lines(path, fmt, cols, str(name), on_error)
         return
-    path = os.fspath(path)
-    fmt = fmt or guess_format(path)
+    if os.fspath(path) != "-":
+        yield from _flat(read_blocks(path, fmt, columns, on_error), None)
+        return
+    cols = parse_columns(columns) if columns is not None else None
+    fmt = fmt or "csv"
     if fmt not in FORMATS:
         raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
-    if path == "-":
-        yield from parse_lines(
-            decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error
-        )
-        return
-    yield from _flat(read_blocks(path, fmt, columns, on_error), None)
+    yield from parse_lines(
+        decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error
+    )
 
 
 def read_blocks(

@@ -67,23 +67,13 @@ class WScanOp(CoalescedOperator):
     def _admit(self, batch: list, exp: int, from_start: bool) -> list:
         """The sgts of `+` edges valid until `exp`, each admitted at its own time; an emitted
         one starts at its key's coalesced start (`from_start`) or at its edge's time."""
-        admit, label, paths = self.out.admit, self.label, self.paths
-        conditions = self.conditions
-        if not conditions and not paths:  # (the common window: one loop in the Coalescer)
-            return self.out.admit_edges(batch, exp, from_start)
-        result = []
-        for s, t, time, op in batch:
-            if conditions and not passes(conditions, s, t):
-                continue
-            if op != "+":
-                raise ValueError(f"WSCAN[{label}]: a '-' edge reached process(); use scan()")
-            got = admit((s, t), time, exp, time)
-            if got is not None:
-                g_ts, g_exp = got
-                result.append(
-                    (s, t, g_ts if from_start else time, g_exp, ((s, t, label),) if paths else None)
-                )
-        return result
+        conditions, label = self.conditions, self.label
+        if conditions:  # (an edge failing them never reaches the window)
+            batch = [(s, t, time, op) for s, t, time, op in batch if passes(conditions, s, t)]
+        rows = self.out.admit_edges(batch, exp, from_start)
+        if self.paths:
+            return [(s, t, ts, until, ((s, t, label),)) for s, t, ts, until, _w in rows]
+        return rows
 
     def state(self) -> dict:
         return {**super().state(), "deleted": self.deleted, "unmatched": self.unmatched}
