@@ -722,12 +722,15 @@ class ResultWriter:
         append = parts.append
         n = 0
         start = 0  # the first group not written yet
+        check = False  # some group not known plain (plain fans under a plain label are)
         for i, (tau, op, keys) in enumerate(groups):
             if not keys:
                 continue
             prefix = f"{tau},{op},"
             try:  # (keys of strings: each line joined in C, no bytecode per key)
                 if type(keys) is Fans:
+                    if not (keys.plain and csv_plain(keys.label)):
+                        check = True
                     tail = f",{keys.label}\n"
                     for src, trgs in keys:
                         head = prefix + src + ","
@@ -736,27 +739,28 @@ class ResultWriter:
                         append(tail)
                         n += len(trgs)
                 else:
+                    check = True
                     append(prefix)
                     append(("\n" + prefix).join(map(",".join, keys)))
                     append("\n")
                     n += len(keys)
             except TypeError:  # a vertex that is not a string (the API takes any value)
                 self._write_each(groups[start : i + 1])
-                parts, n, start = [], 0, i + 1
+                parts, n, start, check = [], 0, i + 1, False
                 append = parts.append
                 continue
             if n >= _GROUPED_ROWS:
-                self._write_joined(parts, n, groups[start : i + 1])
-                parts, n, start = [], 0, i + 1
+                self._write_joined(parts, n, groups[start : i + 1], check)
+                parts, n, start, check = [], 0, i + 1, False
                 append = parts.append
         if parts:
-            self._write_joined(parts, n, groups[start:])
+            self._write_joined(parts, n, groups[start:], check)
 
-    def _write_joined(self, parts: list, n: int, groups) -> None:
+    def _write_joined(self, parts: list, n: int, groups, check: bool) -> None:
         """The `n` lines `parts` of `groups`, written as they are when the csv module would
-        write them alike, else group by group."""
+        write them alike (`check`: some group is not known plain), else group by group."""
         text = "".join(parts)
-        if _needs_csv(text, n):
+        if check and _needs_csv(text, n):
             self._write_each(groups)
         else:
             self.out.write(text)
