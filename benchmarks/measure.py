@@ -8,6 +8,9 @@ Systems (all read and parse the same CSV file, so parsing cost is in every numbe
   slide boundary (benchmarks/reevaluate.py), the strategy incremental engines replace.
 - `spark`: the Spark oracle re-run on the window at each slide boundary (a handful only:
   it costs seconds per slide).
+- `spath`, `lmsrpq`: the C++ peers on the shared streams' regular path queries, a program
+  built outside the repository (peer_programs.py); they read their own integer form of the
+  stream.
 
 Each returns a dict of raw figures; `suite.py` runs each in a fresh subprocess (so peak RSS is
 the system's own) and takes medians over repetitions.
@@ -33,6 +36,13 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     xs = sorted(values)
     pick = lambda q: xs[min(len(xs) - 1, int(q * (len(xs) - 1) + 0.5))]  # noqa: E731
     return {"p50": pick(0.5), "p99": pick(0.99), "max": xs[-1]}
+
+
+def _process_cpu() -> float:
+    """CPU seconds of this whole process so far: the interpreter's start, the imports and the
+    planning included (the figure to set beside a peer's whole process)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _peak_rss_mb() -> float:
@@ -190,6 +200,7 @@ def run_engine(
         "throughput": edges / total if total else 0.0,
         "cpu_seconds": cpu,
         "plan_cpu_seconds": plan_cpu,
+        "process_cpu_seconds": _process_cpu(),
         "optimized": optimized,
         "latency_edge": _percentiles(batch_lat),
         "latency_slide": _percentiles(slide_lat),
@@ -380,7 +391,28 @@ def run_spark(
     }
 
 
-SYSTEMS = {"engine": run_engine, "ingest": run_ingest, "reeval": run_reeval, "spark": run_spark}
+def run_spath(workload: Workload, stream: str, query_path: str, **kw) -> dict:
+    """The C++ S-PATH (peer_programs.py), whole process."""
+    from .peer_programs import run_peer
+
+    return run_peer("spath", workload, stream, **kw)
+
+
+def run_lmsrpq(workload: Workload, stream: str, query_path: str, **kw) -> dict:
+    """The C++ LM-SRPQ (peer_programs.py), whole process."""
+    from .peer_programs import run_peer
+
+    return run_peer("lmsrpq", workload, stream, **kw)
+
+
+SYSTEMS = {
+    "engine": run_engine,
+    "ingest": run_ingest,
+    "reeval": run_reeval,
+    "spark": run_spark,
+    "spath": run_spath,
+    "lmsrpq": run_lmsrpq,
+}
 
 
 def _take(engine, view, writer) -> int:

@@ -305,6 +305,76 @@ def format_shared(result: dict, markdown: bool = False) -> str:
     return _section(SHARED_HEADERS, shared_rows(result), markdown)
 
 
+PEER_HEADERS = [
+    "workload",
+    "sgq CPU s",
+    "C++ S-PATH CPU s",
+    "sgq vs S-PATH",
+    "C++ LM-SRPQ CPU s",
+    "sgq vs LM-SRPQ",
+    "sgq RSS MB",
+    "S-PATH RSS MB",
+    "LM-SRPQ RSS MB",
+]
+
+
+def peer_rows(result: dict) -> list[list[str]]:
+    """The C++ peers measured in the same run (`--systems spath,lmsrpq`): CPU seconds of the
+    whole process each, sgq's with its delta output written; "sgq vs X" is X's CPU over
+    sgq's (above 1x: sgq is faster)."""
+
+    def cpu(m: dict) -> str:
+        if not m:
+            return "–"
+        if "timed_out" in m:
+            return f"> {m['timed_out']:,.0f}"
+        return "error" if "error" in m else f"{m['cpu_seconds']:,.2f}"
+
+    def vs(ratios: dict, peer: str) -> str:
+        x = ratios.get(f"cpu_vs_{peer}")
+        if x is None:
+            return "–"
+        return ("≥ " if ratios.get(f"cpu_vs_{peer}_at_least") else "") + _fmt_ratio(x)
+
+    def rss(m: dict) -> str:
+        return f"{m['peak_rss_mb']:,.0f}" if m and "peak_rss_mb" in m else "–"
+
+    rows = []
+    for row in result["rows"]:
+        s, lm = row.get("spath"), row.get("lmsrpq")
+        if not s and not lm:
+            continue
+        e, ratios = row.get("engine", {}), row.get("ratios", {})
+        rows.append(
+            [
+                row["workload"]["name"],
+                f"{e['process_cpu_seconds']:,.2f}" if "process_cpu_seconds" in e else "–",
+                cpu(s or {}),
+                vs(ratios, "spath"),
+                cpu(lm or {}),
+                vs(ratios, "lmsrpq"),
+                rss(e),
+                rss(s or {}),
+                rss(lm or {}),
+            ]
+        )
+    return rows
+
+
+def format_peers(result: dict, markdown: bool = False) -> str:
+    return _section(PEER_HEADERS, peer_rows(result), markdown)
+
+
+PEERS_TEXT = (
+    "The C++ S-PATH and LM-SRPQ measured in the same run (`--systems spath,lmsrpq "
+    "--peer-program PATH`, benchmarks/peer_programs.py): the LM-SRPQ paper's program, built "
+    "outside this repository, on the same streams in its integer form, one system after the "
+    "other for each repeat. CPU seconds of the whole process each: sgq's includes the "
+    "interpreter's start, the imports, planning and writing its delta output; the peers' "
+    "include reading their file, and they write nothing. `> N`: stopped at N s."
+)
+
+
 def _section(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
     """A table for the terminal (aligned) or the report (markdown); "" without rows."""
     if not rows:
@@ -578,6 +648,8 @@ def write_report(result: dict, path: Path) -> None:
             format_shared(result, markdown=True),
             "",
         ]
+    if peer_rows(result):
+        text += [PEERS_TEXT, "", format_peers(result, markdown=True), ""]
     if timing_rows(result):
         text += ["## Timing order (issue 18)", "", TIMING_TEXT, "", format_timing(result, True), ""]
     if deletion_rows(result):

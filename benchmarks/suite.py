@@ -157,11 +157,15 @@ def run_suite(
     reeval_slides: int | None = 5,
     save: Callable[[dict], None] | None = None,
     options: PlanOptions = PlanOptions(),
+    peer_program: str | None = None,
 ) -> dict:
     """Every system on every workload, `repeat` times each; medians and same-run ratios.
     `save` gets the result so far after each workload (a long run that is stopped keeps its
     finished workloads). `options` plan the engine's query (A/B runs: `sgq bench
-    --no-rewrite shared_chains` against the same command without it)."""
+    --no-rewrite shared_chains` against the same command without it). `peer_program`: the
+    C++ peers' program, for the systems spath and lmsrpq (peer_programs.py)."""
+    from .peer_programs import runs_on
+
     started = time.time()
     rows: list = []
     machine = machine_info()
@@ -183,7 +187,12 @@ def run_suite(
         for system in systems:
             if w.query.startswith("timing/") and system != "engine":
                 continue  # the baselines have no time variables (specs/semantics.md §4b)
+            if not runs_on(system, w):
+                continue  # the peers run the shared streams' regular path queries only
             kw = {}
+            if system in ("spath", "lmsrpq"):
+                # the peer program is stopped by its own limit, a little inside the child's
+                kw = {"program": peer_program, "cache": str(cache), "limit": timeout - 5}
             if system == "engine" and options != PlanOptions():
                 kw = {"options": options.as_dict()}
             if system == "reeval":
@@ -243,6 +252,16 @@ def ratios(row: dict) -> dict:
         out["throughput_vs_ingest"] = e["throughput"] / i["throughput"]
     if "throughput" in e and r.get("throughput"):
         out["throughput_vs_reeval"] = e["throughput"] / r["throughput"]
+    for peer in ("spath", "lmsrpq"):
+        # whole process against whole process, by CPU: the peer's CPU over sgq's (the
+        # interpreter's start, imports and planning included); > 1: sgq is faster
+        p = row.get(peer, {})
+        # (a peer stopped at the time limit: its limit, a lower bound of its time)
+        done = p.get("timed_out") or p.get("cpu_seconds")
+        if e.get("process_cpu_seconds") and done and "timed_out" not in e:
+            out[f"cpu_vs_{peer}"] = done / e["process_cpu_seconds"]
+            if "timed_out" in p:
+                out[f"cpu_vs_{peer}_at_least"] = True
     full = e.get("latency_slide_full") or e.get("latency_slide")
     if full and "latency_slide" in r and full["p50"] > 0:
         out["reeval_slide_latency_over_engine"] = r["latency_slide"]["p50"] / full["p50"]

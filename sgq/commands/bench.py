@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -27,7 +28,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--systems",
         default=None,
-        help="comma list of engine, ingest, reeval, spark (default: all but spark for --quick)",
+        help="comma list of engine, ingest, reeval, spark, spath, lmsrpq (default: engine, "
+        "ingest, reeval, and spark but for --quick; spath and lmsrpq are the C++ peers, run "
+        "on the shared streams' path queries with --peer-program)",
+    )
+    parser.add_argument(
+        "--peer-program",
+        default=None,
+        metavar="PATH",
+        help="the C++ peers' program (the LM-SRPQ paper's demo, built outside this "
+        "repository: docs/benchmarks.md) for --systems spath,lmsrpq",
     )
     parser.add_argument(
         "--only",
@@ -131,9 +141,15 @@ def run(args: argparse.Namespace) -> int:
             else ("engine", "ingest", "reeval", "spark")
         )
     )
+    known = ("engine", "ingest", "reeval", "spark", "spath", "lmsrpq")
     for s in systems:
-        if s not in ("engine", "ingest", "reeval", "spark"):
-            raise UserError(f"unknown system '{s}' (use engine, ingest, reeval, spark)")
+        if s not in known:
+            raise UserError(f"unknown system '{s}' (use {', '.join(known)})")
+    peer_program = None
+    if {"spath", "lmsrpq"} & set(systems):
+        from ..benchmarks.peer_programs import check_program
+
+        peer_program = check_program(args.peer_program)
     workloads = wl.quick() if args.quick else wl.full()
     if args.sweeps:
         base = next(w for w in workloads if w.name.startswith("sga-q1"))
@@ -155,7 +171,10 @@ def run(args: argparse.Namespace) -> int:
         f"{args.repeat} runs each (medians)",
         file=sys.stderr,
     )
-    command = "sgq bench " + " ".join(sys.argv[2:])
+    # the record names the peer program by role, not by where it sits on this machine
+    command = re.sub(
+        r"(--peer-program[= ])\S+", r"\1PEER_PROGRAM", "sgq bench " + " ".join(sys.argv[2:])
+    )
 
     def save(result: dict) -> None:
         # after each workload: a stopped run keeps what it finished ("complete": false)
@@ -174,6 +193,7 @@ def run(args: argparse.Namespace) -> int:
         log=lambda line: print(line, file=sys.stderr),
         save=save if args.output else None,
         options=options,
+        peer_program=peer_program,
     )
     result["command"] = command
     return _show(result, args)
@@ -231,6 +251,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     """Print the table, deletions and targets; write the --report."""
     from ..benchmarks.report import (
         format_deletions,
+        format_peers,
         format_shared,
         format_simple,
         format_table,
@@ -243,6 +264,9 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     shared = format_shared(result)
     if shared:
         print("\nshared streams (* recorded elsewhere, benchmarks/peers.py):\n" + shared)
+    peers = format_peers(result)
+    if peers:
+        print("\nC++ peers measured in this run (whole-process CPU):\n" + peers)
     dels = format_deletions(result)
     if dels:
         print("\ndeletions (vs the same stream without them):\n" + dels)
