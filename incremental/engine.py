@@ -238,7 +238,9 @@ class Engine:
         self._reach(first)  # as in `_run_buffer`
         self._enter_bucket(first)
         self._note_vertices(span)
-        self.dataflow.run_span(span)
+        produced = self.dataflow.run_span(span)
+        if produced:
+            self._emit(produced, {})
         self._reach(self._seen)
 
     def flush(self) -> None:
@@ -425,8 +427,12 @@ class Engine:
         self._enter_bucket(now)
         deleting, self._minus = self._minus, set()
         produced, ended = flow.run(buffer, now, deleting)
-        if not produced and not ended:
-            return
+        if produced or ended:
+            self._emit(produced, ended)
+
+    def _emit(self, produced: dict, ended: dict) -> None:
+        """The output nodes' rows of a round (or a span): drained, remembered, announced."""
+        flow = self.dataflow
         labels = flow.output_labels
         history = self.history
         subscribers = self._subscribers

@@ -236,9 +236,10 @@ class Dataflow:
         self._sources = {i for ids in self.wscans.values() for i in ids}
         self._sources |= {i for routes in self.routes.values() for i, _ in routes}
         self.output_labels = {i: nodes[i].label for i in self.outputs}
-        # spans (run_span) only where every output is a PATH, or a RENAME of one, whose
-        # results go to the sink (its `spans()` says so): nothing then comes out as rows
-        self.spanning = sink is not None and all(
+        # spans (run_span) only where every output is a PATH, or a RENAME of one: its
+        # results go to the sink, or its rows to the engine's output, instant after instant
+        # (its `spans()` says when)
+        self.spanning = all(
             isinstance(self.ops[ids[_renamed(nodes[i])]], (PathOp, PathClosureOp))
             for i in self.outputs
         )
@@ -325,19 +326,21 @@ class Dataflow:
                 end = expiry
         return end
 
-    def run_span(self, edges_by_label: dict[str, list]) -> None:
+    def run_span(self, edges_by_label: dict[str, list]) -> dict[int, list]:
         """Push a span: raw `+` edges `(src, trg, t, '+')` grouped by label, each label's in
         time order, their instants all in `[first, span_end(first))`, every operator ready
         (`span_ready`). One round for all of them: each operator's `process_span`, each shared
-        index entry inserted at its own instant. Such plans give native deltas only (no rows;
-        S-PATH with a sink), so nothing is returned (Differential Dataflow's batching across
-        timestamps)."""
+        index entry inserted at its own instant (Differential Dataflow's batching across
+        timestamps). Returns the rows of each output node that gave some, in time order
+        (with native deltas there are none: the results went to the sink)."""
         n = len(self.ops)
         pending: list = [None] * n
         for label, edges in edges_by_label.items():
             for i in self.wscans.get(label, ()):
                 pending[i] = [edges]
         ops, indexes, consumers, nports = self.ops, self.indexes, self.consumers, self.nports
+        outputs = self._output_set
+        produced: dict[int, list] = {}
         for i in range(n):
             batches = pending[i]
             if batches is None:
@@ -349,6 +352,9 @@ class Dataflow:
                 if index is not None:
                     index.insert_rows(out)  # each at its own instant
                 _deliver(pending, consumers[i], nports, out)
+                if i in outputs:
+                    produced[i] = out
+        return produced
 
     def _route(self, edges_by_label: dict, deleting, pending: list, cutting: list | None):
         """Give each WSCAN over several labels one list per label (its ports, None where the

@@ -108,8 +108,10 @@ class PathOp(PhysicalOperator):
         return self._insert(batches, now)
 
     def spans(self) -> bool:
-        """Native deltas: results (and ε-pairs) enter at their sgt's own instant."""
-        return self.sink is not None
+        """Native deltas: results (and ε-pairs) enter at their sgt's own instant; rows: each
+        is admitted at its sgt's own instant, in time order (the runtime spans only plans
+        whose outputs are PATHs, so nothing reads these rows before the output does)."""
+        return True
 
     def process_span(self, batches: list) -> list:
         """The sgts of a span (runtime `run_span`: instants with no expiry between them),
@@ -124,9 +126,10 @@ class PathOp(PhysicalOperator):
         nletters = len(self.letters)
         if len(batches) > nletters and batches[nletters]:  # ε-pairs too: instant by instant
             insert = self._insert
+            rows: list = []
             for instant, group in by_instant(batches):
-                insert(group, instant)
-            return []
+                rows += insert(group, instant)
+            return rows
         by_letter, letters = self.dfa.by_letter, self.letters
         ports = [
             (batch, moves)
@@ -145,6 +148,8 @@ class PathOp(PhysicalOperator):
             sgts = [batch for batch, _moves in ports]
             moves_of = [moves for _batch, moves in ports]
             offers = [(sgts[k][i], moves_of[k]) for _ts, k, i in order]
+        if self.sink is None:
+            return self._span_rows(offers)
         insert, enter = self.delta_path.insert, self._enter
         entered: list = []  # [(instant, results entering then)]
         entering: list = []
@@ -167,6 +172,21 @@ class PathOp(PhysicalOperator):
         if entered:
             self.sink.enter_instants(entered)
         return []
+
+    def _span_rows(self, offers) -> list:
+        """`process_span` giving rows: each offer inserted at its own instant, the rows of
+        what it widens admitted then, all in time order."""
+        insert, rows = self.delta_path.insert, self._rows
+        result: list = []
+        reached: list = []
+        for (u, v, ts, exp, wit), moves in offers:
+            if exp <= ts:
+                continue
+            insert(u, v, moves, ts, exp, wit, ts, reached)
+            if reached:
+                rows(reached, ts, result)
+                reached.clear()
+        return result
 
     def _insert(self, batches: list, now: int, announced=None) -> list:
         """Insert the sgts of every port; what each one makes reachable becomes rows, or with
