@@ -1,5 +1,7 @@
-"""What other systems do on the shared streams: figures recorded elsewhere, quoted, never
-re-measured by the suite.
+"""What other systems do on the shared streams: figures recorded elsewhere, quoted as the
+issue gave them. The suite can also measure the same two programs in its own run
+(`--systems spath,lmsrpq --peer-program PATH`, peer_programs.py): those are the figures to
+set ratios on.
 
 The shared streams (benchmarks/streams/, workloads `shared-*` in workloads.py) are the ones
 the C++ S-PATH and C++ LM-SRPQ figures below were measured on, one after another on a machine
