@@ -164,8 +164,9 @@ _POLL = 0.02
 
 def _follow(pid: int, deadline: float) -> tuple[int, object, int]:
     """Wait for the peer `pid`: (its peak RSS in KB, its resource usage, its exit status), or
-    usage None when it was killed at `deadline`. The peak is read from /proc while it runs:
-    the OS's own figure for a child (ru_maxrss) counts the forking interpreter's size too."""
+    usage None when it was killed at `deadline`. The peak is read from /proc while it runs
+    (every `_POLL` seconds: a peak held for less may be missed): the OS's own figure for a
+    child (ru_maxrss) counts the forking interpreter's size too."""
     peak = 0
     while True:
         try:

@@ -166,6 +166,14 @@ def run(args: argparse.Namespace) -> int:
         workloads = [w for w in workloads if any(p in w.name for p in wanted)]
         if not workloads:
             raise UserError(f"no workload name contains any of '{args.only}'")
+    if peer_program is not None:
+        from ..benchmarks.peer_programs import QUERIES
+
+        if not any(w.name in QUERIES for w in workloads):
+            raise UserError(
+                "the C++ peers run only the shared streams' path queries "
+                f"({', '.join(QUERIES)}): add them with --only shared-"
+            )
     print(
         f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
         f"{args.repeat} runs each (medians)",

@@ -98,7 +98,9 @@ SLIDING = """
     print("1 slices have been inserted")
     print("result pair size: 7, memory: 0.1")
     print("2 slices have been inserted")
-    blob = bytearray(40 * 1024 * 1024)  # a peak the harness must see
+    import time
+    blob = b"x" * (40 * 1024 * 1024)  # a peak the harness must see (its pages written)
+    time.sleep(0.3)  # held for longer than the harness's reading interval
     print("result pair size: 9, memory: 0.2")
 """
 
@@ -156,3 +158,15 @@ def test_the_report_sets_the_measured_peers_beside_sgq():
     row["ratios"] = ratios(row)
     (cells,) = report.peer_rows({"rows": [row]})
     assert cells == ["shared-snb-q2", "2.00", "1.00", "0.5x", "> 295", "≥ 148x", "45", "11", "–"]
+
+
+def test_peers_without_a_shared_path_query_to_run_is_a_message(tmp_path):
+    program = _program(tmp_path, SLIDING)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sgq", "bench", "--only", "shared-snb-q5", "--systems", "spath"]
+        + ["--peer-program", program],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert "only the shared streams' path queries" in proc.stderr and "Traceback" not in proc.stderr
