@@ -125,7 +125,8 @@ def run_peer(
     stopped after `limit` seconds."""
     data, codes = integer_stream(Path(stream), Path(cache).resolve())
     argv = command(system, workload, data, codes, program)
-    edges = sum(1 for _ in open(data, "rb"))
+    with open(data, "rb") as lines:
+        edges = sum(1 for _ in lines)
     with tempfile.TemporaryDirectory(prefix="sgq-peer-") as work:
         # the program writes its memory, latency and speed files into its working directory
         with open(Path(work) / "stdout", "w+", encoding="utf-8") as out:

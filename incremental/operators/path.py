@@ -70,6 +70,7 @@ class PathOp(PhysicalOperator):
         "paths",
         "domain",
         "sink",
+        "output_only",
         "label",
         "reverse",
         "own_vertex",
@@ -93,6 +94,9 @@ class PathOp(PhysicalOperator):
         # native deltas (see the module docstring): results, and ε-pairs, enter and leave
         # the engine's DeltaView directly
         self.sink = ctx.delta_sink(node)
+        #: its rows reach the engine's output only (no operator reads them): they may come
+        #: out of a span in time order (`spans`)
+        self.output_only = ctx.fan_rows(node)
         self.label, self.reverse = ctx.output_key(node)
         # (v, v) is no result of a walk: an ε-pair's (nullable), or none at all (a simple
         # PATH relaxed to arbitrary paths, sga/rewrite/relax_simple_paths.py: no walk back to
@@ -108,10 +112,12 @@ class PathOp(PhysicalOperator):
         return self._insert(batches, now)
 
     def spans(self) -> bool:
-        """Native deltas: results (and ε-pairs) enter at their sgt's own instant; rows: each
-        is admitted at its sgt's own instant, in time order (the runtime spans only plans
-        whose outputs are PATHs, so nothing reads these rows before the output does)."""
-        return True
+        """Native deltas: results (and ε-pairs) enter at their sgt's own instant. Rows read
+        by the engine's output only: each is admitted at its sgt's own instant, in time
+        order. Rows another operator reads go per instant: a widening row starts at its
+        key's coalesced start, before the instant it is emitted at, and a reader taking it
+        as an sgt of that earlier instant would relax it without the edges that came since."""
+        return self.sink is not None or self.output_only
 
     def process_span(self, batches: list) -> list:
         """The sgts of a span (runtime `run_span`: instants with no expiry between them),

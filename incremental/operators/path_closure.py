@@ -92,16 +92,23 @@ if TYPE_CHECKING:
 
 class _Inputs:
     """A build context for the S-PATH hand-over: the shared indexes of PATH's inputs, and
-    the sink and output key of the closure PATH handing over (native deltas go on)."""
+    the sink and output key of the closure PATH handing over (native deltas go on), and
+    whether its rows reach the engine's output only."""
 
-    __slots__ = ("nodes", "indexes", "paths", "sink", "key")
+    __slots__ = ("nodes", "indexes", "paths", "sink", "key", "output_only")
 
-    def __init__(self, nodes: list, indexes: list, sink, key: tuple[str, bool]) -> None:
+    def __init__(
+        self, nodes: list, indexes: list, sink, key: tuple[str, bool], output_only: bool
+    ) -> None:
         self.nodes = nodes
         self.indexes = indexes
         self.paths = False
         self.sink = sink
         self.key = key
+        self.output_only = output_only
+
+    def fan_rows(self, node) -> bool:
+        return self.output_only
 
     def index_of(self, node):
         for n, index in zip(self.nodes, self.indexes):
@@ -518,7 +525,7 @@ class PathClosureOp(PhysicalOperator):
         if self.domain is not None:
             nodes.append(node.domain)
             indexes.append(self.domain)
-        inputs = _Inputs(nodes, indexes, self.sink, (self.label, self.reverse))
+        inputs = _Inputs(nodes, indexes, self.sink, (self.label, self.reverse), self.fans)
         return PathOp(node, inputs, out=self.out)
 
     def _hand_over(self, now, native: bool = True) -> list:

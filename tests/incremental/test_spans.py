@@ -21,6 +21,8 @@ PROGRAMS = [
     "Answer(x, y) :- [a/b*](x, y), x != y.",  # a FILTER above PATH: rows, no spans
     "Answer(x, y) :- [a*](x, y).",  # nullable: ε-pairs are native keys, in spans too
     "Answer(x, y) :- [a/b*](x, y).\nOther(x, y) :- c(x, y).",  # a WSCAN output: rows
+    "P(x, y) :- [a/b*](x, y).\nAnswer(x, y) :- [P+/c](x, y).",
+    "P(x, y) :- [a+](x, y).\nAnswer(x, y) :- [P/b*](x, y).",
 ]
 
 edge_lists = st.lists(
@@ -177,7 +179,33 @@ def test_an_epsilon_pair_ending_at_a_spans_start_leaves_before_it_enters_again(o
     ]
 
 
-def test_deletions_and_row_outputs_run_per_instant():
+NESTED = "P(x, y) :- [a/b*](x, y).\nAnswer(x, y) :- [P+/c](x, y)."
+# a stream on which the inner PATH's rows, taken in spans, gave the outer one fewer results
+NESTED_STREAM = [
+    (str(s), str(d), label, t, "+")
+    for s, d, label, t in [
+        (0, 1, "a", 1), (3, 2, "a", 3), (1, 1, "a", 3), (0, 2, "c", 5), (2, 0, "c", 6),
+        (2, 2, "b", 6), (1, 2, "d", 7), (0, 4, "b", 8), (1, 1, "a", 8), (2, 3, "a", 9),
+        (1, 4, "d", 9), (4, 2, "a", 9), (3, 3, "c", 10), (1, 2, "c", 12), (0, 2, "a", 13),
+        (3, 3, "d", 14), (3, 2, "a", 15), (0, 2, "b", 15), (2, 3, "c", 16), (3, 1, "c", 16),
+        (0, 3, "d", 16), (2, 2, "c", 17), (4, 3, "b", 17), (4, 3, "d", 18), (3, 2, "a", 18),
+    ]
+]  # fmt: skip
+
+
+def test_rows_another_path_reads_go_per_instant():
+    """A widening row starts at its key's coalesced start, before the instant it comes at:
+    a reader taking it as an sgt of that start would relax it without the edges since. So a
+    PATH whose rows another PATH reads takes no span; the output PATH still does."""
+    query = compile_text(".window 1\n" + NESTED, window=5, slide=2, options=SPATH)
+    inner, outer = [op for op in query.engine().dataflow.ops if type(op).__name__ == "PathOp"]
+    assert not inner.spans() and outer.spans()
+    spanned = _intervals(query, NESTED_STREAM, spans=True)[1]
+    assert spanned == _intervals(query, NESTED_STREAM, spans=False)[1]
+    assert _events(query, NESTED_STREAM, spans=True) == _events(query, NESTED_STREAM, spans=False)
+
+
+def test_a_deletion_runs_in_a_round_of_its_own_and_filtered_rows_per_instant():
     minus = [("1", "2", "a", 0, "+"), ("1", "2", "a", 1, "-"), ("1", "2", "a", 2, "+")]
     # the span at 0, the '-' in a round of its own; after it the results are rows (S-PATH's
     # `_stop_native`) for good, and S-PATH's rows take spans too
