@@ -41,6 +41,7 @@ from ..options import PlanOptions
 from ..sga.algebra import Plan
 from .deltas import DeltaView, csv_plain
 from .runtime import Dataflow
+from .sgt import FOREVER
 from .stateful import StateError, restore_into, state_of
 from .time_order import out_of_order
 
@@ -259,6 +260,11 @@ class Engine:
         self.flush()
         self._seen = t
         self._reach(t)
+        flow = self.dataflow
+        if flow.deferring:  # (the snapshot at `t` is asked before any input at `t`)
+            got = flow.overdue(t, False)
+            if got:
+                self._emit(got, {})
 
     def close(self) -> None:
         """End of input: time runs on, every result's expiry is final."""
@@ -267,7 +273,12 @@ class Engine:
         self.flush()
         self._closed = True
         self.time = math.inf
-        self.dataflow.purge(1 << 62)
+        flow = self.dataflow
+        if flow.deferring:  # time runs on: every deferred widening is due
+            got = flow.overdue(FOREVER, True)
+            if got:
+                self._emit(got, {})
+        flow.purge(1 << 62)
 
     # ---- output
     def drain(self) -> list[Result]:
@@ -387,8 +398,13 @@ class Engine:
         """The frontier moves to `t` (every input before it consumed)."""
         if t > self.time:
             self.time = t
+            flow = self.dataflow
             if self._view is not None:
-                self.dataflow.settle(t)
+                flow.settle(t)
+            if flow.deferring:  # rows ending before `t` that go on: their widenings now
+                got = flow.overdue(t - 1, True)
+                if got:
+                    self._emit(got, {})
 
     def _enter_bucket(self, now: int) -> None:
         """At the first round of a slide bucket: purge what expired, note the peak state."""

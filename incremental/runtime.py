@@ -140,7 +140,7 @@ class _Context:
     """What an operator may ask the runtime for while it is built: `paths` (witness paths
     wanted), `options` (the user's physical choices, sgq/options.py), the shared indexes."""
 
-    __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks", "_direct")
+    __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks", "_direct", "_outputs")
 
     def __init__(
         self,
@@ -149,8 +149,10 @@ class _Context:
         sink=None,
         direct: dict | None = None,
         options: PlanOptions = PlanOptions(),
+        outputs: frozenset = frozenset(),
     ) -> None:
         self.paths = paths
+        self._outputs = outputs
         self.options = options
         self._indexes: dict[int, EdgeIndex] = {}
         self._ids = ids
@@ -163,6 +165,12 @@ class _Context:
         it emits reaches the engine's output only (`_native_outputs`), where fans are
         read as rows by whoever reads them one by one."""
         return node in self._direct
+
+    def engine_output(self, node) -> bool:
+        """Whether `node` is an output of the engine that no operator reads: what it emits,
+        and when, concerns the engine's output alone (rows may come between rounds:
+        `Dataflow.overdue`)."""
+        return node in self._outputs and node in self._direct
 
     def delta_sink(self, node):
         """The engine's DeltaView when `node` may give its results as native deltas (a delta-
@@ -196,7 +204,9 @@ class Dataflow:
         `options`: the physical choices the operators read from their build context."""
         nodes = list(plan.nodes())
         ids = {node: i for i, node in enumerate(nodes)}
-        ctx = _Context(paths, ids, sink, _native_outputs(plan, nodes), options)
+        ctx = _Context(
+            paths, ids, sink, _native_outputs(plan, nodes), options, frozenset(plan.outputs)
+        )
         self.nodes = nodes
         self.ops = []
         for node in nodes:
@@ -206,6 +216,8 @@ class Dataflow:
             self.ops.append(cls(node, ctx))
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
         self._settling = [op for op in self.ops if op.settles()]
+        # outputs whose rows carry ends that are lower bounds, widened when they come up
+        self.deferring = [i for i, op in enumerate(self.ops) if op.defers_rows()]
         # what changes how it keeps its output before the first round with deletions (its
         # `exact_ends`): native producers that do not admit widenings, functional joins
         self._rederiving = [
@@ -306,6 +318,23 @@ class Dataflow:
                 if i in outputs:
                     ended[i] = cut
         return produced, ended
+
+    def overdue(self, upto: float, final: bool) -> dict[int, list]:
+        """The rows of outputs that defer widenings (`Operator.defers_rows`) whose emitted ends
+        are at or before `upto` and which go on: `{node: rows}`; `final`: no round at `upto`
+        will come. The engine asks when time reaches `t` (`t - 1`, final: before the purge
+        at `t` drops entries that may carry a key on, and before the round's inputs are in,
+        so every derivation on record started by the key's end; `t` too when told to advance
+        there: the snapshot at `t` may be read before input at `t` comes), and at the end of
+        input (for ever). A round at a key's end needs no call after it: a tuple whose run
+        ended at `now` comes again as a new one (every Coalescer starts a key anew at `now`
+        when its coverage ends there), so the round's join finds what carries the key on."""
+        got: dict[int, list] = {}
+        for i in self.deferring:
+            rows = self.ops[i].overdue(upto, final)
+            if rows:
+                got[i] = rows
+        return got
 
     def span_ready(self) -> bool:
         """Whether every operator takes spans now (`Operator.spans`; a PATH stops when a

@@ -73,7 +73,10 @@ class Tuning:
     - `batched_joins`: join whole batches breadth-first (False: tuple by tuple, the thesis's
       Algorithm PATTERN as written);
     - `functional_joins`: a two-input PATTERN whose keys have one derivation each reads
-      their coverage off its inputs (operators/functional_join.py; False: keyed, always).
+      their coverage off its inputs (operators/functional_join.py; False: keyed, always);
+    - `deferred_widenings`: a keyed PATTERN whose rows only the engine's output reads joins
+      new tuples only, not renewed ones, and widens each key when its emitted end comes up
+      (False: every renewal re-joins and widens at once; the coverage is the same).
     """
 
     max_levels: int = 96
@@ -85,6 +88,7 @@ class Tuning:
     shared_keys: int = 2
     batched_joins: bool = True
     functional_joins: bool = True
+    deferred_widenings: bool = True
 
 
 def _tuning(value: Any) -> Tuning:

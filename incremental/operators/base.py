@@ -83,6 +83,16 @@ class PhysicalOperator:
         """Whether `settle` has anything to do (the runtime calls it only then)."""
         return type(self).settle is not PhysicalOperator.settle
 
+    def defers_rows(self) -> bool:
+        """Whether this output's rows may end before its results do, each widened by a row
+        from `overdue` when its end comes up (operators/pattern.py)."""
+        return False
+
+    def overdue(self, upto: float, final: bool) -> list:
+        """The rows that widen emitted ends at or before `upto` (see `defers_rows`); `final`:
+        no round at `upto` will come."""
+        return []
+
     def purge(self, now: int) -> None:
         pass
 

@@ -63,6 +63,7 @@ class PatternOp(ProbingJoin):
         "batched",
         "shared_keys",
         "functional",
+        "deferred",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -92,6 +93,16 @@ class PatternOp(ProbingJoin):
             and not self.paths
         ):
             self.native.rederive_ends(self._longest)
+        # rows read by the engine's output alone: a renewed input tuple re-joins nothing, the
+        # keys' ends are re-derived when they come up (`overdue`)
+        self.deferred = (
+            tuning.deferred_widenings
+            and self.native is None
+            and self.batched
+            and self.frontier_plans is not None
+            and not self.paths
+            and ctx.engine_output(node)
+        )
 
     def _plan(self, fanout) -> None:
         """The join plans from every starting input, from both head variables (re-derivation)
@@ -153,7 +164,7 @@ class PatternOp(ProbingJoin):
         """Join a whole batch of input i breadth-first (`_frontier`) and admit each head key
         once, with its largest exp."""
         native = self.native
-        fresh = native is not None and native.rederive is not None
+        fresh = self.deferred or (native is not None and native.rederive is not None)
         frontier = self._seed(i, batch, now, False, fresh)
         if not frontier:
             return
@@ -374,7 +385,28 @@ class PatternOp(ProbingJoin):
         self._stop_functional(now)
         super().exact_ends(now)
 
+    def defers_rows(self) -> bool:
+        """Rows read by the engine's output alone defer widenings (`_seed` with `fresh`: a
+        renewed tuple held at `now - 1`, so did every combination it is in without a tuple new
+        at `now`, and its key is live): an emitted end is then a lower bound, widened when it
+        comes up (`overdue`), as native keys' ends are (operators/native_keys.py). Renewals
+        of slide after slide then cost one re-derivation per key whose end comes up, not a
+        join per renewed tuple."""
+        return self.deferred
+
+    def overdue(self, upto: float, final: bool) -> list:
+        """The rows widening the keys whose emitted ends are at or before `upto`
+        (Coalescer.overdue; the functional join, while it runs, emits exact ends)."""
+        if self.functional is not None:
+            return []
+        return self.out.overdue(upto, self._longest, final)
+
     def purge(self, now: int) -> None:
+        if self.deferred and self.functional is None:
+            # every ended key is forgotten by `overdue` once re-derived (at or before the
+            # round at `now`, where a key ending at `now` may still go on)
+            self._replan()
+            return
         super().purge(now)
         if self.functional is not None:
             self.functional.purge(now)

@@ -256,6 +256,53 @@ class Coalescer:
                 live[key] = got[1]
                 add(got[1], key)
 
+    def overdue(self, upto: float, rederive, final: bool) -> list:
+        """Deferred widenings of rows (operators/pattern.py `defers_rows`): the producer
+        admits what new tuples derive, not what renewed ones widen, so an emitted end is a
+        lower bound of the key's coverage. Each key whose emitted end is at or before `upto`
+        asks `rederive(keys, cutoff)` -> `{key: (ts, exp)}`, read by key, for its longest
+        derivation now; one outliving that end carries the key on without a break (every
+        derivation on record started by then: the caller asks before inputs after the end
+        are in) and gives the row `(src, trg, start, exp, None)` to emit. A key ending
+        before `upto` after all is forgotten; one ending at `upto` is kept, due again, unless
+        `final` (no round at `upto` comes: one may still carry it on, see `admit`).
+        O(1) when nothing is due, else the keys due, whole sources per part of
+        `REDERIVE_PART` keys, plus their re-derivation."""
+        heap = self.heap
+        if not heap.any_by(upto):
+            return []
+        live = self.live
+        due: dict = {}
+        later = []
+        for key in heap.expired(upto):
+            cur = live.get(key)
+            if cur is None:
+                continue
+            if cur[1] <= upto:
+                due[key] = cur[1]
+            else:  # widened past `upto` since its item was added: the item moves on
+                later.append(key)
+        add = heap.add
+        for key in later:
+            add(live[key][1], key)
+        rows: list = []
+        if not due:
+            return rows
+        parts = [due] if len(due) <= REDERIVE_PART else _parts(_by_src(due.items()), REDERIVE_PART)
+        for part in parts:
+            get = rederive(part, min(part.values())).get
+            for key, end in part.items():
+                got = get(key)
+                if got is not None and got[1] > end:
+                    cur = live[key]
+                    cur[1] = end = got[1]
+                    rows.append((key[0], key[1], cur[0], end, None))
+                if end > upto or (end == upto and not final):
+                    add(end, key)
+                else:
+                    del live[key]
+        return rows
+
     def adopt(self, key: Hashable, start: int, until: int) -> None:
         """Take `[start, until)` as the emitted coverage of `key` (a key another structure
         emitted so far, handed over: operators/path_closure.py)."""

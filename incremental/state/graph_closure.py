@@ -41,12 +41,15 @@ def extend(
     before and the nodes added (`fmask` tells the final ones). `added` is the very object `{b} ∪ reach[b]` for
     every x that reached none of it, most of them: a caller may work per distinct object."""
     bb = 1 << b
-    if reach.get(a, 0) & bb:
+    ra = reach.get(a, 0)
+    if ra & bb:
         return 0
     desc = bb | reach.get(b, 0)
     srcs = (1 << a) | anc.get(a, 0)
-    # `r | d` then `^ r`, never `d & ~r`: a negative int makes CPython's `&` 5-10x slower
-    xs = bits(srcs)
+    # a node that reached b before holds all of desc already, a node a reached before is
+    # reached by all of srcs already: both are left out by one mask operation each
+    # (`s ^ (s & m)`, never `s & ~m`: a negative int makes CPython's `&` 5-10x slower)
+    xs = bits(srcs ^ (srcs & anc.get(b, 0)))
     for x in xs:
         rx = reach.get(x, 0)
         common = rx & desc
@@ -55,13 +58,13 @@ def extend(
         reach[x] = rx | desc
         if x % ns == start or x in watch:
             gained.append((x, rx, desc ^ common if common else desc))
-    ys = bits(desc)
+    ys = bits(desc ^ (desc & ra))
     for y in ys:
         ay = anc.get(y, 0)
         now = ay | srcs
         if now != ay:
             anc[y] = now
-    return len(xs) + len(ys)
+    return srcs.bit_count() + desc.bit_count()
 
 
 def closure(edges: Iterable[tuple[int, int]]) -> tuple[dict, dict]:

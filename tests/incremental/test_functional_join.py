@@ -49,8 +49,10 @@ def streams(draw, functional_b: bool, deletions: bool):
     return norm(out)
 
 
-def _run(text, edges, window, slide, functional: bool, chunks=1, close=True):
-    options = PlanOptions(tuning=Tuning(functional_joins=functional))
+def _run(text, edges, window, slide, functional: bool, chunks=1, close=True, deferred=False):
+    """An engine run; the keyed join widens at once unless `deferred` (the rows compared
+    row for row: tests/incremental/test_deferred_widenings.py compares the deferred ones)."""
+    options = PlanOptions(tuning=Tuning(functional_joins=functional, deferred_widenings=deferred))
     query = compile_text(".window 1\n" + text, window=window, slide=slide, options=options)
     engine = query.engine()
     size = max(1, len(edges) // chunks)
@@ -142,7 +144,7 @@ def test_a_checkpoint_of_a_functional_join_restores_the_keyed_joins_state(data, 
     text = "Answer(x, m) :- a+(x, y), b(m, y)."
     edges = data.draw(streams(True, False))
     cut = min(cut, len(edges))
-    options = PlanOptions(tuning=Tuning(functional_joins=True))
+    options = PlanOptions(tuning=Tuning(functional_joins=True, deferred_widenings=False))
     query = compile_text(".window 1\n" + text, window=window, slide=1, options=options)
     whole = query.engine()
     whole.push_batch(edges)
