@@ -260,11 +260,7 @@ class Engine:
         self.flush()
         self._seen = t
         self._reach(t)
-        flow = self.dataflow
-        if flow.deferring:  # (the snapshot at `t` is asked before any input at `t`)
-            got = flow.overdue(t, False)
-            if got:
-                self._emit(got, {})
+        self._widen(t, False)  # (the snapshot at `t` is asked before any input at `t`)
 
     def close(self) -> None:
         """End of input: time runs on, every result's expiry is final."""
@@ -273,12 +269,8 @@ class Engine:
         self.flush()
         self._closed = True
         self.time = math.inf
-        flow = self.dataflow
-        if flow.deferring:  # time runs on: every deferred widening is due
-            got = flow.overdue(FOREVER, True)
-            if got:
-                self._emit(got, {})
-        flow.purge(1 << 62)
+        self._widen(FOREVER, True)  # time runs on: every deferred widening is due
+        self.dataflow.purge(1 << 62)
 
     # ---- output
     def drain(self) -> list[Result]:
@@ -398,13 +390,17 @@ class Engine:
         """The frontier moves to `t` (every input before it consumed)."""
         if t > self.time:
             self.time = t
-            flow = self.dataflow
             if self._view is not None:
-                flow.settle(t)
-            if flow.deferring:  # rows ending before `t` that go on: their widenings now
-                got = flow.overdue(t - 1, True)
-                if got:
-                    self._emit(got, {})
+                self.dataflow.settle(t)
+            self._widen(t - 1, True)  # rows ending before `t` that go on
+
+    def _widen(self, upto: float, final: bool) -> None:
+        """Emit the widenings of the deferred rows that end by `upto` (`Dataflow.overdue`)."""
+        flow = self.dataflow
+        if flow.deferring:
+            got = flow.overdue(upto, final)
+            if got:
+                self._emit(got, {})
 
     def _enter_bucket(self, now: int) -> None:
         """At the first round of a slide bucket: purge what expired, note the peak state."""

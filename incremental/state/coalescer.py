@@ -268,26 +268,13 @@ class Coalescer:
         `final` (no round at `upto` comes: one may still carry it on, see `admit`).
         O(1) when nothing is due, else the keys due, whole sources per part of
         `REDERIVE_PART` keys, plus their re-derivation."""
-        heap = self.heap
-        if not heap.any_by(upto):
+        if not self.heap.any_by(upto):
             return []
-        live = self.live
-        due: dict = {}
-        later = []
-        for key in heap.expired(upto):
-            cur = live.get(key)
-            if cur is None:
-                continue
-            if cur[1] <= upto:
-                due[key] = cur[1]
-            else:  # widened past `upto` since its item was added: the item moves on
-                later.append(key)
-        add = heap.add
-        for key in later:
-            add(live[key][1], key)
+        due = self._ended(upto)
         rows: list = []
         if not due:
             return rows
+        live, add = self.live, self.heap.add
         parts = [due] if len(due) <= REDERIVE_PART else _parts(_by_src(due.items()), REDERIVE_PART)
         for part in parts:
             get = rederive(part, min(part.values())).get
@@ -341,22 +328,29 @@ class Coalescer:
         return list(self.live)
 
     def purge(self, now: int) -> None:
-        """Forget keys whose coverage ended at or before `now`; the expiry items of keys
-        widened since move on to their end (one item per key and end reached, where an item
-        per widening cost an add and a skip each)."""
+        """Forget keys whose coverage ended at or before `now`."""
         live = self.live
+        for key in self._ended(now):
+            del live[key]
+
+    def _ended(self, upto: int) -> dict:
+        """`{key: end}` of the keys (with rows) whose coverage ends at or before `upto`; the
+        expiry items of keys widened since move on to their end (one item per key and end
+        reached, where an item per widening cost an add and a skip each)."""
+        live = self.live
+        ended: dict = {}
         later = []
-        for key in self.heap.expired(now):
+        for key in self.heap.expired(upto):
             cur = live.get(key)
             if cur is not None:
-                if cur[1] <= now:
-                    del live[key]
+                if cur[1] <= upto:
+                    ended[key] = cur[1]
                 else:
                     later.append(key)
         add = self.heap.add
         for key in later:
-            until = live[key][1]
-            add(until, key)
+            add(live[key][1], key)
+        return ended
 
     def __len__(self) -> int:
         return len(self.live)
