@@ -529,34 +529,34 @@ def _cross_text(src: Sources, trgs: list, ts, exp: int, label: str) -> str:
     """The CSV lines of a cross-product fan (incremental/fan_rows.py `Sources`): a source
     whose start is at most every target's shares the fan's lines, one whose start is at
     least every target's gets one tail, the rest a line per row."""
+    end = f",{exp}\n"  # (an int formatted once, not per line: most of a line's cost)
     if type(ts) is int:
         if len(trgs) == 1:  # one target (a functional join's second pass): a line per source
             t = trgs[0]
             if src.latest <= ts and src.names:  # every row starts at ts: one tail
-                tail = f",{t},{label},{ts},{exp}\n"
+                tail = f",{t},{label},{ts}{end}"
                 return tail.join(src.names) + tail
+            mid = f",{t},{label},"
             return "".join(
-                [
-                    f"{n},{t},{label},{s if s > ts else ts},{exp}\n"
-                    for n, s in zip(src.names, src.since)
-                ]
+                [f"{n}{mid}{s if s > ts else ts}{end}" for n, s in zip(src.names, src.since)]
             )
         low = high = ts
         lines = None
     else:
         low, high = min(ts), max(ts)
-        lines = [f"{t},{label},{st},{exp}\n" for t, st in zip(trgs, ts)]
+        mid = f",{label},"
+        lines = [f"{t}{mid}{st}{end}" for t, st in zip(trgs, ts)]
     parts = []
     for name, s in zip(src.names, src.since):
         head = f"{name},"
         if s >= high or lines is None:
-            tail = f",{label},{s if s > low else low},{exp}\n"
+            tail = f",{label},{s if s > low else low}{end}"
             parts.append(head + (tail + head).join(trgs) + tail)
         elif s <= low:
             parts.append(head + head.join(lines))
         else:
             parts.append(
-                "".join([f"{name},{t},{label},{max(st, s)},{exp}\n" for t, st in zip(trgs, ts)])
+                "".join([f"{head}{t}{mid}{st if st > s else s}{end}" for t, st in zip(trgs, ts)])
             )
     return "".join(parts)
 
@@ -666,6 +666,7 @@ class ResultWriter:
         fans = rows.fans
         checked = not ((rows.plain or plain) and csv_plain(label))
         lines_of = self._lines
+        mid = f",{label},"
         if len(lines_of) > _KEPT_LINES:
             lines_of.clear()
         for i in range(0, len(fans), _CHUNK // 8):
@@ -676,15 +677,23 @@ class ResultWriter:
             try:
                 for src, trgs, ts, exp in chunk:
                     if type(src) is Sources:  # a cross product: each source in turn
-                        n += len(trgs) * len(src)
-                        parts.append(_cross_text(src, trgs, ts, exp, label))
-                        continue
+                        if len(src.names) != 1 or type(ts) is not int:
+                            n += len(trgs) * len(src.names)
+                            parts.append(_cross_text(src, trgs, ts, exp, label))
+                            continue
+                        # one source (most: a creator's posts of one day are few), one
+                        # start: a plain fan from the later of the two starts
+                        since = src.since[0]
+                        if since > ts:
+                            ts = since
+                        src = src.names[0]
                     n += len(trgs)
                     if type(ts) is not int:  # starts per target
                         key = (id(trgs), id(ts), exp, label)
                         kept = lines_of.get(key)
                         if kept is None:
-                            lines = [f"{t},{label},{s},{exp}\n" for t, s in zip(trgs, ts)]
+                            end = f",{exp}\n"  # (exp formatted once: most of a line's cost)
+                            lines = [f"{t}{mid}{s}{end}" for t, s in zip(trgs, ts)]
                             lines_of[key] = (trgs, ts, lines)
                         else:
                             lines = kept[2]
@@ -695,7 +704,10 @@ class ResultWriter:
                     if tail is None:
                         tail = tails[ts, exp] = f",{label},{ts},{exp}\n"
                     head = f"{src},"
-                    parts.append(head + (tail + head).join(trgs) + tail)
+                    if len(trgs) == 1:  # (most fans: one line, no separator to build)
+                        parts.append(head + trgs[0] + tail)
+                    else:  # (the pieces, not their concatenation: the joined text once)
+                        parts += (head, (tail + head).join(trgs), tail)
                 text = "".join(parts)
             except TypeError:  # a vertex that is not a string (the API takes any value)
                 text = None

@@ -154,6 +154,37 @@ def test_cross_product_fans_written_are_their_rows_written(names):
 
 
 @pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
+def test_one_source_fans_are_written_from_the_later_start(names):
+    """A cross product of one source with one start for all targets (most of them: a
+    creator's posts of one day are few) is written as a plain fan from the later of the
+    source's and the targets' start; a plain fan of one target as its one line."""
+    a, b, c, d = names
+    rows = FanRows(plain=all(csv_plain(v) for v in names))
+    rows.add_fans(
+        [
+            (Sources([a], [7]), [b, c], 4, 12),  # the source made after the targets' start
+            (Sources([b], [2]), [c, d, a], 4, 12),  # before it
+            (Sources([c], [3]), [a], 5, 9),
+            (d, [a], 6, 9),
+            (a, [b, c, d], 6, 11),
+        ]
+    )
+    assert len(rows) == 2 + 3 + 1 + 1 + 3
+    assert list(rows)[:4] == [
+        (a, b, 7, 12, None),
+        (a, c, 7, 12, None),
+        (b, c, 4, 12, None),
+        (b, d, 4, 12, None),
+    ]
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
+    ResultWriter(want, INTERVAL_FIELDS).write_many(
+        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
+    )
+    assert got.getvalue() == want.getvalue()
+
+
+@pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
 def test_fans_sharing_lists_are_written_with_their_own_label_and_exp(names):
     """Producers hand the same target and start lists to many fans, round after round; a
     writer that keeps their lines between calls still writes each fan's label and exp."""
@@ -191,3 +222,31 @@ def test_an_engine_knows_whether_every_vertex_pushed_is_plain():
     assert not engine.plain_vertices  # (for good)
     restored.restore(engine.state())
     assert not restored.plain_vertices
+
+
+@pytest.mark.parametrize(
+    ("names", "plain"),
+    [(["p1", "p2", "p3", "p4"], True), (["p1", "a,b", 'q"x', "l\nm"], False)],
+)
+def test_epsilon_pairs_keep_an_instant_plain_when_their_vertices_are(names, plain):
+    """The ε-pairs of a nullable PATH (native keys of its own) share each instant's group
+    with the closure's fans: they say whether their vertices are plain, so a plain instant
+    stays plain, and one that is not is still quoted."""
+    query = sgq.compile(".window 10\n.slide 1\nAnswer(x, y) :- [a*](x, y).")
+    engine = query.engine(history=False, deltas=True)
+    view = engine.delta_view()
+    a, b, c, d = names
+    groups: list = []
+    for batch in ([(a, b, "a", 1), (b, c, "a", 1)], [(c, d, "a", 4)], [(d, a, "a", 13)]):
+        engine.push_batch(batch)
+        groups += view.feed_grouped(engine.drain_rows(), engine.time)
+    engine.close()
+    groups += view.feed_grouped(engine.drain_rows(), engine.time)
+    groups += view.close_grouped()
+    fans = [keys for _tau, _op, keys in groups if type(keys) is Fans]
+    assert fans and {f.plain for f in fans} == {plain}
+    assert any((v, v, "Answer") in f.keys() for f in fans for v in names)  # ε-pairs among them
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, FIELDS).write_groups(groups)
+    ResultWriter(want, FIELDS).write_many(rows_of(groups))
+    assert got.getvalue() == want.getvalue()
