@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from ..deltas import csv_plain
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 
@@ -38,13 +39,20 @@ class NativeKeys:
     """The output keys of the Coalescer `out` as native deltas in `sink`, under `label`
     (`reverse`: an output RENAME swapped src and trg)."""
 
-    __slots__ = ("out", "sink", "label", "reverse", "rederive")
+    __slots__ = ("out", "sink", "label", "reverse", "rederive", "few")
 
-    def __init__(self, out: Coalescer, sink: DeltaView, label: str, reverse: bool) -> None:
+    def __init__(
+        self, out: Coalescer, sink: DeltaView, label: str, reverse: bool, few: bool = False
+    ) -> None:
+        """`few`: the keys are few beside the other producers' (the ε-pairs of a PATH: a
+        key per vertex): their vertices are checked for what CSV would quote as they go to
+        the view, so an instant they share with a producer that knows its vertices plain
+        (the closure PATH's fans) is written without a check of its whole text."""
         self.out = out
         self.sink = sink
         self.label = label
         self.reverse = reverse
+        self.few = few
         #: set by a producer that admits new keys only, not widenings: `(keys, cutoff) ->
         #: {key: (ts, exp)}`, its longest derivations now, read by key
         #: (Coalescer.leaving_rederived)
@@ -55,9 +63,9 @@ class NativeKeys:
         sink at their start, as fans (one target list per source: no event tuple per key, and
         the view sorts and writes them per source)."""
         entering = self.out.entering(rows, now, self.reverse)
-        label, enter = self.label, self.sink.enter_fans
+        label, enter, few = self.label, self.sink.enter_fans, self.few
         for ts, fans in entering.items():
-            enter(ts, label, fans)
+            enter(ts, label, fans, few and _plain(fans))
 
     def settle(self, frontier: float) -> None:
         """Every key whose coverage ends before `frontier` leaves then (its '-' is final:
@@ -70,9 +78,9 @@ class NativeKeys:
             leaving = self.out.leaving(upto, reverse)
         else:
             leaving = self.out.leaving_rederived(upto, self.rederive, reverse)
-        label, leave = self.label, self.sink.leave_fans
+        label, leave, few = self.label, self.sink.leave_fans, self.few
         for until, fans in leaving.items():
-            leave(until, label, fans)
+            leave(until, label, fans, few and _plain(fans))
 
     def rederive_ends(self, rederive: Callable[[Mapping, int], dict]) -> None:
         """The producer admits new keys only, not widenings: re-derive ends by `rederive`."""
@@ -91,6 +99,11 @@ class NativeKeys:
         becomes an ordinary output key (`adopt_as_rows`), so that rows cut it."""
         self.settle(now)
         adopt_as_rows(self.out, self.sink, self.out.coverage(), self.label, self.reverse)
+
+
+def _plain(fans: dict) -> bool:
+    """Whether every vertex of `{src: [trg, ...]}` is `csv_plain`."""
+    return all(csv_plain(src) and all(map(csv_plain, trgs)) for src, trgs in fans.items())
 
 
 def adopt_as_rows(out: Coalescer, sink, results: dict, label: str, reverse: bool) -> None:

@@ -478,7 +478,7 @@ def native_epsilon(op) -> NativeKeys | None:
     of its Coalescer `op.out` (only they are in it then), or None."""
     if op.sink is None or not op.dfa.nullable:
         return None
-    return NativeKeys(op.out, op.sink, op.label, op.reverse)
+    return NativeKeys(op.out, op.sink, op.label, op.reverse, few=True)
 
 
 def enter_epsilon(epsilon: NativeKeys, batch, now) -> None:
