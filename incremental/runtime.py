@@ -333,6 +333,9 @@ class Dataflow:
         for i in self.deferring:
             rows = self.ops[i].overdue(upto, final)
             if rows:
+                if i not in self._output_set:  # an output RENAME's input (`_native_outputs`)
+                    ((j, _port),) = self.consumers[i]
+                    i, rows = j, self.ops[j].process([rows], upto)
                 got[i] = rows
         return got
 

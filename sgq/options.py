@@ -51,6 +51,11 @@ class Tuning:
     PATH on closures (incremental/operators/path_closure.py):
     - `max_levels`: live expiry levels beyond which S-PATH takes over (a slide much finer
       than the window);
+    - `level_every`, `coarse_work`: a closure PATH whose rows only the engine's output
+      reads, once a slide's inserts measurably spent `coarse_work` words, keeps a closure
+      for one new top level in `level_every` (and the lowest): its rows' ends are then
+      lower bounds, widened when they come up (state/level_closure.py; 1: a closure per
+      level, exact ends, as below that work, where the levels cost little);
     - `min_rows`: rows of the largest level from which a sparse closure hands over;
     - `tree_cost`: what one S-PATH tree node costs in 64-bit bitset words (set on the snb
       workloads: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x
@@ -80,6 +85,8 @@ class Tuning:
     """
 
     max_levels: int = 96
+    level_every: int = 3
+    coarse_work: float = 3e5
     min_rows: int = 2000
     tree_cost: float = 16
     clearly_sparse: float = 1.5

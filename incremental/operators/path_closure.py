@@ -43,6 +43,15 @@ this operator's Coalescer (so it knows what was emitted: no duplicate or missing
 delegates every later call to it. At a deletion, every live output key is then re-read
 against the replayed trees, giving exactly the end records S-PATH's own `retract` gives.
 
+Coarse levels: where only the engine's output reads the rows (`ctx.fan_rows`), the closure
+keeps the live levels' edges and, once a slide's inserts measurably spent `coarse_work` bitset
+words (`Tuning`), a closure for one new top level in `level_every` only
+(state/level_closure.py): a row's end is then a lower bound, the highest level with a closure
+that holds the result, widened when it comes up (`defers_rows`, `overdue`: the engine asks
+when time passes an end; the level at `now` goes after the round at `now`, what goes on past
+it widened in that round where the round did not widen it further, so one row per key and
+round). A hand-over to S-PATH widens every result to its exact end at once (its replay).
+
 Native deltas (a delta-mode engine whose output is this PATH, or a RENAME of it read by
 nothing else: runtime._native_outputs): the results need no Coalescer, and no pair's exp when
 it enters, so the state is one closure of the whole window (state/window_closure.py) instead of
@@ -157,6 +166,7 @@ class PathClosureOp(PhysicalOperator):
         "chain_inputs",
         "chain_pending",
         "follow",
+        "clock",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -207,11 +217,19 @@ class PathClosureOp(PhysicalOperator):
         self.closure: LevelClosure | WindowClosure | None
         # interval rows: the rows of a start node's sole-edge sources are derived from it
         self.follow: FollowerRows | None = None
+        # coarse levels: the last round or purge (a level at it may still be there)
+        self.clock = NEVER
         # a start node reaching itself: the result of a cycle, not an ε-pair
         cycles = auto.nullable and not self.dfa.nullable
         if self.sink is None:
+            # rows only the engine's output reads may carry lower-bound ends (coarse levels)
             self.closure = LevelClosure(
-                auto.size, auto.start, auto.finals, derive=True, cycles=cycles
+                auto.size,
+                auto.start,
+                auto.finals,
+                derive=True,
+                cycles=cycles,
+                deferring=ctx.fan_rows(node),
             )
             self.follow = FollowerRows(auto.start, auto.finals, self.loops)
         else:
@@ -222,17 +240,30 @@ class PathClosureOp(PhysicalOperator):
         if self.spath is not None:
             return self.spath.process(batches, now)
         closure = self.closure
-        self._drop(now, strict=False)
+        coarse = self.sink is None and closure.deferring
+        early: list = []  # (rows before the batch's: its vertices may make them unplain)
+        if coarse:
+            # the levels before `now` (`overdue` dropped them between rounds, but not within
+            # a span), each at its instant; the level at `now` after this round
+            for level, found in closure.drop_widening(now - 1):
+                self._emit(found, level, early)
+            closure.forget_sources(now)
+        else:
+            self._drop(now, strict=False)
         if self.chain_pending:
             chains = self._chains()
             if chains is not None:
                 self.chain_pending = False
                 if chains:
-                    return self._hand_over(now) + self.spath.process(batches, now)
+                    return early + self._hand_over(now) + self.spath.process(batches, now)
+        if self.check_density and coarse and closure.every == 1:
+            # a slide's closure work beyond `coarse_work` words: coarse levels from now on
+            if self.spent >= self.tuning.coarse_work:
+                closure.coarsen(self.tuning.level_every)
         if self.check_density or (self.sparse_hands_over and self.spent > self.overwork_at):
             slide_end, self.check_density = self.check_density, False
             if self._sparse(slide_end):
-                return self._hand_over(now) + self.spath.process(batches, now)
+                return early + self._hand_over(now) + self.spath.process(batches, now)
         nletters = len(self.letters)
         ns = closure.nstates
         intern = closure.intern
@@ -253,22 +284,48 @@ class PathClosureOp(PhysicalOperator):
                 for s, q in moves:
                     edges.append((a + s, b + q, exp))
         result: list | FanRows = FanRows(closure.plain) if self.fans else []
+        if early:
+            result.extend(early)
         if edges:
             if (
-                len(closure.levels) + closure.new_levels(exp for _a, _b, exp in edges)
+                closure.live_levels() + closure.new_levels(exp for _a, _b, exp in edges)
                 > self.tuning.max_levels
             ):
-                result = self._hand_over(now)
+                result = result + self._hand_over(now)
             elif self.sink is not None:
                 entering: list = []
                 closure.insert(edges, entering)
                 self._enter(entering, now)
+            elif coarse:  # a result whose highest level is `now` is not valid at `now`
+                found = [(x, m, level) for x, m, level in closure.insert(edges) if level > now]
+                self._emit(found, now, result)
             else:
                 self._emit(closure.insert(edges), now, result)
             self.spent += closure.take_work()
         if len(batches) > nletters and batches[nletters]:
             self._epsilon(batches[nletters], now, result)
+        if coarse and self.spath is None:
+            # the level at `now` goes after the batch: what goes on past it widens at `now`
+            # where the batch did not widen it further (one row per key and round)
+            self.clock = now
+            for level, found in closure.drop_widening(now):
+                self._emit(found, level, result)
         return result
+
+    def defers_rows(self) -> bool:
+        """With coarse levels (state/level_closure.py) an emitted end is a lower bound: the
+        highest level with a closure that held the result, widened when it comes up."""
+        return isinstance(self.closure, LevelClosure) and self.closure.deferring
+
+    def overdue(self, upto: float, final: bool) -> list:
+        """The rows widening the results whose emitted ends are at or before `upto`: the
+        levels up to it are dropped, each at its own instant."""
+        if self.spath is not None or not self.defers_rows():
+            return []
+        rows: list = []
+        for level, found in self.closure.drop_widening(upto):
+            self._emit(found, level, rows)
+        return rows
 
     def _emit(self, found, now, result) -> None:
         """The interval rows of `insert`'s findings: per `(x, mask, L)` the vertices of mask,
@@ -569,25 +626,35 @@ class PathClosureOp(PhysicalOperator):
         return out
 
     def retract(self, batches: list, now: int) -> list:
+        extra: list = []
         if self.spath is None:
+            coarse = self.defers_rows()
             extra = self._hand_over(now, native=False)
-            # the indexes hold the round's final state: nothing valid is beyond what was emitted
-            assert not extra, extra
+            # the indexes hold the round's final state: nothing valid is beyond what was
+            # emitted, but the lower-bound ends of coarse levels, widened here
+            assert coarse or not extra, extra
         if not self.reread:
-            return self.spath.retract(batches, now)
+            return extra + self.spath.retract(batches, now)
         # S-PATH was built from the indexes since the last retract, maybe after these end
         # records cut them, so it may never have seen the deleted tuples: every live key is
         # re-read as well (exact either way)
         self.reread = False
-        return self.spath.retract(batches, now) + self.spath.reread(self.out.keys(), now)
+        return extra + self.spath.retract(batches, now) + self.spath.reread(self.out.keys(), now)
 
     # ---- housekeeping
     def purge(self, now: int) -> None:
         if self.spath is not None:
             self.spath.purge(now)
             return
-        self._drop(now, strict=False)
-        self.closure.purge(now)
+        closure = self.closure
+        if self.defers_rows():
+            # the levels before `now` went by `overdue`; the level at `now` goes after the
+            # round at `now`, or by `overdue` after it: what goes on past it widens at `now`
+            self.clock = now
+            closure.recycle_before(now)
+        else:
+            self._drop(now, strict=False)
+            closure.purge(now)
         if self.epsilon is not None:
             self.epsilon.settle(now)  # an ε-pair ending at `now` may still go on this round
         else:
@@ -617,6 +684,7 @@ class PathClosureOp(PhysicalOperator):
             "native": self.sink is not None,
             "chain_pending": self.chain_pending,
             "followers": None if self.follow is None else state_of(self.follow),
+            "clock": self.clock,
         }
 
     def _emitted(self) -> Coalescer:
@@ -632,6 +700,7 @@ class PathClosureOp(PhysicalOperator):
         self.overwork_at = state["overwork_at"]
         self.reread = state["reread"]
         self.chain_pending = state["chain_pending"]
+        self.clock = state.get("clock", NEVER)  # (none in older checkpoints)
         if state["native"] and self.sink is None:
             raise StateError("native deltas saved for a PATH that gives rows in this engine")
         if not state["native"]:
@@ -675,8 +744,11 @@ class PathClosureOp(PhysicalOperator):
         until = self.out.until
         finals = closure.finals
         follow = self.follow
-        follow._check(closure)
+        # (coarse levels: a level at the last round or purge may be there, its results gone)
+        follow._check(closure, self.clock)
         for level in closure.levels:
+            if level <= self.clock:
+                continue
             for x, m in closure.rows(level).items():
                 if x % ns != closure.start:
                     continue

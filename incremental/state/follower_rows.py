@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..fan_rows import Sources
+from ..sgt import NEVER
 from ..stateful import restore_into, state_of
 from .coalescer import Coalescer
 from .fan_coverage import FanCoverage
@@ -79,7 +80,7 @@ class FollowerRows:
         names, ns = closure.names, closure.nstates
         keys: dict = {}
         for y, level in closure.bottlenecks(b).items():
-            if y != b:
+            if y != b and level > now:  # (coarse levels: a level at `now` goes after the round)
                 t = names[y // ns]
                 if t not in keys:  # (top-down: a vertex's first node is its highest)
                     keys[t] = (now, level)
@@ -326,9 +327,9 @@ class FollowerRows:
             self.succ.forget(b)
         self.succ.purge(now)
 
-    def _check(self, closure) -> None:
+    def _check(self, closure, after: float = NEVER) -> None:
         """Every follower the closure leaves to the caller has its `since`; a successor that
-        is not a start node covers what it reaches at every level."""
+        is not a start node covers what it reaches at every level `> after`."""
         for f in closure.sole.succ:
             if closure.derived(f):
                 assert f in self.since, f
@@ -338,7 +339,7 @@ class FollowerRows:
                 continue
             live = self.succ.live.get(b, {})
             for y, level in closure.bottlenecks(b).items():
-                if y != b:
+                if y != b and level > after:
                     cur = live.get(names[y // ns])
                     assert cur is not None and cur[1] >= level, (b, y, level, cur)
         self.succ._check()

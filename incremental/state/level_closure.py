@@ -30,6 +30,24 @@ valid tuple has an exp in between), or an empty one on top. `drop(now)` deletes 
 by the window. Cost of one edge at one level: O(|anc(a)| + |reach(b)|) bitset operations of
 O(live nodes / 64) words each; O(1) when it is implied.
 
+**Coarse levels** (`deferring`, `every > 1`; operators/path_closure.py turns them on for
+rows only the engine's output reads, once its inserts work hard). Each level costs about the
+same `extend` work (so RPQ8, first 20k edges: 0.4M to 0.8M bitset operations at each of the
+ten levels), so this keeps a closure for one new top level in `every` only, and for the
+lowest live level. A tuple goes into the levels with a closure `<= exp`; a result found at
+level L but not at the next level with a closure gets the end L, a lower bound of its
+bottleneck (the levels between have no closure to tell). When the lowest level L comes up
+(`drop_widening`, at its end: the caller emits what it reports at L), the live levels below
+the next level with a closure are rebuilt from their edges (kept by exp: `closure`, O(edges)
+bitset operations with the components condensed), and each result they hold that the next
+level with a closure does not is widened to its exact bottleneck among them: its end was
+L or below, since no level between had a closure. So a result gets a row when found, one
+at each kept level it newly reaches, and one at most per rebuilt gap: rows that read per
+key give the exact validity, fewer closures per tuple (so RPQ8 and snb RPQ10 intervals
+-30%). The levels go after the round at their instant, so the round's findings at a level
+`<= now` are not results (the caller drops them), and the sole-edge sources whose edge ended
+are forgotten before the round (`forget_sources`).
+
 Sole-edge sources (as in state/window_closure.py): a start node with no edge in and all its
 edges to one node b (a post's `hasCreator` edge before `knows*`) reaches `{b} ∪ reach_L(b)`
 at every level L up to its edge's exp, so it is kept as that alias (`sole`,
@@ -48,9 +66,9 @@ followers changed their node (`take_followers`).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from .graph_closure import extend
+from .graph_closure import closure, extend
 from .product_nodes import COLD, ProductNodes, bits
 from .sole_sources import SoleSources
 
@@ -70,6 +88,10 @@ class LevelClosure(ProductNodes):
         "new_successors",
         "renamed",
         "cycles",
+        "deferring",
+        "every",
+        "exps",
+        "by_exp",
     )
 
     def __init__(
@@ -79,10 +101,13 @@ class LevelClosure(ProductNodes):
         finals: Iterable[int],
         derive: bool = False,
         cycles: bool = False,
+        deferring: bool = False,
     ) -> None:
         """`cycles`: the start state is final but ε is not in the language (dfa.py
         `closure_automaton`): a start node reaching itself is the result `(x, x)` of a cycle,
-        reported as any other; otherwise it is an ε-pair's, which the caller gives."""
+        reported as any other; otherwise it is an ε-pair's, which the caller gives.
+        `deferring`: the caller drops levels by `drop_widening` (the edges are kept by exp),
+        and may set `every` above 1 for coarse levels (see the module docstring)."""
         super().__init__(nstates, start, finals)
         self.cycles = cycles
         self.levels: list[int] = []  # ascending live levels
@@ -97,6 +122,13 @@ class LevelClosure(ProductNodes):
         self.unaliased: list[tuple[int, int, int]] = []
         self.new_successors: list[int] = []
         self.renamed: dict[int, int] = {}  # cold start node -> its node after `_promote`
+        # `deferring`: every live exp (ascending) and the closures' edges by exp, to rebuild
+        # the levels without a closure when the lowest comes up; a closure for one new top
+        # level in `every` (1: for every level, exact ends)
+        self.deferring = deferring
+        self.every = 1
+        self.exps: list[int] = []
+        self.by_exp: dict[int, set] = {}
 
     def take_followers(self) -> tuple[dict, list, dict, list, list]:
         """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
@@ -149,6 +181,8 @@ class LevelClosure(ProductNodes):
             "reach_by_level": self.reach,
             "ancestors_by_level": self.anc,
             "sole": self.sole.state(),
+            "edges_by_exp": self.by_exp,
+            "every": self.every,
         }
 
     def restore_closure(self, state: dict) -> None:
@@ -156,6 +190,10 @@ class LevelClosure(ProductNodes):
         self.reach = {int(level): dict(m) for level, m in state["reach_by_level"].items()}
         self.anc = {int(level): dict(m) for level, m in state["ancestors_by_level"].items()}
         self.sole.restore(state.get("sole", {}))  # none in older checkpoints
+        edges = state.get("edges_by_exp", {})  # (coarse levels only)
+        self.by_exp = {int(e): set(map(tuple, got)) for e, got in edges.items()}
+        self.exps = sorted(self.by_exp)
+        self.every = int(state.get("every", 1))
 
     def rows(self, level: int) -> dict:
         """Level L's reach rows, the sole-edge sources' included (reports and checks)."""
@@ -183,6 +221,90 @@ class LevelClosure(ProductNodes):
         """Drop the levels `<= now` and recycle the vertices whose tuples all expired."""
         self.drop(now)
         self.recycle(now)
+
+    def coarsen(self, every: int) -> None:
+        """From now on a closure for one new top level in `every` (`deferring` only)."""
+        assert self.deferring, "coarse levels need the edges by exp"
+        self.every = every
+
+    def forget_sources(self, now: int) -> None:
+        """Forget the sole-edge sources whose edge expired by `now` (in no level's rows: a
+        level at `now` may stay until after its round, `drop_widening`)."""
+        sole = self.sole
+        for x in sole.expiring(now):
+            sole.forget(x)
+
+    def recycle_before(self, now: int) -> None:
+        """Recycle the vertices whose tuples all expired before `now` and before the lowest
+        live level (`deferring`: a level at `now` goes after the round at `now`)."""
+        exps = self.exps
+        self.recycle((exps[0] if exps and exps[0] < now else now) - 1)
+
+    def drop_widening(self, upto: float) -> Iterator[tuple[int, list]]:
+        """`deferring`: drop the live levels `<= upto`, lowest first. When the next live
+        level has no closure, the live levels below the next one with a closure get theirs,
+        rebuilt from their edges (state/graph_closure.py `closure`), and what goes on past
+        the dropped level L is reported: `(L, found)`, before the next level goes, `found`
+        as `insert`'s, `(x, mask, L2)` for the results that rebuilt level L2 holds and the
+        next level up does not. Those are results whose emitted end was L or below (a
+        result's end is the highest level with a closure that held it when it was found),
+        now widened to their bottleneck L2. Where the next level had a closure, everything
+        it holds was reported with an end at it or above already."""
+        exps, levels = self.exps, self.levels
+        while exps and exps[0] <= upto:
+            level = exps.pop(0)
+            del self.by_exp[level]
+            if levels and levels[0] == level:
+                del levels[0]
+                del self.reach[level]
+                del self.anc[level]
+            for x in self.sole.expiring(level):
+                self.sole.forget(x)
+            if not exps or (levels and levels[0] == exps[0]):
+                continue
+            top = levels[0] if levels else None
+            gap = [e for e in exps if top is None or e < top]
+            sole, by_exp = self.sole.succ, self.by_exp
+            found: list = []
+            for i in range(len(gap) - 1, -1, -1):
+                low = gap[i]
+                edges = (
+                    edge
+                    for e in exps
+                    if e >= low
+                    for edge in by_exp[e]
+                    if not sole or edge[0] not in sole
+                )
+                self.reach[low], self.anc[low] = closure(edges)
+                levels.insert(0, low)
+                found += self._lowest_found()
+            yield level, found
+
+    def _lowest_found(self) -> list:
+        """`(x, mask, L)` for what the lowest level L holds and the next level does not: start
+        nodes, and with `derive` the successors of sole-edge sources, as `insert` reports."""
+        levels, ns, start, fmask = self.levels, self.nstates, self.start, self.fmask
+        level = levels[0]
+        higher = self.reach[levels[1]] if len(levels) > 1 else {}
+        followers = self.sole.followers if self.derive else {}
+        cycles = self.cycles
+        found = []
+        for x, m in self.reach[level].items():
+            if x % ns != start and x not in followers:
+                continue
+            new = m & fmask
+            if not new:
+                continue
+            bx = 1 << x
+            own = 0
+            if new & bx:
+                new ^= bx
+                if cycles and x % ns == start:
+                    own = bx ^ (bx & higher.get(x, 0))
+            up = new ^ (new & higher.get(x, 0))
+            if up or own:
+                found.append((x, up | own, level))
+        return found
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """`drop` the levels `<= upto` (`< upto` when `strict`), first reporting what leaves
@@ -224,11 +346,29 @@ class LevelClosure(ProductNodes):
         return self.pairs_by_level(((L, self.rows(L)) for L in reversed(self.levels)), own_vertex)
 
     def new_levels(self, exps: Iterable[int]) -> int:
-        """How many of `exps` are not levels yet."""
-        reach = self.reach
-        return sum(1 for e in set(exps) if e not in reach)
+        """How many of `exps` are not live levels yet."""
+        live = self.by_exp if self.deferring else self.reach
+        return sum(1 for e in set(exps) if e not in live)
+
+    def live_levels(self) -> int:
+        """How many live levels there are (with a closure or not)."""
+        return len(self.exps) if self.deferring else len(self.levels)
 
     def _ensure(self, level: int) -> None:
+        if self.deferring:
+            if level in self.by_exp:
+                return
+            self.by_exp[level] = set()
+            exps = self.exps
+            insort(exps, level)
+            levels = self.levels
+            # a closure for the lowest live level, and for one new top in `every`
+            if self.every > 1 and levels and level > levels[0]:
+                if (
+                    level < levels[-1]
+                    or bisect_left(exps, level) - bisect_left(exps, levels[-1]) < self.every
+                ):
+                    return
         if level in self.reach:
             return
         levels = self.levels
@@ -256,6 +396,10 @@ class LevelClosure(ProductNodes):
         derive, cycles = self.derive, self.cycles
         sole_exp, followers = self.sole.exp, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
+        if self.deferring:
+            by_exp = self.by_exp
+            for a, b, e in edges:
+                by_exp[e].add((a, b))
         ns, start, fmask = self.nstates, self.start, self.fmask  # (`_promote` may grow it)
         if derive and (fresh or renewed):  # the caller's
             self.fresh += fresh
@@ -422,6 +566,8 @@ class LevelClosure(ProductNodes):
         b = self.sole.forget(x)
         if self.derive:
             self.unaliased.append((x, b, e))
+        if self.deferring:
+            self.by_exp[e].add((x, b))
         bx = 1 << x
         for level in self.levels:
             if level > e:

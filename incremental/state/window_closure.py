@@ -126,6 +126,10 @@ class WindowClosure(ProductNodes):
         row = self._row(i * ns + self.start)
         return any(row >> (j * ns + f) & 1 for f in self.finals)
 
+    def live_levels(self) -> int:
+        """How many live levels there are."""
+        return len(self.levels)
+
     def new_levels(self, exps: Iterable[int]) -> int:
         """How many of `exps` are not levels yet."""
         by_exp = self.by_exp

@@ -3,6 +3,8 @@ reference (tests/snapshot_reference.py) at every change point."""
 
 from __future__ import annotations
 
+import pickle
+
 import snapshot_reference as ref
 from hypothesis import strategies as st
 from native_deltas import DeltaSnapshots
@@ -14,6 +16,21 @@ import sgq
 
 def compile_text(text: str, window=None, slide=None, options=sgq.PlanOptions()):
     return sgq.compile(text, window=window, slide=slide, options=options)
+
+
+def assert_checkpoint_round_trip(query, edges, cut: int) -> None:
+    """An engine restored from one that read `edges[:cut]` (its state pickled), then fed the
+    rest, has the history of one engine fed the whole stream."""
+    whole = query.engine()
+    whole.push_batch(edges)
+    whole.close()
+    first = query.engine()
+    first.push_batch(edges[:cut])
+    second = query.engine()
+    second.restore(pickle.loads(pickle.dumps(first.state())))
+    second.push_batch(edges[cut:])
+    second.close()
+    assert second.history == whole.history
 
 
 def timed(steps) -> list:

@@ -7,11 +7,14 @@ differ, never later than the old end."""
 
 from __future__ import annotations
 
-import pickle
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from incremental_support import assert_matches_reference, compile_text, norm
+from incremental_support import (
+    assert_checkpoint_round_trip,
+    assert_matches_reference,
+    compile_text,
+    norm,
+)
 from sgq.incremental.operators.pattern import PatternOp
 
 from sgq import PlanOptions, Tuning
@@ -116,14 +119,4 @@ def test_deferred_widenings_give_the_eager_validity(data, program, window, slide
 def test_a_checkpoint_keeps_the_deferred_ends(data, program, cut):
     edges = data.draw(streams(False))
     cut = min(cut, len(edges))
-    query = _query(program, 4, 1, True)
-    whole = query.engine()
-    whole.push_batch(edges)
-    whole.close()
-    first = query.engine()
-    first.push_batch(edges[:cut])
-    second = query.engine()
-    second.restore(pickle.loads(pickle.dumps(first.state())))
-    second.push_batch(edges[cut:])
-    second.close()
-    assert second.history == whole.history
+    assert_checkpoint_round_trip(_query(program, 4, 1, True), edges, cut)

@@ -1,0 +1,176 @@
+"""Coarse levels (state/level_closure.py, `Tuning.level_every` and `coarse_work`): a closure
+PATH whose rows only the engine's output reads keeps, once its closures work hard, a closure
+for one new top level in `level_every` and rebuilds the lowest live levels when they come up.
+Its rows' ends are then lower bounds, each widened when it comes up (`defers_rows`). The
+validity per key must be the exact closure's and S-PATH's at every instant once time has
+reached it, after the close, across deletions and across a checkpoint, with one row per key
+and round; only when a widening goes out may differ, never later than the old end."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from incremental_support import (
+    assert_checkpoint_round_trip,
+    assert_matches_reference,
+    compile_text,
+    norm,
+)
+from sgq.incremental.operators.path_closure import PathClosureOp
+from test_follower_rows import PROGRAMS, follower_streams
+
+from sgq import Engine, PlanOptions, Tuning
+
+#: coarse from the first slide on (no work threshold), every other new top level
+COARSE = Tuning(coarse_work=0, level_every=2)
+
+
+def _query(text: str, window: int, slide: int, tuning: Tuning = COARSE, operator="closure"):
+    options = PlanOptions(path_operator=operator, tuning=tuning)
+    return compile_text(text, window=window, slide=slide, options=options)
+
+
+def _closures(engine) -> list:
+    return [op for op in engine.dataflow.ops if isinstance(op, PathClosureOp)]
+
+
+def _rounds(engine, edges) -> list:
+    """Per instant with input: its round's rows, then the rows of advancing past it (the
+    widenings of the ends that came up before the next input), the invariants checked after
+    each; then the close's rows. Each round shows at most one row per key."""
+    out = []
+    for t in sorted({e[3] for e in edges}):
+        engine.push_batch([e for e in edges if e[3] == t])
+        engine.flush()
+        rows = [(r.src, r.trg, r.ts, r.exp) for r in engine.drain()]
+        keys = [(s, t) for s, t, _ts, _exp in rows if s != t]  # ((v, v): its ε-pair's too)
+        assert len(keys) == len(set(keys)), ("two rows of a key in one round", t, rows)
+        engine.advance(t + 1)
+        engine.dataflow._check()
+        out += [rows, [(r.src, r.trg, r.ts, r.exp) for r in engine.drain()]]
+    engine.close()
+    out.append([(r.src, r.trg, r.ts, r.exp) for r in engine.drain()])
+    return out
+
+
+def test_a_closure_goes_coarse_only_past_its_work_and_where_only_the_output_reads_it():
+    edges = norm([(i % 5, (i * 3) % 5, "a", i) for i in range(30)])
+    star = "Answer(x, y) :- a*(x, y)."
+    for tuning, text, coarse in (
+        (COARSE, star, True),
+        (Tuning(), star, False),  # a few edges: far below `coarse_work`
+        (Tuning(coarse_work=0, level_every=1), star, False),
+        (COARSE, "P(x, y) :- a*(x, y).\nAnswer(x, z) :- P(x, y), b(y, z).", False),
+    ):
+        engine = _query(text, 6, 1, tuning).engine()
+        engine.push_batch(edges)
+        engine.flush()
+        assert [op.closure.every > 1 for op in _closures(engine)] == [coarse], text
+    engine = _query(star, 6, 1).engine(history=False, deltas=True)
+    assert not any(op.defers_rows() for op in _closures(engine))  # native deltas instead
+
+
+def test_a_lower_bound_end_is_widened_when_it_comes_up():
+    """`1 -a-> 2` at 0, 1, 2, 3 (1 has an edge in, `2 -a-> 1` at 0: rows of its own), window
+    6: the exact closure widens (1, 2) at each instant, to 6, 7, 8, 9. With a closure for
+    every other new top level (6 and 8), the edges at 1 (exp 7) and at 3 (exp 9) change no
+    closure: (1, 2) goes out until 6, is widened to 8 at 2, and at 8, when that end comes
+    up, the level 9 is rebuilt and holds it: one row `[8, 9)` then (the close gives it
+    here: no round comes after 3)."""
+    edges = norm([("2", "1", "a", 0)] + [("1", "2", "a", t) for t in range(4)])
+    text = "Answer(x, y) :- a+(x, y)."
+    exact = _rounds(_query(text, 6, 1, Tuning()).engine(), edges)
+    coarse = _rounds(_query(text, 6, 1).engine(), edges)
+    first = {(x, y, 0, 6) for x in "12" for y in "12"}
+    assert [set(rows) for rows in exact] == [first, set()] + [
+        {("1", "2", 0, exp)} if i % 2 == 0 else set() for i, exp in enumerate((7, 7, 8, 8, 9))
+    ] + [set(), set()]
+    assert [set(rows) for rows in coarse] == [first, set()] + [set(), set()] + [
+        {("1", "2", 0, 8)},
+        set(),
+        set(),
+        set(),
+        {("1", "2", 8, 9)},
+    ]
+
+
+def test_renewed_cycles_widen_at_the_kept_levels_only():
+    """A cycle renewed at every instant: coarse levels widen its pairs at every other
+    instant, not at each (fewer rows than exact ends), the same validity."""
+    edges = norm([("1", "2", "a", t) for t in range(8)] + [("2", "1", "a", t) for t in range(8)])
+    text = "Answer(x, y) :- a+(x, y)."
+    exact = _rounds(_query(text, 6, 1, Tuning()).engine(), edges)
+    coarse = _rounds(_query(text, 6, 1).engine(), edges)
+    assert sum(map(len, coarse)) < sum(map(len, exact))
+    assert (
+        _merged(exact)
+        == _merged(coarse)
+        == {key: [(0, 13)] for key in (("1", "2"), ("2", "1"), ("1", "1"), ("2", "2"))}
+    )
+
+
+def _merged(rounds: list) -> dict:
+    spans: dict = {}
+    for rows in rounds:
+        for s, t, ts, exp in rows:
+            got = spans.setdefault((s, t), [])
+            if got and ts <= got[-1][1]:
+                got[-1] = (got[-1][0], max(got[-1][1], exp))
+            else:
+                got.append((ts, exp))
+    return spans
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(PROGRAMS)),
+    edges=follower_streams(deletions=True),
+    window=st.integers(2, 8),
+    slide=st.integers(1, 3),
+    every=st.integers(2, 4),
+)
+def test_coarse_levels_give_the_exact_validity(name, edges, window, slide, every):
+    tuning = Tuning(coarse_work=0, level_every=every)
+    query = _query(PROGRAMS[name], window, min(slide, window), tuning)
+    engine, _rows = assert_matches_reference(query, edges, check_state=True)
+    exact = Engine(query.plan, options=PlanOptions(path_operator="spath"))
+    exact.push_batch(edges)
+    exact.close()
+    assert _spans(engine.history) == _spans(exact.history)  # (merged per key: the validity)
+    spans = query.engine()  # the whole stream at once: spans of many instants
+    spans.push_batch(edges)
+    spans.close()
+    assert _spans(spans.history) == _spans(exact.history)
+
+
+def _spans(history: dict) -> dict:
+    """Per key its spans with the abutting ones merged (a widening at an end starts there)."""
+    out = {}
+    for key, spans in history.items():
+        merged: list = []
+        for ts, exp in sorted(spans):
+            if merged and ts <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], exp))
+            else:
+                merged.append((ts, exp))
+        out[key] = merged
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from(sorted(PROGRAMS)),
+    edges=follower_streams(),
+    window=st.integers(2, 8),
+)
+def test_coarse_rounds_keep_their_invariants(name, edges, window):
+    exact = _rounds(_query(PROGRAMS[name], window, 1, Tuning()).engine(), edges)
+    coarse = _rounds(_query(PROGRAMS[name], window, 1).engine(), edges)
+    assert _merged(coarse) == _merged(exact)
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(PROGRAMS)), edges=follower_streams(), cut=st.integers(0, 30))
+def test_a_checkpoint_keeps_the_coarse_levels(name, edges, cut):
+    cut = min(cut, len(edges))
+    assert_checkpoint_round_trip(_query(PROGRAMS[name], 4, 1), edges, cut)
