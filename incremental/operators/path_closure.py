@@ -137,8 +137,9 @@ class PathClosureOp(PhysicalOperator):
 
     # 2: the measured work of the slide (`spent`, `overwork_at`); 3: native ε-pairs (path.py);
     # 4: whether the chain rule is still to decide (`chain_pending`); 5: the closures'
-    # automaton (dfa.py `closure_automaton`: other product nodes)
-    STATE_VERSION = 5
+    # automaton (dfa.py `closure_automaton`: other product nodes); 6: the last round's instant
+    # (`clock`) and the interval closure's edges by exp and its coarseness
+    STATE_VERSION = 6
 
     __slots__ = (
         "dfa",
@@ -700,7 +701,7 @@ class PathClosureOp(PhysicalOperator):
         self.overwork_at = state["overwork_at"]
         self.reread = state["reread"]
         self.chain_pending = state["chain_pending"]
-        self.clock = state.get("clock", NEVER)  # (none in older checkpoints)
+        self.clock = state["clock"]
         if state["native"] and self.sink is None:
             raise StateError("native deltas saved for a PATH that gives rows in this engine")
         if not state["native"]:

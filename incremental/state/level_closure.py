@@ -76,6 +76,8 @@ from .sole_sources import SoleSources
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
+    STATE_VERSION = 2  # 2: the edges by exp and `every` (coarse levels)
+
     __slots__ = (
         "levels",
         "reach",
@@ -190,10 +192,10 @@ class LevelClosure(ProductNodes):
         self.reach = {int(level): dict(m) for level, m in state["reach_by_level"].items()}
         self.anc = {int(level): dict(m) for level, m in state["ancestors_by_level"].items()}
         self.sole.restore(state.get("sole", {}))  # none in older checkpoints
-        edges = state.get("edges_by_exp", {})  # (coarse levels only)
+        edges = state["edges_by_exp"]  # (empty unless `deferring`)
         self.by_exp = {int(e): set(map(tuple, got)) for e, got in edges.items()}
         self.exps = sorted(self.by_exp)
-        self.every = int(state.get("every", 1))
+        self.every = int(state["every"])
 
     def rows(self, level: int) -> dict:
         """Level L's reach rows, the sole-edge sources' included (reports and checks)."""
@@ -229,10 +231,14 @@ class LevelClosure(ProductNodes):
 
     def forget_sources(self, now: int) -> None:
         """Forget the sole-edge sources whose edge expired by `now` (in no level's rows: a
-        level at `now` may stay until after its round, `drop_widening`)."""
-        sole = self.sole
-        for x in sole.expiring(now):
-            sole.forget(x)
+        level at `now` may stay until after its round, `drop_widening`). Their exps are
+        live levels (`drop_widening` forgets those of the levels it drops), so this reads
+        them only when the lowest level is `<= now`."""
+        exps = self.exps
+        if exps and exps[0] <= now:
+            sole = self.sole
+            for x in sole.expiring(now):
+                sole.forget(x)
 
     def recycle_before(self, now: int) -> None:
         """Recycle the vertices whose tuples all expired before `now` and before the lowest
