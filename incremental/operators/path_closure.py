@@ -323,8 +323,10 @@ class PathClosureOp(PhysicalOperator):
         levels up to it are dropped, each at its own instant."""
         if self.spath is not None or not self.defers_rows():
             return []
-        rows: list = []
-        for level, found in self.closure.drop_widening(upto):
+        closure = self.closure
+        # as fans where they may be (a widening of many results at once, one fan per source)
+        rows: list | FanRows = FanRows(closure.plain) if self.fans else []
+        for level, found in closure.drop_widening(upto):
             self._emit(found, level, rows)
         return rows
 
