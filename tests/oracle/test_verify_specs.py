@@ -41,10 +41,12 @@ def _stream(checked, seed: int, n: int = 70) -> list[tuple]:
     return edges
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def spec_cases(spark):
     """Every spec program compiled, its stream, and the oracle's answers: one Spark pass for
-    both tests (the Spark tests share one test worker)."""
+    both tests (the Spark tests share one test worker). Session-scoped, so that the
+    worker computes it once whatever order it runs the tests in: a module-scoped one was once
+    computed twice in CI's slow step (~4 minutes each)."""
     queries, cases = [], []
     for i, path in enumerate(PROGRAMS):
         text = path.read_text(encoding="utf-8")
