@@ -661,45 +661,47 @@ class ResultWriter:
                 self.out.write(text)
 
     def _write_fan_rows(self, label: str, rows: FanRows, plain: bool = False) -> None:
-        """A FanRows segment, a chunk of fans at a time (the csv module for a chunk whose
-        plain text would differ from its output, or whose vertices are not strings)."""
+        """A FanRows segment, about `_CHUNK` lines at a time: fans are joined until their lines
+        reach it (a fan can hold thousands of targets: a chunk counted in fans made texts of
+        hundreds of megabytes), then written (the csv module for a piece whose plain text
+        would differ from its output, or whose vertices are not strings)."""
         fans = rows.fans
         checked = not ((rows.plain or plain) and csv_plain(label))
         lines_of = self._lines
         mid = f",{label},"
         if len(lines_of) > _KEPT_LINES:
             lines_of.clear()
-        for i in range(0, len(fans), _CHUNK // 8):
-            chunk = fans[i : i + _CHUNK // 8]
-            parts = []
-            n = 0
-            tails: dict = {}  # (ts, exp) -> ",label,ts,exp\n": a round's fans share a few
+        tails: dict = {}  # (ts, exp) -> ",label,ts,exp\n": a round's fans share a few
+        parts: list = []
+        n = 0
+        first = 0  # the piece's first fan
+        last = len(fans) - 1
+        for i, (src, trgs, ts, exp) in enumerate(fans):
             try:
-                for src, trgs, ts, exp in chunk:
-                    if type(src) is Sources:  # a cross product: each source in turn
-                        if len(src.names) != 1 or type(ts) is not int:
-                            n += len(trgs) * len(src.names)
-                            parts.append(_cross_text(src, trgs, ts, exp, label))
-                            continue
-                        # one source (most: a creator's posts of one day are few), one
-                        # start: a plain fan from the later of the two starts
-                        since = src.since[0]
-                        if since > ts:
-                            ts = since
-                        src = src.names[0]
+                if type(src) is Sources and len(src.names) == 1 and type(ts) is int:
+                    # one source (most: a creator's posts of one day are few), one start: a
+                    # plain fan from the later of the two starts
+                    since = src.since[0]
+                    if since > ts:
+                        ts = since
+                    src = src.names[0]
+                if type(src) is Sources:  # a cross product: each source in turn
+                    n += len(trgs) * len(src.names)
+                    parts.append(_cross_text(src, trgs, ts, exp, label))
+                elif type(ts) is not int:  # starts per target
                     n += len(trgs)
-                    if type(ts) is not int:  # starts per target
-                        key = (id(trgs), id(ts), exp, label)
-                        kept = lines_of.get(key)
-                        if kept is None:
-                            end = f",{exp}\n"  # (exp formatted once: most of a line's cost)
-                            lines = [f"{t}{mid}{s}{end}" for t, s in zip(trgs, ts)]
-                            lines_of[key] = (trgs, ts, lines)
-                        else:
-                            lines = kept[2]
-                        head = f"{src},"
-                        parts.append(head + head.join(lines))
-                        continue
+                    key = (id(trgs), id(ts), exp, label)
+                    kept = lines_of.get(key)
+                    if kept is None:
+                        end = f",{exp}\n"  # (exp formatted once: most of a line's cost)
+                        lines = [f"{t}{mid}{s}{end}" for t, s in zip(trgs, ts)]
+                        lines_of[key] = (trgs, ts, lines)
+                    else:
+                        lines = kept[2]
+                    head = f"{src},"
+                    parts.append(head + head.join(lines))
+                else:
+                    n += len(trgs)
                     tail = tails.get((ts, exp))
                     if tail is None:
                         tail = tails[ts, exp] = f",{label},{ts},{exp}\n"
@@ -708,18 +710,21 @@ class ResultWriter:
                         parts.append(head + trgs[0] + tail)
                     else:  # (the pieces, not their concatenation: the joined text once)
                         parts += (head, (tail + head).join(trgs), tail)
-                text = "".join(parts)
             except TypeError:  # a vertex that is not a string (the API takes any value)
-                text = None
+                parts = None
+            if parts is not None and n < _CHUNK and i < last:
+                continue
+            text = None if parts is None else "".join(parts)
             if text is None or (checked and _needs_csv(text, n)):
                 part = FanRows()
-                part.fans = chunk
+                part.fans = fans[first : i + 1]
                 flat = [(s, t, label, ts, exp) for s, t, ts, exp, _ in part]
                 self._csv.writerows(flat)
                 n = len(flat)
             else:
                 self.out.write(text)
             self.rows += n
+            parts, n, first = [], 0, i + 1
 
     def write_groups(self, groups) -> None:
         """Write delta rows given as `(τ, op, keys)` groups (DeltaView.feed_grouped): as CSV,

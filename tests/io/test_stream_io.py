@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from sgq.incremental.deltas import Fans, csv_plain, rows_of
 from sgq.incremental.fan_rows import FanRows
 
+from sgq import stream_io
 from sgq.errors import UserError
 from sgq.stream_io import (
     INTERVAL_FIELDS,
@@ -202,10 +204,14 @@ _fan = st.tuples(
 )
 
 
-@given(st.lists(st.tuples(st.sampled_from(["Ans", "a,b"]), st.lists(_fan, max_size=4)), max_size=3))
-def test_fan_rows_write_what_their_rows_write(segments):
+@given(
+    st.lists(st.tuples(st.sampled_from(["Ans", "a,b"]), st.lists(_fan, max_size=6)), max_size=3),
+    st.sampled_from([1, 2, 3, 1 << 15]),
+)
+def test_fan_rows_write_what_their_rows_write(segments, chunk):
     """A FanRows segment (an output PATH's rows as fans, incremental/fan_rows.py) writes the
-    bytes and count of the same rows as tuples, quoting and non-string vertices included."""
+    bytes and count of the same rows as tuples, quoting and non-string vertices included,
+    however its fans fall into the writer's pieces of about `chunk` lines."""
     fan_segments, row_segments = [], []
     for label, fans in segments:
         rows = FanRows()
@@ -218,7 +224,8 @@ def test_fan_rows_write_what_their_rows_write(segments):
     w = ResultWriter(want, INTERVAL_FIELDS)
     w.write_segments(row_segments)
     g = ResultWriter(got, INTERVAL_FIELDS)
-    g.write_segments(fan_segments)
+    with mock.patch.object(stream_io, "_CHUNK", chunk):
+        g.write_segments(fan_segments)
     assert got.getvalue() == want.getvalue() and g.rows == w.rows
 
 
