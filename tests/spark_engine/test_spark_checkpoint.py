@@ -1,13 +1,10 @@
-"""Exactly-once restarts of the Spark engine from its checkpoint (spark_engine/commits.py):
-a run stopped between batches, or killed at any of its commit steps, and started again with
-the same command, ends with the output file of an uninterrupted run, byte for byte; a batch
-output directory (`-o DIR/`) ends holding the same rows, read back in order."""
+"""Exactly-once restarts of the Spark engine from its checkpoint (spark_engine/commits.py), in
+process: a run stopped between batches and started again ends with the output file of an
+uninterrupted run, byte for byte. The `sgq run` processes killed at each commit step are in
+test_spark_killed_runs.py."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,8 +18,6 @@ import sgq
 from sgq.errors import UserError
 
 pytestmark = pytest.mark.spark
-
-REPO = Path(__file__).resolve().parents[2]
 
 PROGRAM = ".window 4\n.slide 2\nAnswer(x, y) :- a(x, z), a(z, y)."
 EDGES = [("1", "2", "a", 0), ("2", "3", "a", 1), ("3", "1", "a", 2), ("1", "2", "a", 5)]
@@ -95,55 +90,3 @@ def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
     SparkCheckpoint(str(tmp_path), {"program": "a"}).load()
     with pytest.raises(UserError, match="different program"):
         SparkCheckpoint(str(tmp_path), {"program": "b"}).load()
-
-
-def _sgq(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "sgq.cli", *args], capture_output=True, text=True, cwd=REPO
-    )
-
-
-BATCHES = 4  # one a day, the last one's state kept
-
-
-@pytest.fixture(scope="module")
-def knows_whole(tmp_path_factory):
-    """The stream, the command and the uninterrupted run's output that every killed run below
-    is compared with: one Spark run (per test worker), not one per case. The program is a
-    closure (`[knows*]`), whose state every batch changes: the commit protocol is the same for
-    every program, and SGA Q7's two closures and join took half as long again in Spark jobs
-    (the in-process tests above restore a join's and a WSCAN's state)."""
-    base = tmp_path_factory.mktemp("knows-whole")
-    stream = base / "snb.csv"
-    made = _sgq("gen", "snb", "--edges", "300", "--seed", "3", "--days", "4", "-o", str(stream))
-    assert made.returncode == 0, made.stderr
-    program = str(REPO / "specs" / "queries" / "rpq" / "snb" / "q1.dl")
-    common = [program, "--engine", "spark", "-i", str(stream), "--window", "2d", "--emit", "deltas"]
-    whole = _sgq("run", *common, "-o", str(base / "whole.csv"))
-    assert whole.returncode == 0, whole.stderr
-    return common, (base / "whole.csv").read_bytes()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "kill_at, out",
-    [
-        # one kill per phase of a batch, on the output kinds where the phase differs
-        ("2:batch", "out.csv"),
-        ("2:written", "out.csv"),
-        ("2:batch", "out/"),  # batch 2's directory written, not committed: written again
-        ("3:state", "out/"),
-    ],
-)
-def test_a_killed_run_resumes_from_its_checkpoint(knows_whole, tmp_path, kill_at, out):
-    common, whole = knows_whole
-    ckpt = ["--checkpoint", str(tmp_path / "ckpt"), "-o", f"{tmp_path}/{out}"]
-    killed = _sgq("run", *common, *ckpt, "--kill-at", kill_at)
-    assert killed.returncode == -9, killed.stderr
-    again = _sgq("run", *common, *ckpt)
-    assert again.returncode == 0, again.stderr
-    assert "resuming from checkpoint" in again.stderr
-    if out.endswith("/"):  # the batches read back in order: the single file's bytes
-        assert _sgq("results", f"{tmp_path}/{out}", "-o", str(tmp_path / "out.csv")).returncode == 0
-    assert (tmp_path / "out.csv").read_bytes() == whole
-    assert os.listdir(tmp_path / "ckpt" / "state") == [str(BATCHES - 1)]
