@@ -42,14 +42,37 @@ def spark():
     stop_session()
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (`-n`, `--dist loadgroup`), every test that touches the shared
     SparkSession runs on one worker, so a test run still starts one local Spark, not one per
-    worker; the other tests spread over the rest. First among the hooks: xdist reads the
-    group markers in its own hook of the same name.
+    worker; the other tests spread over the rest. A wrapper: the group markers go on before
+    xdist's own hook of the same name reads them, and after it the grouping is checked, as
+    xdist's grouping fails silently where it cannot mark a test's node id (pytest-xdist issue
+    #1386, pytest 9.2).
     Tests that start Spark only in `sgq` subprocesses have their own JVMs anyway and spread
     like the rest."""
     for item in items:
         if "spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("spark"))
+    result = yield
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:
+                item.stash[_UNGROUPED] = True
+    return result
+
+
+_UNGROUPED = pytest.StashKey[bool]()
+
+
+def pytest_runtest_setup(item):
+    """A Spark test that xdist could not group fails with the reason (a worker's collection
+    error would only show as xdist's internal error)."""
+    if item.stash.get(_UNGROUPED, False):
+        pytest.fail(
+            "pytest-xdist did not group the Spark tests on one worker: this pytest and"
+            " pytest-xdist do not work together for `--dist loadgroup` (pytest-xdist issue"
+            " #1386); install the versions pyproject.toml allows",
+            pytrace=False,
+        )

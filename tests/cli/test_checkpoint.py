@@ -287,6 +287,7 @@ def _kill_plan() -> list:
         ("rpq8-deltas", [("", 0.5), ("mid-write", 0.5)]),
         ("interactions-deltas", [("batch", 0.4), ("written", 0.3)]),
     ]
+    assert len(plan) == CORNERS
     counts = {"q7-intervals": 4, "q7-deltas": 4, "q4-messy": 3}
     for case, n in counts.items():
         for _ in range(n):
@@ -295,6 +296,7 @@ def _kill_plan() -> list:
     return plan
 
 
+CORNERS = 9  # the fixed cases first in `_kill_plan`
 KILLS = _kill_plan()
 
 
@@ -313,7 +315,11 @@ def _kill_env(kind: str, fraction: float, batches: int, checkpoints: int, done: 
 
 @pytest.mark.parametrize(
     "case,chain",
-    KILLS,
+    [
+        # the fixed corners in the README's test command, the seeded points with `-m slow`
+        pytest.param(case, chain, marks=[pytest.mark.slow] if i >= CORNERS else [])
+        for i, (case, chain) in enumerate(KILLS)
+    ],
     ids=[
         f"{i}-{case}-" + "+".join(f"{k or 'any'}@{f}" for k, f in chain)
         for i, (case, chain) in enumerate(KILLS)

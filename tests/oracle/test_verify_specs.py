@@ -44,9 +44,8 @@ def _stream(checked, seed: int, n: int = 70) -> list[tuple]:
 @pytest.fixture(scope="session")
 def spec_cases(spark):
     """Every spec program compiled, its stream, and the oracle's answers: one Spark pass for
-    both tests (the Spark tests share one test worker). Session-scoped (once per worker
-    whatever order it runs the tests in); CI's slow step still shows it set up twice, ~4
-    minutes each, so the two tests may land on two workers: open, see issue 14's notes."""
+    both tests (the Spark tests share one test worker, tests/conftest.py; session-scoped,
+    so once whatever order that worker runs the tests in)."""
     queries, cases = [], []
     for i, path in enumerate(PROGRAMS):
         text = path.read_text(encoding="utf-8")
