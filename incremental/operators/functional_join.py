@@ -184,7 +184,7 @@ def _emit(
             continue
         entries = mine_by_y[y]
         moved = other_changed.get(y)
-        buckets = other.hand_out(y) if groups is not None and moved is None else None
+        buckets = groups.get(y) if groups is not None and moved is None else None
         ended = other.sources(y) if by_end is not None and moved is None else None
         for a, before in group.items():
             ea = entries[a]
@@ -195,17 +195,21 @@ def _emit(
                 floor = before if before > now else now
                 if buckets is not None:
                     # a key starts at the later of its entries' ts: those of the group up to
-                    # ts_a at ts_a, the rest at their own
-                    for end_b, (members, starts, _handed) in buckets.items():
+                    # ts_a at ts_a, the rest at their own; a group whose lists go out as
+                    # they are is marked handed out (state/join_side.py)
+                    for end_b, bucket in buckets.items():
                         if end_b > floor:
                             end = end_a if end_a < end_b else end_b
-                            k = bisect_right(starts, ts_a)
+                            members, starts = bucket[0], bucket[1]
                             count += len(members)
-                            if k == len(starts):
+                            if ts_a >= starts[-1]:
                                 grouped.append((a, members, ts_a, end))
-                            elif not k:
+                                bucket[2] = True
+                            elif ts_a < starts[0]:
                                 grouped.append((a, members, starts, end))
+                                bucket[2] = True
                             else:
+                                k = bisect_right(starts, ts_a)
                                 grouped.append((a, members[:k], ts_a, end))
                                 grouped.append((a, members[k:], starts[k:], end))
                 elif ended is not None:

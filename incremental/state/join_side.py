@@ -6,7 +6,7 @@ entries by y and end.
 The groups `{y: {end: [as, their ts, handed out]}}` hold the side's live entries by y and end
 (window ends are slide-aligned: a few ends per y), each group in the order of its entries' ts,
 so that a reader splits it by a start with one bisection. A group's lists that were handed out
-(`hand_out`: a fan holds them as they are) are copied before their next change, and changed in
+(a reader that hands them to a fan as they are marks them) are copied before their next change, and changed in
 place otherwise: a copy costs no more than the rows the fans that took the lists stand for.
 
 The other side of such a join keeps its live entries by y and end too (`by_end`, `{y: {end:
@@ -152,16 +152,6 @@ class JoinSide:
                 srcs = group[1] = Sources(list(members), list(members.values()))
             out[end] = srcs
         return out
-
-    def hand_out(self, y) -> dict | None:
-        """`{end: [as, their ts, handed out]}`, the groups of y, whose lists the caller may
-        hand out as they are (copied before their next change), or None."""
-        buckets = self.groups.get(y)
-        if not buckets:
-            return None
-        for bucket in buckets.values():
-            bucket[2] = True
-        return buckets
 
     def previous(self) -> dict:
         """`{(a, y): end before the round}` of the entries the side's rows of the round
