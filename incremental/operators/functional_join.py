@@ -32,8 +32,6 @@ Cost per round: O(rows changed + keys emitted), plus a look at each changed entr
 
 from __future__ import annotations
 
-from bisect import bisect_right
-
 from ..fan_rows import FanRows
 from ..state.coalescer import Coalescer
 from ..state.join_side import JoinSide
@@ -194,24 +192,7 @@ def _emit(
                 # outlives the old end of this one (or `now`, if that was not live)
                 floor = before if before > now else now
                 if buckets is not None:
-                    # a key starts at the later of its entries' ts: those of the group up to
-                    # ts_a at ts_a, the rest at their own; a group whose lists go out as
-                    # they are is marked handed out (state/join_side.py)
-                    for end_b, bucket in buckets.items():
-                        if end_b > floor:
-                            end = end_a if end_a < end_b else end_b
-                            members, starts = bucket[0], bucket[1]
-                            count += len(members)
-                            if ts_a >= starts[-1]:
-                                grouped.append((a, members, ts_a, end))
-                                bucket[2] = True
-                            elif ts_a < starts[0]:
-                                grouped.append((a, members, starts, end))
-                                bucket[2] = True
-                            else:
-                                k = bisect_right(starts, ts_a)
-                                grouped.append((a, members[:k], ts_a, end))
-                                grouped.append((a, members[k:], starts[k:], end))
+                    count += other.fans_past(buckets, a, ts_a, end_a, floor, grouped)
                 elif ended is not None:
                     cross += [
                         (srcs, [a], ts_a, end_a if end_a < end_b else end_b)

@@ -6,7 +6,7 @@ entries by y and end.
 The groups `{y: {end: [as, their ts, handed out]}}` hold the side's live entries by y and end
 (window ends are slide-aligned: a few ends per y), each group in the order of its entries' ts,
 so that a reader splits it by a start with one bisection. A group's lists that were handed out
-(a reader that hands them to a fan as they are marks them) are copied before their next change, and changed in
+(`fans_past`: a fan holds them as they are) are copied before their next change, and changed in
 place otherwise: a copy costs no more than the rows the fans that took the lists stand for.
 
 The other side of such a join keeps its live entries by y and end too (`by_end`, `{y: {end:
@@ -152,6 +152,31 @@ class JoinSide:
                 srcs = group[1] = Sources(list(members), list(members.values()))
             out[end] = srcs
         return out
+
+    @staticmethod
+    def fans_past(buckets: dict, a, ts_a: int, end_a: int, floor: int, out: list) -> int:
+        """Append to `out` the fans `(a, members, start or starts, end)` of the keys through
+        entry `a` (`[ts_a, end_a)` of the other side) and each of y's groups `buckets` that
+        ends after `floor`; returns how many keys they hold. A key starts at the later of
+        its entries' ts: the members up to ts_a at ts_a, the rest at their own. A group whose
+        lists go out as they are is marked handed out (copied before its next change)."""
+        count = 0
+        for end_b, bucket in buckets.items():
+            if end_b > floor:
+                end = end_a if end_a < end_b else end_b
+                members, starts = bucket[0], bucket[1]
+                count += len(members)
+                if ts_a >= starts[-1]:
+                    out.append((a, members, ts_a, end))
+                    bucket[2] = True
+                elif ts_a < starts[0]:
+                    out.append((a, members, starts, end))
+                    bucket[2] = True
+                else:
+                    k = bisect_right(starts, ts_a)
+                    out.append((a, members[:k], ts_a, end))
+                    out.append((a, members[k:], starts[k:], end))
+        return count
 
     def previous(self) -> dict:
         """`{(a, y): end before the round}` of the entries the side's rows of the round
