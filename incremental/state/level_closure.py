@@ -44,7 +44,9 @@ level with a closure does not is widened to its exact bottleneck among them: its
 L or below, since no level between had a closure. So a result gets a row when found, one
 at each kept level it newly reaches, and one at most per rebuilt gap: rows that read per
 key give the exact validity, with fewer closures per tuple (first 20k edges: so RPQ8's
-interval run -28% CPU with 21% more rows, snb RPQ10's -17% with 19% more). The levels go after the round at their instant, so the round's findings at a level
+interval run -28% CPU with 21% more rows, snb RPQ10's -17% with 19% more, at `every` 3;
+at 10, the default since, so RPQ8 another -16%: fewer results reported at a level only to
+be reported again at the next one up, docs/benchmarks.md Run 45). The levels go after the round at their instant, so the round's findings at a level
 `<= now` are not results (the caller drops them), and the sole-edge sources whose edge ended
 are forgotten before the round (`forget_sources`).
 
