@@ -58,7 +58,8 @@ def pytest_collection_modifyitems(config, items):
     result = yield
     if getattr(config.option, "loadgroup", False):
         for item in items:
-            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:
+            # (a parametrized id may hold an `@` of its own: the suffix is checked whole)
+            if "spark" in getattr(item, "fixturenames", ()) and not item.nodeid.endswith("@spark"):
                 item.stash[_UNGROUPED] = True
     return result
 
