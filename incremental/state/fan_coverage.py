@@ -52,6 +52,18 @@ class FanCoverage:
             if not trgs:
                 return trgs, now, None
             fan = self.live[src] = {}  # holds a target below: each was covered by nothing
+        if len(trgs) == 1:  # (most calls: one target, no lists to build)
+            trg = trgs[0]
+            cur = fan.get(trg)
+            if cur is None or cur[1] <= now:
+                fan[trg] = (now, exp)
+                self.heap.add(exp, (src, trgs))
+                return trgs, now, None
+            if exp > cur[1]:
+                fan[trg] = (cur[0], exp)
+                self.heap.add(exp, (src, trgs))
+                return trgs, [cur[0]], [cur[1]]
+            return [], now, None
         got = None  # the widening targets, once one is not
         starts = olds = None  # their starts and ends before, once one was live
         fresh = (now, exp)  # one tuple for every new key of the call
