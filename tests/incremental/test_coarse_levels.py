@@ -15,6 +15,7 @@ from incremental_support import (
     assert_matches_reference,
     compile_text,
     norm,
+    timed,
 )
 from sgq.incremental.operators.path_closure import PathClosureOp
 from test_follower_rows import PROGRAMS, follower_streams
@@ -174,3 +175,84 @@ def test_coarse_rounds_keep_their_invariants(name, edges, window):
 def test_a_checkpoint_keeps_the_coarse_levels(name, edges, cut):
     cut = min(cut, len(edges))
     assert_checkpoint_round_trip(_query(PROGRAMS[name], 4, 1), edges, cut)
+
+
+def test_going_coarse_keeps_the_lowest_and_the_top_closure():
+    """Levels 6, 7, 8 made exact (window 6: edges at 0, 1, 2), then coarse: 7's closure goes.
+    An edge `1 -> 2` at 3 (exp 9: no closure of its own) joins the cycle `9 -> 0 -> 1 -> 9`
+    of exp 6: (0, 2) and (9, 2) are found through the lowest level's closure, until 6."""
+    edges = norm(
+        [("9", "0", "a", 0), ("0", "1", "a", 0), ("1", "9", "a", 0)]
+        + [("5", "6", "a", 1), ("6", "7", "a", 2), ("1", "2", "a", 3)]
+    )
+    query = _query("Answer(x, y) :- a*(x, y).", 6, 1, Tuning())
+    engine = query.engine()
+    _rounds_of(engine, edges[:5])
+    (op,) = _closures(engine)
+    assert op.closure.levels == [6, 7, 8]
+    op.closure.coarsen(2)
+    assert op.closure.levels == [6, 8]
+    _rounds_of(engine, edges[5:])
+    engine.close()
+    spans = _spans(engine.history)
+    assert spans[("0", "2", "Answer")] == spans[("9", "2", "Answer")] == [(3, 6)]
+
+
+@st.composite
+def _graph_streams(draw):
+    """Edges among five vertices, every label, a step of 0-2 between them: paths through
+    old and new edges alike."""
+    steps = draw(
+        st.lists(
+            st.tuples(
+                st.integers(0, 4), st.integers(0, 4), st.sampled_from("abc"), st.integers(0, 2)
+            ),
+            max_size=45,
+        )
+    )
+    return norm(timed([(str(s), str(t), label, step) for s, t, label, step in steps]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(PROGRAMS)),
+    edges=st.one_of(follower_streams(), _graph_streams()),
+    window=st.integers(4, 10),
+    cut=st.integers(5, 40),
+    every=st.integers(2, 4),
+)
+def test_going_coarse_mid_stream_keeps_the_exact_validity(name, edges, window, cut, every):
+    """A closure that goes coarse after exact levels were made (a slide's work passed
+    `coarse_work` mid-stream) keeps the lowest level's closure and the top's only; what the
+    dropped levels held keeps its end, what is found later in between gets a lower bound. The
+    validity per key stays S-PATH's, and the invariants hold at every round."""
+    query = _query(PROGRAMS[name], window, 1, Tuning())
+    engine = query.engine()
+    cut = min(cut, len(edges))
+    while 0 < cut < len(edges) and edges[cut][3] == edges[cut - 1][3]:
+        cut += 1  # (an instant's edges in one round)
+    _rounds_of(engine, edges[:cut])
+    levels_before = []
+    for op in _closures(engine):
+        if op.defers_rows():  # (not handed over to S-PATH, rows only the output reads)
+            levels_before.append(len(op.closure.levels))
+            op.closure.coarsen(every)
+            assert len(op.closure.levels) <= 2
+    _rounds_of(engine, edges[cut:])
+    engine.close()
+    exact = Engine(query.plan, options=PlanOptions(path_operator="spath"))
+    exact.push_batch(edges)
+    exact.close()
+    assert _spans(engine.history) == _spans(exact.history), levels_before
+
+
+def _rounds_of(engine, edges) -> list:
+    """`_rounds` without the close: the rounds of `edges`, invariants checked after each."""
+    out = []
+    for t in sorted({e[3] for e in edges}):
+        engine.push_batch([e for e in edges if e[3] == t])
+        engine.flush()
+        out.append(engine.drain())
+        engine.advance(t + 1)
+        engine.dataflow._check()
+    return out
