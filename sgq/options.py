@@ -57,7 +57,8 @@ class Tuning:
       lower bounds, widened when they come up (state/level_closure.py; 1: a closure per
       level, exact ends, as below that work, where the levels cost little; 10: measured
       against 3 at ten slides per window, -14% to -18% CPU on the dense so rows' interval
-      output, the same on the snb rows);
+      output, the same on the snb rows); the levels rebuilt when the lowest comes up keep
+      one closure in `isqrt(level_every)`;
     - `min_rows`: rows of the largest level from which a sparse closure hands over;
     - `tree_cost`: what one S-PATH tree node costs in 64-bit bitset words (set on the snb
       workloads: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x
