@@ -244,7 +244,7 @@ class LevelClosure(ProductNodes):
         if every > 1 and len(levels) > 2:
             for level in levels[1:-1]:
                 del self.reach[level], self.anc[level]
-            self.levels = [levels[0], levels[-1]]
+            levels[:] = [levels[0], levels[-1]]
 
     def forget_sources(self, now: int) -> None:
         """Forget the sole-edge sources whose edge expired by `now` (in no level's rows: a

@@ -170,13 +170,6 @@ def test_coarse_rounds_keep_their_invariants(name, edges, window):
     assert _merged(coarse) == _merged(exact)
 
 
-@settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(sorted(PROGRAMS)), edges=follower_streams(), cut=st.integers(0, 30))
-def test_a_checkpoint_keeps_the_coarse_levels(name, edges, cut):
-    cut = min(cut, len(edges))
-    assert_checkpoint_round_trip(_query(PROGRAMS[name], 4, 1), edges, cut)
-
-
 def test_going_coarse_keeps_the_lowest_and_the_top_closure():
     """Levels 6, 7, 8 made exact (window 6: edges at 0, 1, 2), then coarse: 7's closure goes.
     An edge `1 -> 2` at 3 (exp 9: no closure of its own) joins the cycle `9 -> 0 -> 1 -> 9`
@@ -278,3 +271,22 @@ def test_thinned_rebuilt_levels_give_the_exact_validity(name, edges, window, sli
     exact.push_batch(edges)
     exact.close()
     assert _spans(engine.history) == _spans(exact.history)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(PROGRAMS)),
+    edges=st.one_of(follower_streams(), _graph_streams()),
+    cut=st.integers(0, 45),
+    wide=st.booleans(),
+    every=st.integers(4, 9),
+)
+def test_a_checkpoint_keeps_the_coarse_levels(name, edges, cut, wide, every):
+    """Restored mid-stream, the same history, with a closure for every other new top level
+    (window 4) or with wide windows whose rebuilt gaps keep one closure in `isqrt(every)`."""
+    cut = min(cut, len(edges))
+    if wide:
+        query = _query(PROGRAMS[name], 9, 1, Tuning(coarse_work=0, level_every=every))
+    else:
+        query = _query(PROGRAMS[name], 4, 1)
+    assert_checkpoint_round_trip(query, edges, cut)
