@@ -36,9 +36,17 @@ def _closures(engine) -> list:
 
 
 def _rounds(engine, edges) -> list:
+    """`_rounds_of` the whole stream, then the close's rows."""
+    out = _rounds_of(engine, edges)
+    engine.close()
+    out.append([(r.src, r.trg, r.ts, r.exp) for r in engine.drain()])
+    return out
+
+
+def _rounds_of(engine, edges) -> list:
     """Per instant with input: its round's rows, then the rows of advancing past it (the
     widenings of the ends that came up before the next input), the invariants checked after
-    each; then the close's rows. Each round shows at most one row per key."""
+    each. Each round shows at most one row per key."""
     out = []
     for t in sorted({e[3] for e in edges}):
         engine.push_batch([e for e in edges if e[3] == t])
@@ -49,9 +57,15 @@ def _rounds(engine, edges) -> list:
         engine.advance(t + 1)
         engine.dataflow._check()
         out += [rows, [(r.src, r.trg, r.ts, r.exp) for r in engine.drain()]]
-    engine.close()
-    out.append([(r.src, r.trg, r.ts, r.exp) for r in engine.drain()])
     return out
+
+
+def _spath_spans(query, edges) -> dict:
+    """`_spans` of S-PATH's history on the whole stream: the validity to match."""
+    exact = Engine(query.plan, options=PlanOptions(path_operator="spath"))
+    exact.push_batch(edges)
+    exact.close()
+    return _spans(exact.history)
 
 
 def test_a_closure_goes_coarse_only_past_its_work_and_where_only_the_output_reads_it():
@@ -134,14 +148,12 @@ def test_coarse_levels_give_the_exact_validity(name, edges, window, slide, every
     tuning = Tuning(coarse_work=0, level_every=every)
     query = _query(PROGRAMS[name], window, min(slide, window), tuning)
     engine, _rows = assert_matches_reference(query, edges, check_state=True)
-    exact = Engine(query.plan, options=PlanOptions(path_operator="spath"))
-    exact.push_batch(edges)
-    exact.close()
-    assert _spans(engine.history) == _spans(exact.history)  # (merged per key: the validity)
+    want = _spath_spans(query, edges)
+    assert _spans(engine.history) == want  # (merged per key: the validity)
     spans = query.engine()  # the whole stream at once: spans of many instants
     spans.push_batch(edges)
     spans.close()
-    assert _spans(spans.history) == _spans(exact.history)
+    assert _spans(spans.history) == want
 
 
 def _spans(history: dict) -> dict:
@@ -233,22 +245,7 @@ def test_going_coarse_mid_stream_keeps_the_exact_validity(name, edges, window, c
             assert len(op.closure.levels) <= 2
     _rounds_of(engine, edges[cut:])
     engine.close()
-    exact = Engine(query.plan, options=PlanOptions(path_operator="spath"))
-    exact.push_batch(edges)
-    exact.close()
-    assert _spans(engine.history) == _spans(exact.history), levels_before
-
-
-def _rounds_of(engine, edges) -> list:
-    """`_rounds` without the close: the rounds of `edges`, invariants checked after each."""
-    out = []
-    for t in sorted({e[3] for e in edges}):
-        engine.push_batch([e for e in edges if e[3] == t])
-        engine.flush()
-        out.append(engine.drain())
-        engine.advance(t + 1)
-        engine.dataflow._check()
-    return out
+    assert _spans(engine.history) == _spath_spans(query, edges), levels_before
 
 
 @settings(max_examples=80, deadline=None)
@@ -267,10 +264,7 @@ def test_thinned_rebuilt_levels_give_the_exact_validity(name, edges, window, sli
     engine = query.engine()
     _rounds_of(engine, edges)
     engine.close()
-    exact = Engine(query.plan, options=PlanOptions(path_operator="spath"))
-    exact.push_batch(edges)
-    exact.close()
-    assert _spans(engine.history) == _spans(exact.history)
+    assert _spans(engine.history) == _spath_spans(query, edges)
 
 
 @settings(max_examples=60, deadline=None)
