@@ -184,6 +184,10 @@ def _emit(
         moved = other_changed.get(y)
         buckets = groups.get(y) if groups is not None and moved is None else None
         ended = other.sources(y) if by_end is not None and moved is None else None
+        if buckets is not None and len(group) > 1:
+            # the keys through several entries of y and one group: one cross fan
+            count += other.fans_across(buckets, group, entries, now, grouped)
+            continue
         for a, before in group.items():
             ea = entries[a]
             end_a, ts_a = ea.exp, ea.ts

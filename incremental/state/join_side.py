@@ -178,6 +178,41 @@ class JoinSide:
                     out.append((a, members[k:], starts[k:], end))
         return count
 
+    @classmethod
+    def fans_across(cls, buckets: dict, group: dict, entries: dict, now: int, out: list) -> int:
+        """`fans_past` of the changed entries `group` `{a: end before}` of one y (`entries`
+        `{a: entry}`) together: those of one end and floor go as cross-product fans, one per
+        group of y, the source (`Sources`) with their own starts; returns how many keys."""
+        alike: dict = {}
+        for a, before in group.items():
+            entry = entries[a]
+            key = (entry.exp, before if before > now else now)
+            same = alike.get(key)
+            if same is None:
+                alike[key] = ([a], [entry.ts])
+            else:
+                same[0].append(a)
+                same[1].append(entry.ts)
+        count = 0
+        for (end_a, floor), (names, since) in alike.items():
+            if len(names) == 1:
+                count += cls.fans_past(buckets, names[0], since[0], end_a, floor, out)
+                continue
+            src = Sources(names, since)
+            low = min(since)
+            keys = 0
+            for end_b, bucket in buckets.items():
+                if end_b > floor:
+                    members, starts = bucket[0], bucket[1]
+                    keys += len(members)
+                    # each row starts at the later of its two starts (Sources): one start
+                    # for all when every source starts after every member
+                    ts = starts[-1] if low >= starts[-1] else starts
+                    out.append((src, members, ts, end_a if end_a < end_b else end_b))
+                    bucket[2] = True
+            count += keys * len(names)
+        return count
+
     def previous(self) -> dict:
         """`{(a, y): end before the round}` of the entries the side's rows of the round
         changed (valid while the round's batch of this side is not empty)."""

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from incremental_support import assert_matches_reference, compile_text, norm
 from sgq.incremental.deltas import delta_rows
+from sgq.incremental.fan_rows import FanRows, Sources
 from sgq.incremental.operators.pattern import PatternOp
 
 from sgq import PlanOptions, Tuning
@@ -178,6 +179,36 @@ def test_a_group_handed_out_as_a_fan_is_copied_before_it_changes():
     rows = sorted((r.src, r.trg, r.ts, r.exp) for r in engine.drain())
     want = [("1", "7", 2, 10), ("1", "8", 3, 10), ("2", "7", 4, 10), ("2", "8", 4, 10)]
     assert rows == want
+
+
+def test_entries_of_one_y_widened_together_go_out_as_one_cross_fan_with_their_own_starts():
+    """`a(1, 0)` (from 0) and `a(2, 0)` (from 4) both widen from 12 to 18 at 7, past the
+    group of `b(7, 0)` (from 1) and `b(8, 0)` (from 3), which lasts to 18: the four keys
+    widen in one cross-product fan, each row from the later of its two starts (`(1, 7)` from
+    1, `(2, 7)` from 4), as the keyed join has them, and the rows count what they are."""
+    text = "Answer(x, m) :- a(x, y), b(m, y)."
+    edges = norm(
+        [(1, 0, "a", 0), (7, 0, "b", 1), (8, 0, "b", 3), (2, 0, "a", 4)]
+        + [(7, 0, "b", 6), (8, 0, "b", 6), (1, 0, "a", 7), (2, 0, "a", 7)]
+    )
+    _q, keyed = _run(text, edges, 12, 6, False, close=False)
+    _q, fast = _run(text, edges, 12, 6, True, close=False)
+    segments = fast.drain_segments()
+    crossed = [
+        fan
+        for _label, rows in segments
+        if type(rows) is FanRows
+        for fan in rows.fans
+        if type(fan[0]) is Sources
+    ]
+    # (the others: new entries of b, one fan per group of a's entries of 0 and end)
+    assert (["1", "2"], ["7", "8"], 18) in [
+        (sorted(src.names), sorted(trgs), exp) for src, trgs, _ts, exp in crossed
+    ]
+    rows = [row[:4] for _label, part in segments for row in part]
+    assert sum(len(part) for _label, part in segments) == len(rows)
+    assert sorted(rows) == sorted((r.src, r.trg, r.ts, r.exp) for r in keyed.drain())
+    assert ("1", "7", 1, 18) in rows and ("2", "7", 4, 18) in rows
 
 
 @settings(max_examples=40, deadline=None)
