@@ -193,10 +193,10 @@ class PatternOp(ProbingJoin):
         loop = s_slot == t_slot
         if not (retracting or fresh or loop or conds):
             # the common case in one pass: a producer's round has one row per key (a PATH's
-            # widenings), so the keys are distinct unless the counts differ
-            live = [(s, t, ts, exp) for s, t, ts, exp, _wit in batch if exp > now]
-            frontier = {(s, t): (ts, exp) for s, t, ts, exp in live}
-            if len(frontier) == len(live):
+            # widenings), each live, so the keys are distinct and live unless the counts
+            # differ (then the loop below)
+            frontier = {(s, t): (ts, exp) for s, t, ts, exp, _wit in batch if exp > now}
+            if len(frontier) == len(batch):
                 return frontier
         frontier = {}
         for s, t, ts, exp, _wit in batch:
