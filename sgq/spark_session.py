@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 
+from .collector import tune_for_spark
 from .errors import UserError
 
 _LOG4J2 = """\
@@ -62,6 +63,7 @@ def start_session(
         from pyspark.sql import SparkSession
     except ImportError:
         raise UserError(f"{purpose} needs pyspark 4.x: pip install 'pyspark>=4,<5'") from None
+    tune_for_spark()  # before any py4j proxy exists: see sgq/collector.py
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
