@@ -84,8 +84,8 @@ def _bits_dense(m: int) -> list[int]:
     import numpy as np
 
     raw = np.frombuffer(m.to_bytes((width + 7) // 8, "little"), np.uint8)
-    nonzero = np.flatnonzero(raw)
-    byte, bit = np.nonzero(np.unpackbits(raw[nonzero], bitorder="little").reshape(-1, 8))
+    nonzero = raw.nonzero()[0]  # (the methods: numpy's functions wrap them in Python calls)
+    byte, bit = np.unpackbits(raw[nonzero], bitorder="little").reshape(-1, 8).nonzero()
     return (nonzero[byte] * 8 + bit).tolist()
 
 
