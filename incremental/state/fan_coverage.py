@@ -144,11 +144,52 @@ class FanCoverage:
         self.heap.add(exp, (src, [trg]))
         return (start, exp)
 
+    #: a source whose expired entries name at least 1/SWEEP of its targets is swept whole
+    #: (one comprehension over its targets), the others target by target (see `purge`)
+    SWEEP = 8
+
     def purge(self, now: int) -> None:
-        """Forget the keys whose coverage ended at or before `now`: the targets the expired
-        entries name, each read once per entry (a source's other targets are not read)."""
+        """Forget the keys whose coverage ended at or before `now`. Every such key has an
+        expiry entry at or before `now` naming its source, so the expired entries say which
+        sources to look at and how many targets each names (widened keys among them). A
+        source named at least `len(fan) / SWEEP` times is swept: its ended targets are found
+        by one comprehension over its fan, then deleted. The others are read target by
+        target from their entries, a lookup each in a large dict, most of them for keys
+        widened since. On snb `(knows|replyOf|hasCreator)*` with interval rows (first 40k
+        edges) a purge's entries name about half as many targets as their sources hold, a
+        quarter of which ended: sweeping took the purges from 2.6 to 2.1 s (whole stream:
+        5.9-6.3 to 4.7-5.0 s of 42-46 s), the same rows."""
+        expired = self.heap.expired(now)
+        if not expired:
+            return
         live = self.live
-        for src, trgs in self.heap.expired(now):
+        named: dict = {}  # src -> how many targets its expired entries name
+        get = named.get
+        for src, trgs in expired:
+            named[src] = get(src, 0) + len(trgs)
+        sweep = self.SWEEP
+        swept = None  # the sources swept whole (their entries are not read)
+        for src, n in named.items():
+            fan = live.get(src)
+            if fan is None:
+                continue
+            if n * sweep >= len(fan):
+                ended = [t for t, cur in fan.items() if cur[1] <= now]
+                if len(ended) == len(fan):
+                    del live[src]
+                else:
+                    for t in ended:
+                        del fan[t]
+                if swept is None:
+                    swept = {src}
+                else:
+                    swept.add(src)
+        if swept is not None and len(swept) == len(named):
+            return
+        swept = swept or ()
+        for src, trgs in expired:
+            if src in swept:
+                continue
             fan = live.get(src)
             if fan is None:
                 continue

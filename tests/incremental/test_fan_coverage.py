@@ -3,6 +3,7 @@ exactly what a Coalescer fed the same keys does."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sgq.incremental.state.coalescer import Coalescer
@@ -19,9 +20,16 @@ _step = st.one_of(
 )
 
 
-@given(st.lists(_step, max_size=40))
-def test_fan_coverage_is_a_coalescer_by_source(steps):
-    fans, coalescer = FanCoverage(), Coalescer()
+# the purge's two ways to find ended keys: every source read target by target from its
+# expiry entries (0: none swept), every one swept whole (a huge ratio), and the default rule
+_SWEEPS = [0, 10**9, FanCoverage.SWEEP]
+
+
+@pytest.mark.parametrize("sweep", _SWEEPS)
+@given(steps=st.lists(_step, max_size=40))
+def test_fan_coverage_is_a_coalescer_by_source(sweep, steps):
+    coverage = type("Swept", (FanCoverage,), {"__slots__": (), "SWEEP": sweep})
+    fans, coalescer = coverage(), Coalescer()
     now = 0
     for step in steps:
         if step[0] == "fan":
