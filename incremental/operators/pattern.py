@@ -242,7 +242,7 @@ class PatternOp(ProbingJoin):
         """A step with one endpoint bound: each row ranges over that endpoint's adjacency."""
         j, mode, pa, pb, sconds, project, _meets, recipe = step
         index = self.indexes[j]
-        adjacency = index.by_src.get if mode == _SRC else index.by_trg.get
+        adjacency = index.by_src.get if mode == _SRC else index.by_targets().get
         fixed_at = pa if mode == _SRC else pb
         if recipe is not None and not sconds and -1 in recipe and recipe != (-1, -1):
             return _expand_to_pairs(frontier, adjacency, fixed_at, recipe, now)
@@ -263,10 +263,10 @@ class PatternOp(ProbingJoin):
         intersection, taken in C, of the probed input's adjacency with the folded inputs'."""
         j, mode, pa, pb, sconds, project, meets, _recipe = step
         index = self.indexes[j]
-        adjacency = index.by_src.get if mode == _SRC else index.by_trg.get
+        adjacency = index.by_src.get if mode == _SRC else index.by_targets().get
         fixed_at = pa if mode == _SRC else pb
         sides = [
-            (self.indexes[j2].by_trg.get if v_is_src else self.indexes[j2].by_src.get, at)
+            (self.indexes[j2].by_targets().get if v_is_src else self.indexes[j2].by_src.get, at)
             for j2, v_is_src, at in meets
         ]
         nxt: dict = {}

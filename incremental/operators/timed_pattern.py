@@ -186,7 +186,7 @@ class TimedPatternOp(ProbingJoin):
             got = index.by_src.get(vals[a])
             v_slot = b
         else:
-            got = index.by_trg.get(vals[b])
+            got = index.by_targets().get(vals[b])
             v_slot = a
         if not got:
             return
@@ -194,7 +194,7 @@ class TimedPatternOp(ProbingJoin):
         sides = [(j, got, timed[j])]
         for j2, v_is_src, w in meets:
             index2 = indexes[j2]
-            other = (index2.by_trg if v_is_src else index2.by_src).get(vals[w])
+            other = (index2.by_targets() if v_is_src else index2.by_src).get(vals[w])
             if not other:
                 return
             sides.append((j2, other, timed[j2]))

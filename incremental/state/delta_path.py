@@ -298,7 +298,7 @@ class DeltaPath:
             v, q = key
             top = None
             for letter, s in back[q]:
-                col = window[letter].by_trg.get(v)
+                col = window[letter].by_targets().get(v)
                 if not col:
                     continue
                 for u, e in col.items():

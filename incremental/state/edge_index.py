@@ -17,6 +17,11 @@ it (the entry ends at `now`), continues the run; one after a gap, or for a new k
 at `now` (by timeliness a tuple not on record was not valid at `now - 1`). For that an entry
 that ends at `now` must still be there at `now`: the runtime purges indexes up to `now - 1`.
 
+The map by trg is kept only once a reader asks for it (`by_targets`): a PATTERN step that
+probes an input with both ends bound or from its src, and S-PATH without deletions, read rows
+by src only, so an index read only so pays for one map, not two (so Q6 on the so stream: the
+index of `a2q+`'s rows takes 3.5M rows and none of its readers asks).
+
 Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per returned entry.
 """
 
@@ -61,9 +66,10 @@ def _exp_of(item: tuple) -> int:
 
 
 class EdgeIndex:
-    """`by_src[s][t]` and `by_trg[t][s]` hold the same `Entry`. Readers probe the two maps
-    (`successors`/`predecessors` or the maps themselves, read-only); only `insert`, `cut`
-    and `purge` change them."""
+    """`by_src[s][t]` and `by_trg[t][s]` hold the same `Entry`; `by_trg` is None until the
+    first `by_targets()`, which builds it from `by_src` and keeps it from then on. Readers
+    probe the two maps (`successors`/`predecessors`, or `by_src` and `by_targets()`
+    themselves, read-only); only `insert`, `cut` and `purge` change them."""
 
     __slots__ = (
         "by_src",
@@ -77,11 +83,11 @@ class EdgeIndex:
         "top",
     )
 
-    STATE_VERSION = 2  # 2: entries carry their run's start
+    STATE_VERSION = 3  # 2: entries carry their run's start; 3: no map by trg until asked
 
     def __init__(self) -> None:
         self.by_src: dict[str, dict[str, list]] = {}
-        self.by_trg: dict[str, dict[str, list]] = {}
+        self.by_trg: dict[str, dict[str, Entry]] | None = None  # (see `by_targets`)
         self.heap = ExpiryBuckets()
         self.count = 0
         #: `{(s, t): exp before}` of the last `insert_rows` (its producer's round), while
@@ -170,10 +176,11 @@ class EdgeIndex:
                 entry.exp = exp
                 entry.wit = wit
                 entry.start = at
-                col = by_trg.get(t)
-                if col is None:
-                    col = by_trg[t] = {}
-                col[s] = entry
+                if by_trg is not None:
+                    col = by_trg.get(t)
+                    if col is None:
+                        col = by_trg[t] = {}
+                    col[s] = entry
                 new += 1
                 if exp != bucket_exp:  # rows come in fans of one exp: its list once
                     bucket_exp, bucket = exp, expiring(exp)
@@ -212,7 +219,24 @@ class EdgeIndex:
 
     def predecessors(self, t: str) -> dict[str, Entry] | None:
         """`{s: entry}` of the edges entering `t` (read-only), or None."""
-        return self.by_trg.get(t)
+        return self.by_targets().get(t)
+
+    def by_targets(self) -> dict[str, dict[str, Entry]]:
+        """`by_trg`, `{t: {s: entry}}` (read-only), built from `by_src` at the first call and
+        kept by every change from then on: a reader that asks once (a join step from a trg,
+        a functional join's side, S-PATH's reconnection after a deletion) binds it once per
+        batch, and an index no reader asks it of keeps one map, not two."""
+        by_trg = self.by_trg
+        if by_trg is None:
+            by_trg = self.by_trg = {}
+            for s, row in self.by_src.items():
+                for t, entry in row.items():
+                    col = by_trg.get(t)
+                    if col is None:
+                        by_trg[t] = {s: entry}
+                    else:
+                        col[s] = entry
+        return by_trg
 
     def sources(self) -> int:
         """How many distinct sources have entries (expired ones until `purge`)."""
@@ -220,7 +244,7 @@ class EdgeIndex:
 
     def targets(self) -> int:
         """How many distinct targets have entries (expired ones until `purge`)."""
-        return len(self.by_trg)
+        return len(self.by_targets())
 
     def purge(self, now: int) -> None:
         """Drop every entry with `exp <= now`; the expiry items of entries that lasted longer
@@ -241,10 +265,11 @@ class EdgeIndex:
             del row[t]
             if not row:
                 del by_src[s]
-            col = by_trg[t]
-            del col[s]
-            if not col:
-                del by_trg[t]
+            if by_trg is not None:
+                col = by_trg[t]
+                del col[s]
+                if not col:
+                    del by_trg[t]
             self.count -= 1
         add = self.heap.add
         for key, exp in later.items():
@@ -261,10 +286,14 @@ class EdgeIndex:
 
     def state(self) -> dict:
         """The checkpoint contract (incremental/stateful.py): every entry as a row in the
-        order of `by_src`, the order of `by_trg` as sources per target, the expiry index."""
+        order of `by_src`, the order of `by_trg` as sources per target (None while no reader
+        asked for it), the expiry index."""
+        by_trg = self.by_trg
         return {
             "edges": [(s, t, e.ts, e.exp, e.wit, e.start) for s, t, e in self.entries()],
-            "sources_by_target": {t: list(col) for t, col in self.by_trg.items()},
+            "sources_by_target": (
+                None if by_trg is None else {t: list(col) for t, col in by_trg.items()}
+            ),
             "expiry": state_of(self.heap),
             "ordering": self.ordering,
             "ordered": self.ordered,
@@ -275,10 +304,12 @@ class EdgeIndex:
         for s, t, ts, exp, wit, start in state["edges"]:
             by_src.setdefault(s, {})[t] = Entry(ts, exp, wit, start)
         self.by_src = by_src
-        self.by_trg = {
-            t: {s: by_src[s][t] for s in sources}
-            for t, sources in state["sources_by_target"].items()
-        }
+        saved = state["sources_by_target"]
+        self.by_trg = (
+            None
+            if saved is None
+            else {t: {s: by_src[s][t] for s in sources} for t, sources in saved.items()}
+        )
         self.count = len(state["edges"])
         restore_into(self.heap, state["expiry"])
         # as the run went on (a resumed run reads rows as the first would have); a state
@@ -288,9 +319,10 @@ class EdgeIndex:
         self.top = max((e[3] for e in state["edges"]), default=NEVER)
 
     def _check(self) -> None:
-        """Invariants: both directions agree, counts match, every entry has a heap entry at
-        or before its exp, intervals are non-empty (empty only when cut at the instant they
-        began), no empty rows."""
+        """Invariants: both directions agree (where the map by trg is kept), counts match,
+        every entry has a heap entry at or before its exp, intervals are non-empty (empty only
+        when cut at the instant they began), no empty rows."""
+        by_trg = self.by_trg
         n = 0
         self.heap._check()
         first: dict = {}
@@ -301,11 +333,13 @@ class EdgeIndex:
             assert row, s
             for t, entry in row.items():
                 n += 1
-                assert self.by_trg[t][s] is entry
+                assert by_trg is None or by_trg[t][s] is entry
                 assert entry.ts <= entry.exp, (s, t, entry)
                 assert first.get((s, t), entry.exp + 1) <= entry.exp, (s, t, entry)
                 assert entry.exp <= self.top, (s, t, entry, self.top)
         assert not self.ordered or all(_in_exp_order(row) for row in self.by_src.values())
-        m = sum(len(col) for col in self.by_trg.values())
-        assert all(self.by_trg.values())
-        assert n == m == self.count, (n, m, self.count)
+        if by_trg is not None:
+            m = sum(len(col) for col in by_trg.values())
+            assert all(by_trg.values())
+            assert n == m, (n, m)
+        assert n == self.count, (n, self.count)

@@ -37,8 +37,8 @@ class JoinSide:
     def __init__(self, index: EdgeIndex, y_is_trg: bool, grouped: bool, ended: bool) -> None:
         self.index = index
         self.y_is_trg = y_is_trg
-        self.by_y = index.by_trg if y_is_trg else index.by_src
-        self.by_own = index.by_src if y_is_trg else index.by_trg
+        self.by_y = index.by_targets() if y_is_trg else index.by_src
+        self.by_own = index.by_src if y_is_trg else index.by_targets()
         self.functional = True  # each a has at most one y in the index
         #: while functional, with fans wanted: the groups of the module's docstring
         self.groups: dict | None = {} if grouped else None

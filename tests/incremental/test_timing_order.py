@@ -104,6 +104,7 @@ def _count_reads(eng, labels) -> list:
     for label in labels:
         for i in flow.wscans[label]:
             index = flow.indexes[i]
+            index.by_targets()  # (kept from now on: its reads are counted too)
             for name in ("by_src", "by_trg"):
                 counted = _Counted(getattr(index, name))
                 counted.reads = reads

@@ -220,7 +220,7 @@ def test_indexes_shared_inside_an_engine_stay_shared():
     for index in pattern.indexes:
         for src, by_trg in index.by_src.items():
             for trg, entry in by_trg.items():
-                assert index.by_trg[trg][src] is entry
+                assert index.by_targets()[trg][src] is entry
                 entries += 1
     assert entries > 0
 
