@@ -767,3 +767,12 @@ class PathClosureOp(PhysicalOperator):
                         else:
                             _start, end = derived.get(yv, (None, None))
                         assert end is not None and end >= level, (xv, y, level, end)
+        # what a rebuild reported at a level left without a closure was emitted until then
+        for level, found in closure.rebuilt.items():
+            assert level in closure.exps and level not in closure.levels, level
+            for x, m in found.items():
+                xv = closure.name_of(x // ns)
+                for y in bits(m):
+                    if y // ns != x // ns or self.loops:
+                        end = until((xv, closure.names[y // ns]))
+                        assert end is not None and end >= level, (xv, y, level, end)

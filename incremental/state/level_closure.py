@@ -43,8 +43,9 @@ bitset operations with the components condensed), and each result they hold that
 level with a closure does not is widened to its exact bottleneck among them: its end was
 L or below, since no level between had a closure. One rebuilt level in `isqrt(every)`
 keeps its closure (each kept, a tuple went into up to ten closures for the window after a
-rebuild); the next rebuild among them reports again what this one widened, which the
-coverage drops. Going coarse (`coarsen`) keeps the lowest and the top of the closures made
+rebuild); the next rebuild among them would report again what this one widened, so a
+rebuilt level left without a closure keeps the start nodes' masks it reported (`rebuilt`,
+until the level goes) and the next rebuild of it reports only what they do not hold. Going coarse (`coarsen`) keeps the lowest and the top of the closures made
 before. So a result gets a row when found, one at each kept level it newly reaches, and
 one at most per rebuilt gap: rows that read per
 key give the exact validity, with fewer closures per tuple (first 20k edges: so RPQ8's
@@ -101,6 +102,7 @@ class LevelClosure(ProductNodes):
         "every",
         "exps",
         "by_exp",
+        "rebuilt",
     )
 
     def __init__(
@@ -138,6 +140,8 @@ class LevelClosure(ProductNodes):
         self.every = 1
         self.exps: list[int] = []
         self.by_exp: dict[int, set] = {}
+        # per rebuilt level that kept no closure, the start nodes' masks its rebuild reported
+        self.rebuilt: dict[int, dict[int, int]] = {}
 
     def take_followers(self) -> tuple[dict, list, dict, list, list]:
         """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
@@ -271,18 +275,23 @@ class LevelClosure(ProductNodes):
         as `insert`'s, `(x, mask, L2)` for the results that rebuilt level L2 holds and the
         next level up does not. Those are results whose emitted end was L or below (a
         result's end is the highest level with a closure that held it when it was found),
-        now widened to their bottleneck L2, or results an earlier rebuild widened to L2
-        already (the caller's coverage drops those). Where the next level had a closure,
+        now widened to their bottleneck L2 (not the start nodes' targets an earlier rebuild
+        of L2 reported: `rebuilt`; other results widened to L2 already, the caller's
+        coverage drops). Where the next level had a closure,
         everything it holds was reported with an end at it or above already. Then one
         rebuilt level in `isqrt(every)` keeps its closure, the lowest first: a tuple goes
         into fewer closures until those levels expire (so RPQ8's interval run over the whole
         shared stream: 45.6 s user CPU with every rebuilt level kept against 36.4 at one in
         three, 9.30M rows against 9.75M), and a result found later between two of them
-        gets the lower one as its end, widened when that comes up."""
+        gets the lower one as its end, widened when that comes up. Without `rebuilt`, the
+        caller's coverage dropped 45% of the start nodes' targets these reports name on so
+        `a2q*` (whole shared stream: 818k of 1.81M), 51% on so RPQ8 and 42% on so Q2 (first
+        20k edges), 36% on snb RPQ10 (first 40k); with it 7%, 19%, 17% and 1%."""
         exps, levels = self.exps, self.levels
         while exps and exps[0] <= upto:
             level = exps.pop(0)
             del self.by_exp[level]
+            self.rebuilt.pop(level, None)
             if levels and levels[0] == level:
                 del levels[0]
                 del self.reach[level]
@@ -295,6 +304,9 @@ class LevelClosure(ProductNodes):
             gap = [e for e in exps if top is None or e < top]
             sole, by_exp = self.sole.succ, self.by_exp
             found: list = []
+            rebuilt = self.rebuilt
+            spaced = isqrt(self.every)
+            start, ns = self.start, self.nstates
             for i in range(len(gap) - 1, -1, -1):
                 low = gap[i]
                 edges = (
@@ -306,8 +318,13 @@ class LevelClosure(ProductNodes):
                 )
                 self.reach[low], self.anc[low] = closure(edges)
                 levels.insert(0, low)
-                found += self._lowest_found()
-            spaced = isqrt(self.every)
+                got = self._lowest_found()
+                before = rebuilt.pop(low, None)
+                if spaced > 1 and i % spaced:  # no closure kept: what it reported, kept
+                    rebuilt[low] = {x: m for x, m, _ in got if x % ns == start}
+                if before:
+                    got = _unreported(got, before)
+                found += got
             if spaced > 1:  # one rebuilt level in `spaced` keeps its closure, the lowest first
                 for i in range(1, len(gap)):
                     if i % spaced:
@@ -697,3 +714,16 @@ class LevelClosure(ProductNodes):
                         todo.extend(succ.get(y, ()))
                     want[x] = sum(1 << y for y in seen)
                 assert want == R, ("closure differs from G_L", level)
+
+
+def _unreported(found: list, before: dict) -> list:
+    """`found` without the start nodes' targets `before` names (`drop_widening`)."""
+    out = []
+    for x, m, level in found:
+        b = before.get(x)
+        if b is not None:
+            m &= ~b
+            if not m:
+                continue
+        out.append((x, m, level))
+    return out
