@@ -148,9 +148,11 @@ class PatternOp(ProbingJoin):
                 return []
             self._stop_functional(now, batches)  # no side functional any more
         result: list = []
+        ports = 0
         for i, batch in enumerate(batches):
             if not batch:
                 continue
+            ports += 1
             if self.batched and self.frontier_plans is not None and not self.paths:
                 self._join_batch(i, batch, now, result)
                 continue
@@ -158,6 +160,15 @@ class PatternOp(ProbingJoin):
                 if exp <= now:
                     continue
                 self._start(i, s, t, ts, exp, wit, now, result)
+        if ports > 1 and len(result) > 1 and not self.paths:
+            # a key the batches of two inputs both widened: the round shows its last row
+            # (the coverage's interval then, the earlier one's start kept)
+            last: dict = {}
+            for row in result:
+                src, trg, *_rest = row
+                last[src, trg] = row
+            if len(last) < len(result):
+                result = list(last.values())
         return result
 
     def _join_batch(self, i, batch, now, result) -> None:

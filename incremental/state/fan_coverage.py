@@ -14,6 +14,12 @@ key, a live key keeps its start, an expired key counts as absent.
 
 For the hand-over to S-PATH and for checkpoints the same coverage becomes a Coalescer
 (`coalescer()`, `of()`), so the checkpoint form is the Coalescer's.
+
+*Held* sources (operators/path_closure.py `implicit`): where the closure's findings of a
+start node are exactly its widenings, the node keeps no keys here; its rows are only logged,
+one entry per fan (`hold`: no work per target, none in the purge but dropping the expired
+entries), for the one reader that needs their starts, the Coalescer of a hand-over
+(`coalescer(held=True)`: each key's rows coalesced, the run that holds its largest end).
 """
 
 from __future__ import annotations
@@ -28,11 +34,16 @@ from .expiry import ExpiryBuckets
 class FanCoverage:
     """`admit_fan(x, ys, now, exp)`: the targets whose rows widen the coverage, and starts."""
 
-    __slots__ = ("live", "heap")
+    __slots__ = ("live", "heap", "held")
 
     def __init__(self) -> None:
         self.live: dict = {}  # src -> {trg: (start, until)} (fans share their tuples)
         self.heap = ExpiryBuckets()  # until -> (src, targets widened to it) (or stale)
+        self.held = ExpiryBuckets()  # until -> (src, targets, start): held sources' rows
+
+    def hold(self, src: Hashable, trgs: list, start: int, until: int) -> None:
+        """Log the rows `[start, until)` of src's targets `trgs`, a held source's."""
+        self.held.add(until, (src, trgs, start))
 
     def admit_fan(
         self, src: Hashable, trgs: list, now: int, exp: int
@@ -159,6 +170,7 @@ class FanCoverage:
         edges) a purge's entries name about half as many targets as their sources hold, a
         quarter of which ended: sweeping took the purges from 2.6 to 2.1 s (whole stream:
         5.9-6.3 to 4.7-5.0 s of 42-46 s), the same rows."""
+        self.held.expired(now)
         expired = self.heap.expired(now)
         if not expired:
             return
@@ -206,16 +218,50 @@ class FanCoverage:
         return None if cur is None else cur[1]
 
     def __len__(self) -> int:
-        return sum(len(fan) for fan in self.live.values())
+        return sum(len(fan) for fan in self.live.values()) + len(self.held)
 
     # ---- as a Coalescer
-    def coalescer(self) -> Coalescer:
-        """A Coalescer holding the same coverage (the S-PATH hand-over, checkpoints)."""
+    def coalescer(self, held: bool = False) -> Coalescer:
+        """A Coalescer holding the same coverage (the S-PATH hand-over, checkpoints); with
+        `held`, the held sources' logged rows too, each key's coalesced (its rows from every
+        source: a held source's keys may be its own since it got followers), the run that
+        reaches its largest end kept."""
         out = Coalescer()
+        if held and len(self.held):
+            spans: dict = {}
+            for src, fan in self.live.items():
+                for trg, span in fan.items():
+                    spans[src, trg] = [span]
+            for until, (src, trgs, start) in self.held.pairs():
+                for trg in trgs:
+                    got = spans.get((src, trg))
+                    if got is None:
+                        spans[src, trg] = [(start, until)]
+                    else:
+                        got.append((start, until))
+            for key, got in spans.items():
+                got.sort()
+                start, until = got[0]
+                for s, u in got[1:]:
+                    if s > until:  # a break: a later run
+                        start = s
+                    if u > until:
+                        until = u
+                out.adopt(key, start, until)
+            return out
         for src, fan in self.live.items():
             for trg, (start, until) in fan.items():
                 out.adopt((src, trg), start, until)
         return out
+
+    def held_state(self) -> list:
+        """The held sources' logged rows, `[[until, src, targets, start], ...]` (checkpoints:
+        the keys' own coverage goes as the Coalescer's)."""
+        return [[until, src, trgs, start] for until, (src, trgs, start) in self.held.pairs()]
+
+    def restore_held(self, rows: list) -> None:
+        for until, src, trgs, start in rows:
+            self.held.add(int(until), (src, list(trgs), int(start)))
 
     @classmethod
     def of(cls, coalescer: Coalescer) -> FanCoverage:
@@ -233,6 +279,7 @@ class FanCoverage:
         """Invariants: intervals non-empty, no empty fan, and an expiry entry naming the source
         at every target's end."""
         self.heap._check()
+        self.held._check()
         entries = {(until, src, trg) for until, (src, trgs) in self.heap.pairs() for trg in trgs}
         for src, fan in self.live.items():
             assert fan, src

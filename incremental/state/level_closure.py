@@ -84,7 +84,7 @@ from .sole_sources import SoleSources
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    STATE_VERSION = 2  # 2: the edges by exp and `every` (coarse levels)
+    STATE_VERSION = 3  # 2: the edges by exp and `every` (coarse levels); 3: `rebuilt`
 
     __slots__ = (
         "levels",
@@ -188,6 +188,25 @@ class LevelClosure(ProductNodes):
                     out[y] = level
         return out
 
+    def emitted_ends(self, x: int, after: int) -> dict[int, int]:
+        """`{final node: level}` of what the start node x's results were emitted until, where
+        the coverage keeps none of its own (operators/path_closure.py, `implicit`): the
+        highest level `> after` whose closure reaches the node, or whose rebuild or coarsening
+        reported it (`rebuilt`), every such report having gone out as a row."""
+        out: dict = {}
+        fmask, reach, rebuilt = self.fmask, self.reach, self.rebuilt
+        for level in sorted({*self.levels, *rebuilt}, reverse=True):
+            if level <= after:
+                break
+            m = reach[level].get(x, 0) if level in reach else 0
+            got = rebuilt.get(level)
+            if got:
+                m |= got.get(x, 0)
+            for y in bits(m & fmask):
+                if y not in out:
+                    out[y] = level
+        return out
+
     def closure_state(self) -> dict:
         return {
             "levels": self.levels,
@@ -196,6 +215,7 @@ class LevelClosure(ProductNodes):
             "sole": self.sole.state(),
             "edges_by_exp": self.by_exp,
             "every": self.every,
+            "rebuilt": self.rebuilt,
         }
 
     def restore_closure(self, state: dict) -> None:
@@ -207,6 +227,11 @@ class LevelClosure(ProductNodes):
         self.by_exp = {int(e): set(map(tuple, got)) for e, got in edges.items()}
         self.exps = sorted(self.by_exp)
         self.every = int(state["every"])
+        # (none before version 3: the coverage held every emitted key then)
+        self.rebuilt = {
+            int(level): {int(x): int(m) for x, m in got.items()}
+            for level, got in state.get("rebuilt", {}).items()
+        }
 
     def rows(self, level: int) -> dict:
         """Level L's reach rows, the sole-edge sources' included (reports and checks)."""
@@ -246,7 +271,12 @@ class LevelClosure(ProductNodes):
         self.every = every
         levels = self.levels
         if every > 1 and len(levels) > 2:
+            ns, start, fmask = self.nstates, self.start, self.fmask
             for level in levels[1:-1]:
+                # what its closure held was reported with an end at it or above
+                self.rebuilt[level] = {
+                    x: m & fmask for x, m in self.reach[level].items() if x % ns == start
+                }
                 del self.reach[level], self.anc[level]
             levels[:] = [levels[0], levels[-1]]
 

@@ -234,3 +234,23 @@ def test_shared_node_feeds_every_consumer_once():
         ("1", "3", "R2", 0, 10),
         ("2", "3", "R1", 0, 10),
     ]
+
+
+def test_pattern_shows_one_row_per_key_and_round_where_two_inputs_widen_it():
+    """`Answer(x, z) :- P(x, y), c(y, z)` with P `[a*/b*]`: at 1, P's batch and c's batch
+    each derive (0, 1), through (0, 1)/(1, 1) until 6 and through the ε-pair (0, 0)/(0, 1)
+    until 7; the round shows one row, its last (the coverage's interval then), not both."""
+    from incremental_support import compile_text, norm
+
+    query = compile_text(
+        "P(x, y) :- [a*/b*](x, y).\nAnswer(x, z) :- P(x, y), c(y, z).", window=6, slide=1
+    )
+    edges = norm([("0", "0", "a", 0), ("1", "1", "c", 0), ("0", "1", "a", 1), ("0", "1", "c", 1)])
+    eng = query.engine()
+    eng.push_batch(edges[:2])
+    eng.advance(1)
+    eng.drain()
+    eng.push_batch(edges[2:])
+    eng.advance(2)
+    got = [(r.src, r.trg, r.ts, r.exp) for r in eng.drain() if (r.src, r.trg) == ("0", "1")]
+    assert got == [("0", "1", 1, 7)]
