@@ -46,7 +46,7 @@ against the replayed trees, giving exactly the end records S-PATH's own `retract
 Held sources (`implicit`: rows only the engine's output reads, one final state, so a
 vertex is one final node): a start node's results are exactly what its closures hold, a key's
 emitted end the highest level whose closure reaches it or whose rebuild reported it
-(`LevelClosure.emitted_ends`), so the closure's findings of it are exactly its widenings and
+(`LevelClosure.bottlenecks`), so the closure's findings of it are exactly its widenings and
 need no coverage lookup. Such a source keeps no keys in the FanCoverage: its findings go out
 as rows from their round (a live key's row widens it from inside its interval, specs/
 semantics.md §5) and are only logged there (`FanCoverage.hold`, one entry per fan) for a
@@ -469,14 +469,14 @@ class PathClosureOp(PhysicalOperator):
 
     def _materialize(self, x: int, now: int) -> None:
         """Give the start node x, whose coverage the closure held (`implicit`), a coverage of
-        its own: each result's end as emitted (`LevelClosure.emitted_ends`), from `now` (a
+        its own: each result's end as emitted (`LevelClosure.bottlenecks`), from `now` (a
         live key's later rows widen it from inside its interval)."""
         closure = self.closure
         names, ns = closure.names, closure.nstates
         xv = names[x // ns]
         keys = {
             t: (now, level)
-            for y, level in closure.emitted_ends(x, now).items()
+            for y, level in closure.bottlenecks(x, now).items()
             if (t := names[y // ns]) != xv
         }
         self.out.enter(xv, keys)

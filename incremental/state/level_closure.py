@@ -76,6 +76,7 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Iterator
 from math import isqrt
 
+from ..sgt import NEVER
 from .graph_closure import closure, extend
 from .product_nodes import COLD, ProductNodes, bits
 from .sole_sources import SoleSources
@@ -176,23 +177,12 @@ class LevelClosure(ProductNodes):
         """Whether x is a follower the caller derives (`derive`)."""
         return self.derive and x in self.sole.succ
 
-    def bottlenecks(self, x: int) -> dict[int, int]:
-        """`{final node: level}` of the final nodes x reaches, each at the highest level that
-        reaches it."""
-        out: dict = {}
-        fmask = self.fmask
-        for level in reversed(self.levels):
-            m = self.reach[level].get(x, 0) & fmask
-            for y in bits(m):
-                if y not in out:
-                    out[y] = level
-        return out
-
-    def emitted_ends(self, x: int, after: int) -> dict[int, int]:
-        """`{final node: level}` of what the start node x's results were emitted until, where
-        the coverage keeps none of its own (operators/path_closure.py, `implicit`): the
-        highest level `> after` whose closure reaches the node, or whose rebuild or coarsening
-        reported it (`rebuilt`), every such report having gone out as a row."""
+    def bottlenecks(self, x: int, after: float = NEVER) -> dict[int, int]:
+        """`{final node: level}` of the final nodes x reaches, each at the highest level
+        `> after` whose closure reaches it or whose rebuild or coarsening reported it
+        (`rebuilt`, start nodes only). For a start node whose coverage the caller does not
+        keep (operators/path_closure.py `implicit`) that is what its results were emitted
+        until: every such report went out as a row."""
         out: dict = {}
         fmask, reach, rebuilt = self.fmask, self.reach, self.rebuilt
         for level in sorted({*self.levels, *rebuilt}, reverse=True):
