@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 from .collector import tune_for_spark
@@ -37,6 +38,15 @@ def _java_available() -> bool:
     if home and os.path.exists(os.path.join(home, "bin", "java")):
         return True
     return shutil.which("java") is not None
+
+
+def worker_python(master: str) -> None:
+    """On a local master, Spark's Python workers run this interpreter (`PYSPARK_PYTHON`,
+    unless the user set it): else they run the first `python3` on PATH, which, for a
+    `.venv/bin/sgq` started without activating its venv, has no sgq installed (its jobs
+    then failed with "No module named 'sgq.datalog'")."""
+    if master.startswith("local") and "PYSPARK_PYTHON" not in os.environ:
+        os.environ["PYSPARK_PYTHON"] = sys.executable
 
 
 def _log_config() -> str:
@@ -72,6 +82,7 @@ def start_session(
             f"{purpose} needs Java 17 (no 'java' on PATH and no JAVA_HOME); "
             "install a JDK 17 and try again"
         )
+    worker_python(master)
     java_opts = f"-Dlog4j2.configurationFile={_log_config()}"
     # the driver JVM reads its log configuration at launch: pass it on the submit line
     if "PYSPARK_SUBMIT_ARGS" not in os.environ:
