@@ -52,7 +52,9 @@ as rows from their round (a live key's row widens it from inside its interval, s
 semantics.md §5) and are only logged there (`FanCoverage.hold`, one entry per fan) for a
 hand-over's Coalescer. A source gets a coverage of its own when it gets its first followers
 (`_materialize`, read off the closures: its followers' rows need its ends per key) or rows
-entered for it; back without keys (its coverage purged), it is held again. On snb
+entered for it; it is held again once it has no followers and its emitted ends are the
+closure's (`_rehold`, at its next finding: an end derived from an edge it had as a follower
+is named in the memo of its level), or when its coverage is purged. On snb
 `(knows|replyOf|hasCreator)*` 97% of the findings' targets are held sources' (first 40k
 edges); its interval run over the whole shared stream took 23.0 s of user CPU against 30.7
 with every source's coverage kept, the same validity per key and the same number of rows.
@@ -398,6 +400,7 @@ class PathClosureOp(PhysicalOperator):
             for b in first:  # (their followers' rows: `arrived`)
                 self._materialize(b, now)
         loops = self.loops
+        again: set = set()  # start nodes without followers keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
         for x, mask, level in found:
@@ -444,6 +447,8 @@ class PathClosureOp(PhysicalOperator):
                 continue
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
+            if implicit and x not in followers:
+                again.add(x)
             got, starts, olds = fan(xv, trgs, now, level)
             if not got:
                 continue
@@ -461,6 +466,8 @@ class PathClosureOp(PhysicalOperator):
                 follow.changed(closure, x, got, starts, olds, level, now, skip, cover, derived)
         if fresh or renewed:
             follow.arrived(closure, cover, fresh, renewed, before, now, derived)
+        for x in again:
+            self._rehold(x, now)
         if derived:
             if add is not None:
                 result.add_fans(derived)
@@ -480,6 +487,41 @@ class PathClosureOp(PhysicalOperator):
             if (t := names[y // ns]) != xv
         }
         self.out.enter(xv, keys)
+
+    def _rehold(self, x: int, now: int) -> bool:
+        """Hold the start node x again (no followers now, keys of its own since it had them
+        or was a follower) where its emitted ends are the closure's: each live key's end is
+        the highest level whose closure or memo holds it, or a live level above that with
+        no closure (an end derived from a follower's edge, or a rebuild's report), which
+        the memo then names (`LevelClosure.remember`). Its keys go to the held log as rows
+        (`FanCoverage.hold_keys`). On so `a2q/c2a*` nearly every start node's findings
+        were admitted key by key before: most start nodes were followers first."""
+        closure = self.closure
+        names, ns = closure.names, closure.nstates
+        xv = names[x // ns]
+        cover = self.out
+        ends = cover.ends(xv, now)
+        if not ends:
+            return False
+        memo: dict = {}
+        matched = 0
+        for y, level in closure.bottlenecks(x, now).items():
+            t = names[y // ns]
+            if t == xv:
+                continue
+            end = ends.get(t)
+            if end is None or end < level:
+                return False  # (not expected: every finding was admitted)
+            if end != level:
+                if not closure.unclosed(end):
+                    return False
+                memo[end] = memo.get(end, 0) | (1 << y)
+            matched += 1
+        if matched != len(ends):
+            return False
+        closure.remember(x, memo)
+        cover.hold_keys(xv, now)
+        return True
 
     # ---- native deltas
     def _reversed_keys(self, fans: dict) -> list:
@@ -859,6 +901,28 @@ class PathClosureOp(PhysicalOperator):
                         else:
                             _start, end = derived.get(yv, (None, None))
                         assert end is not None and end >= level, (xv, y, level, end)
+        # a held source's logged ends are exactly the closure's (its findings its widenings)
+        if self.implicit:
+            live_exps = set(closure.exps)
+            sources = {x for rows in closure.reach.values() for x in rows}
+            sources.update(x for got in closure.rebuilt.values() for x in got)
+            for x in sources:
+                xv = closure.name_of(x // ns)
+                if x % ns != closure.start or x in closure.sole.followers:
+                    continue
+                if closure.derived(x) or not _held(live, xv):
+                    continue
+                want = {
+                    closure.names[y // ns]: level
+                    for y, level in closure.bottlenecks(x, self.clock).items()
+                    if y // ns != x // ns
+                }
+                logged = {  # (a level `overdue` dropped is over: its rows ended)
+                    trg: end
+                    for (src, trg), end in held.items()
+                    if src == xv and trg != xv and end > self.clock and end in live_exps
+                }
+                assert logged == want, (xv, logged, want)
         # what a rebuild reported at a level left without a closure was emitted until then
         for level, found in closure.rebuilt.items():
             assert level in closure.exps and level not in closure.levels, level

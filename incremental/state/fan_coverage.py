@@ -20,6 +20,7 @@ start node are exactly its widenings, the node keeps no keys here; its rows are 
 one entry per fan (`hold`: no work per target, none in the purge but dropping the expired
 entries), for the one reader that needs their starts, the Coalescer of a hand-over
 (`coalescer(held=True)`: each key's rows coalesced, the run that holds its largest end).
+A source held again after it kept keys has them moved to that log (`hold_keys`).
 """
 
 from __future__ import annotations
@@ -106,6 +107,33 @@ class FanCoverage:
         if starts is None:
             return got, now, None
         return got, starts, olds
+
+    def ends(self, src: Hashable, now: int) -> dict:
+        """`{trg: until}` of src's keys live after `now`, `(src, src)` left out."""
+        fan = self.live.get(src)
+        if not fan:
+            return {}
+        return {t: cur[1] for t, cur in fan.items() if cur[1] > now and t != src}
+
+    def hold_keys(self, src: Hashable, now: int) -> None:
+        """Make src a held source: its keys live after `now` go to the held log as rows (one
+        entry per start and end), `(src, src)` stays a key."""
+        fan = self.live.pop(src, None)
+        if not fan:
+            return
+        runs: dict = {}
+        for t, span in fan.items():
+            if t != src and span[1] > now:
+                got = runs.get(span)
+                if got is None:
+                    runs[span] = [t]
+                else:
+                    got.append(t)
+        for (start, until), trgs in runs.items():
+            self.held.add(until, (src, trgs, start))
+        own = fan.get(src)
+        if own is not None:
+            self.live[src] = {src: own}
 
     def enter(self, src: Hashable, keys: dict) -> None:
         """Take `{trg: (start, until)}` as src's emitted coverage (a sole-edge source's

@@ -197,6 +197,23 @@ class LevelClosure(ProductNodes):
                     out[y] = level
         return out
 
+    def unclosed(self, level: int) -> bool:
+        """Whether `level` is a live level without a closure (coarse levels)."""
+        return level in self.by_exp and level not in self.reach
+
+    def remember(self, x: int, masks: dict) -> None:
+        """Take `{level: mask}` as reported for the start node x at those live levels without
+        a closure (`rebuilt`: their next rebuild reports only what they do not hold), where
+        the caller emitted x's results until them (operators/path_closure.py `_rehold`)."""
+        rebuilt = self.rebuilt
+        for level, m in masks.items():
+            assert self.unclosed(level), level
+            got = rebuilt.get(level)
+            if got is None:
+                rebuilt[level] = {x: m}
+            else:
+                got[x] = got.get(x, 0) | m
+
     def closure_state(self) -> dict:
         return {
             "levels": self.levels,

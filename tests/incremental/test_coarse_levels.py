@@ -315,6 +315,8 @@ def _rejected_by_coverage(engine, edges, monkeypatch) -> int:
         return admit_fan(self, src, trgs, now, exp)
 
     monkeypatch.setattr(FanCoverage, "admit_fan", counting)
+    # (the sources keep their coverage: held again, their findings would skip it)
+    monkeypatch.setattr(PathClosureOp, "_rehold", lambda self, x, now: False)
     _rounds(engine, edges)
     monkeypatch.undo()
     return rejected[0]
