@@ -58,7 +58,9 @@ class Tuning:
       level, exact ends, as below that work, where the levels cost little; 10: measured
       against 3 at ten slides per window, -14% to -18% CPU on the dense so rows' interval
       output, the same on the snb rows); the levels rebuilt when the lowest comes up keep
-      one closure in `isqrt(level_every)`;
+      one closure in `isqrt(level_every)`; `coarse_work` 1e5 (was 3e5, under which snb
+      `knows*` stayed exact: its interval run -12% CPU with 22% more rows, the thesis
+      workloads unchanged within noise, docs/benchmarks.md Run 51);
     - `min_rows`: rows of the largest level from which a sparse closure hands over;
     - `tree_cost`: what one S-PATH tree node costs in 64-bit bitset words (set on the snb
       workloads: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x
@@ -89,7 +91,7 @@ class Tuning:
 
     max_levels: int = 96
     level_every: int = 10
-    coarse_work: float = 3e5
+    coarse_work: float = 1e5
     min_rows: int = 2000
     tree_cost: float = 16
     clearly_sparse: float = 1.5
