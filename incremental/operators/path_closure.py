@@ -478,15 +478,21 @@ class PathClosureOp(PhysicalOperator):
         """Give the start node x, whose coverage the closure held (`implicit`), a coverage of
         its own: each result's end as emitted (`LevelClosure.bottlenecks`), from `now` (a
         live key's later rows widen it from inside its interval)."""
+        xv = self.closure.names[x // self.closure.nstates]
+        self.out.enter(xv, {t: (now, level) for t, (_y, level) in self._ends(x, now).items()})
+
+    def _ends(self, x: int, after: float) -> dict:
+        """`{vertex: (final node, level)}`: the ends the closure gives the start node x's
+        results after `after` (`LevelClosure.bottlenecks`), x's own vertex left out (its
+        pair is in the coverage): what a held source's rows were emitted until."""
         closure = self.closure
         names, ns = closure.names, closure.nstates
-        xv = names[x // ns]
-        keys = {
-            t: (now, level)
-            for y, level in closure.bottlenecks(x, now).items()
-            if (t := names[y // ns]) != xv
+        own = x // ns
+        return {
+            names[y // ns]: (y, level)
+            for y, level in closure.bottlenecks(x, after).items()
+            if y // ns != own
         }
-        self.out.enter(xv, keys)
 
     def _rehold(self, x: int, now: int) -> bool:
         """Hold the start node x again (no followers now, keys of its own since it had them
@@ -497,18 +503,14 @@ class PathClosureOp(PhysicalOperator):
         (`FanCoverage.hold_keys`). On so `a2q/c2a*` nearly every start node's findings
         were admitted key by key before: most start nodes were followers first."""
         closure = self.closure
-        names, ns = closure.names, closure.nstates
-        xv = names[x // ns]
+        xv = closure.names[x // closure.nstates]
         cover = self.out
         ends = cover.ends(xv, now)
         if not ends:
             return False
         memo: dict = {}
         matched = 0
-        for y, level in closure.bottlenecks(x, now).items():
-            t = names[y // ns]
-            if t == xv:
-                continue
+        for t, (y, level) in self._ends(x, now).items():
             end = ends.get(t)
             if end is None or end < level:
                 return False  # (not expected: every finding was admitted)
@@ -912,11 +914,7 @@ class PathClosureOp(PhysicalOperator):
                     continue
                 if closure.derived(x) or not _held(live, xv):
                     continue
-                want = {
-                    closure.names[y // ns]: level
-                    for y, level in closure.bottlenecks(x, self.clock).items()
-                    if y // ns != x // ns
-                }
+                want = {t: level for t, (_y, level) in self._ends(x, self.clock).items()}
                 logged = {  # (a level `overdue` dropped is over: its rows ended)
                     trg: end
                     for (src, trg), end in held.items()

@@ -130,7 +130,7 @@ class FanCoverage:
                 else:
                     got.append(t)
         for (start, until), trgs in runs.items():
-            self.held.add(until, (src, trgs, start))
+            self.hold(src, trgs, start, until)
         own = fan.get(src)
         if own is not None:
             self.live[src] = {src: own}
