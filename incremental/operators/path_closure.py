@@ -50,11 +50,13 @@ emitted end the highest level whose closure reaches it or whose rebuild reported
 need no coverage lookup. Such a source keeps no keys in the FanCoverage: its findings go out
 as rows from their round (a live key's row widens it from inside its interval, specs/
 semantics.md §5) and are only logged there (`FanCoverage.hold`, one entry per fan) for a
-hand-over's Coalescer. A source gets a coverage of its own when it gets its first followers
-(`_materialize`, read off the closures: its followers' rows need its ends per key) or rows
-entered for it; it is held again once it has no followers and its emitted ends are the
-closure's (`_rehold`, at its next finding: an end derived from an edge it had as a follower
-is named in the memo of its level), or when its coverage is purged. On snb
+hand-over's Coalescer and a follower made rows (`FanCoverage.held_run_of`: the keys'
+starts). Its followers' rows are derived from its findings (state/follower_rows.py
+`changed_held`: the targets each follower's edge clipped before are what the node reached
+before the insert at that edge's exp, `LevelClosure.reached_before`). A source gets a coverage
+of its own when rows are entered for it (a follower made rows); it is held again once its
+emitted ends are the closure's (`_rehold`, at its next finding: an end derived from an edge
+it had as a follower is named in the memo of its level), or when its coverage is purged. On snb
 `(knows|replyOf|hasCreator)*` 97% of the findings' targets are held sources' (first 40k
 edges); its interval run over the whole shared stream took 23.0 s of user CPU against 30.7
 with every source's coverage kept, the same validity per key and the same number of rows.
@@ -250,11 +252,11 @@ class PathClosureOp(PhysicalOperator):
                 cycles=cycles,
                 deferring=ctx.fan_rows(node),
             )
-            self.follow = FollowerRows(auto.start, auto.finals, self.loops)
             # rows only the output reads, one final state (a vertex is one final node): a
             # start node's coverage is the closure's, kept by the FanCoverage only once
-            # the node has followers or rows entered (`_emit`, `_materialize`)
+            # rows entered for it (a follower made rows, `take_over`), until held again
             self.implicit = bool(self.fans) and len(auto.finals) == 1
+            self.follow = FollowerRows(auto.start, auto.finals, self.loops, self.implicit)
         else:
             self.closure = WindowClosure(auto.size, auto.start, auto.finals)
 
@@ -321,9 +323,9 @@ class PathClosureOp(PhysicalOperator):
                 self._enter(entering, now)
             elif coarse:  # a result whose highest level is `now` is not valid at `now`
                 found = [(x, m, level) for x, m, level in closure.insert(edges) if level > now]
-                self._emit(found, now, result)
+                self._emit(found, now, result, inserted=True)
             else:
-                self._emit(closure.insert(edges), now, result)
+                self._emit(closure.insert(edges), now, result, inserted=True)
             self.spent += closure.take_work()
         if len(batches) > nletters and batches[nletters]:
             self._epsilon(batches[nletters], now, result)
@@ -352,13 +354,14 @@ class PathClosureOp(PhysicalOperator):
             self._emit(found, level, rows)
         return rows
 
-    def _emit(self, found, now, result) -> None:
-        """The interval rows of `insert`'s findings: per `(x, mask, L)` the vertices of mask,
-        each pair a row `[start, L)` where it widens what was emitted (one `admit_fan` per
-        finding), one fan of `result` when it is a FanRows; then the rows of x's sole-edge
-        sources, derived from x's (state/follower_rows.py), and those of the sources made or
-        renewed in the batch. Findings share masks: each mask's vertices are named once per
-        batch."""
+    def _emit(self, found, now, result, inserted: bool = False) -> None:
+        """The interval rows of `insert`'s findings (`inserted`; else a rebuild's,
+        `drop_widening`): per `(x, mask, L)` the vertices of mask, each pair a row
+        `[start, L)` where it widens what was emitted (one `admit_fan` per finding, none for
+        a held start node), one fan of `result` when it is a FanRows; then the rows of x's
+        sole-edge sources, derived from x's (state/follower_rows.py), and those of the
+        sources made or renewed in the batch. Findings share masks: each mask's vertices are
+        named once per batch."""
         closure = self.closure
         names = closure.names
         ns = closure.nstates
@@ -375,32 +378,20 @@ class PathClosureOp(PhysicalOperator):
         for b in first_followed:
             follow.init(closure, b, now)
         skip: set | tuple = ()
-        watch: set | tuple = ()  # successors of renewed sources: their ends before, in `before`
+        # successors of renewed sources: their ends before, in `before` (a held one's
+        # widened targets: state/follower_rows.py `_rows`)
+        watch: set | tuple = ()
         before: dict = {}
         start = closure.start
         implicit = self.implicit
         live = cover.live
-        first: set | tuple = ()  # start nodes whose coverage the closure held until now
         if fresh or renewed:
             skip = {*fresh, *renewed}
             succ = closure.sole.succ
             watch = {succ[f] for f in renewed}
         followers = closure.sole.followers
-        if implicit and fresh:
-            # start nodes getting their first followers: their coverage their own, read off
-            # the closure after this round's findings (those go out below as rows all the
-            # same); a node with older followers has kept its coverage since it got them
-            new = set(fresh)
-            first = {b for f in fresh if (b := succ[f]) % ns == start}
-            first = {
-                b
-                for b in first
-                if _held(live, names[b // ns]) and all(f in new for f in followers[b])
-            }
-            for b in first:  # (their followers' rows: `arrived`)
-                self._materialize(b, now)
         loops = self.loops
-        again: set = set()  # start nodes without followers keeping keys: held again?
+        again: set = set()  # start nodes keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
         for x, mask, level in found:
@@ -411,14 +402,11 @@ class PathClosureOp(PhysicalOperator):
                 if trgs is None:
                     trgs = named[mask] = [names[y // ns] for y in bits(mask)]
                 by_id[id(mask)] = trgs
-            if (
-                implicit
-                and x % ns == start
-                and (x in first or (x not in followers and _held(live, xv)))
-            ):
+            if implicit and x % ns == start and _held(live, xv):
                 # the closure's findings of a start node whose coverage it holds are exactly
                 # its widenings (a key's end is the highest level or report that holds it):
                 # rows from `now` (a live key's row widens it from inside), no lookup
+                got = trgs
                 if xv in trgs:  # ((x, x): in the coverage, as the ε-pairs)
                     trgs = [t for t in trgs if t != xv]
                     row = cover.admit((xv, xv), now, level, now) if loops else None
@@ -428,13 +416,20 @@ class PathClosureOp(PhysicalOperator):
                             add(xv, [xv], since, level)
                         else:
                             result.append((xv, xv, since, level, None))
-                if not trgs:
-                    continue
-                cover.hold(xv, trgs, now, level)
-                if add is not None:
-                    add(xv, trgs, now, level)
-                else:
-                    result.extend([(xv, t, now, level, None) for t in trgs])
+                    else:
+                        got = trgs
+                if trgs:
+                    cover.hold(xv, trgs, now, level)
+                    if add is not None:
+                        add(xv, trgs, now, level)
+                    else:
+                        result.extend([(xv, t, now, level, None) for t in trgs])
+                if got and x in followers:
+                    if x in watch:
+                        before.setdefault(x, {}).update(dict.fromkeys(got, now))
+                    follow.changed_held(
+                        closure, x, got, mask, level, now, skip, cover, derived, inserted
+                    )
                 continue
             if x % ns != start:  # a successor's finding: its followers' rows only
                 got, starts, olds = follow.admit(x, trgs, now, level)
@@ -447,7 +442,7 @@ class PathClosureOp(PhysicalOperator):
                 continue
             if not loops and xv in trgs:
                 trgs = [t for t in trgs if t != xv]
-            if implicit and x not in followers:
+            if implicit:
                 again.add(x)
             got, starts, olds = fan(xv, trgs, now, level)
             if not got:
@@ -474,29 +469,15 @@ class PathClosureOp(PhysicalOperator):
             else:
                 result.extend(rows_of_fans(derived))
 
-    def _materialize(self, x: int, now: int) -> None:
-        """Give the start node x, whose coverage the closure held (`implicit`), a coverage of
-        its own: each result's end as emitted (`LevelClosure.bottlenecks`), from `now` (a
-        live key's later rows widen it from inside its interval)."""
-        xv = self.closure.names[x // self.closure.nstates]
-        self.out.enter(xv, {t: (now, level) for t, (_y, level) in self._ends(x, now).items()})
-
     def _ends(self, x: int, after: float) -> dict:
         """`{vertex: (final node, level)}`: the ends the closure gives the start node x's
-        results after `after` (`LevelClosure.bottlenecks`), x's own vertex left out (its
+        results after `after` (`LevelClosure.vertex_ends`), x's own vertex left out (its
         pair is in the coverage): what a held source's rows were emitted until."""
-        closure = self.closure
-        names, ns = closure.names, closure.nstates
-        own = x // ns
-        return {
-            names[y // ns]: (y, level)
-            for y, level in closure.bottlenecks(x, after).items()
-            if y // ns != own
-        }
+        return self.closure.vertex_ends(x, after)
 
     def _rehold(self, x: int, now: int) -> bool:
-        """Hold the start node x again (no followers now, keys of its own since it had them
-        or was a follower) where its emitted ends are the closure's: each live key's end is
+        """Hold the start node x again (keys of its own since it was a follower) where its
+        emitted ends are the closure's: each live key's end is
         the highest level whose closure or memo holds it, or a live level above that with
         no closure (an end derived from a follower's edge, or a rebuild's report), which
         the memo then names (`LevelClosure.remember`). Its keys go to the held log as rows
@@ -869,7 +850,7 @@ class PathClosureOp(PhysicalOperator):
         # every result a level holds is covered by what was emitted (a follower's derived)
         # the ends emitted: a key's own coverage, or a held source's logged rows
         held: dict = {}
-        for end, (src, trgs, _start) in self.out.held.pairs():
+        for end, (src, trgs, _start, _end) in self.out.held.pairs():
             for trg in trgs:
                 if end > held.get((src, trg), NEVER):
                     held[src, trg] = end
@@ -910,7 +891,7 @@ class PathClosureOp(PhysicalOperator):
             sources.update(x for got in closure.rebuilt.values() for x in got)
             for x in sources:
                 xv = closure.name_of(x // ns)
-                if x % ns != closure.start or x in closure.sole.followers:
+                if x % ns != closure.start:
                     continue
                 if closure.derived(x) or not _held(live, xv):
                     continue

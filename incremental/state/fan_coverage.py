@@ -35,16 +35,25 @@ from .expiry import ExpiryBuckets
 class FanCoverage:
     """`admit_fan(x, ys, now, exp)`: the targets whose rows widen the coverage, and starts."""
 
-    __slots__ = ("live", "heap", "held")
+    __slots__ = ("live", "heap", "held", "held_of", "stale")
 
     def __init__(self) -> None:
         self.live: dict = {}  # src -> {trg: (start, until)} (fans share their tuples)
         self.heap = ExpiryBuckets()  # until -> (src, targets widened to it) (or stale)
-        self.held = ExpiryBuckets()  # until -> (src, targets, start): held sources' rows
+        # until -> (src, targets, start, until): held sources' rows, and the same by source
+        self.held = ExpiryBuckets()
+        self.held_of: dict = {}
+        self.stale: dict = {}  # src -> its entries in `held_of` that expired
 
     def hold(self, src: Hashable, trgs: list, start: int, until: int) -> None:
         """Log the rows `[start, until)` of src's targets `trgs`, a held source's."""
-        self.held.add(until, (src, trgs, start))
+        entry = (src, trgs, start, until)
+        self.held.add(until, entry)
+        got = self.held_of.get(src)
+        if got is None:
+            self.held_of[src] = [entry]
+        else:
+            got.append(entry)
 
     def admit_fan(
         self, src: Hashable, trgs: list, now: int, exp: int
@@ -198,7 +207,26 @@ class FanCoverage:
         edges) a purge's entries name about half as many targets as their sources hold, a
         quarter of which ended: sweeping took the purges from 2.6 to 2.1 s (whole stream:
         5.9-6.3 to 4.7-5.0 s of 42-46 s), the same rows."""
-        self.held.expired(now)
+        gone = self.held.expired(now)
+        if gone:
+            # a source's list is swept once half of it expired (O(1) per entry amortized;
+            # its readers skip the expired entries)
+            held_of, stale = self.held_of, self.stale
+            count: dict = {}
+            for entry in gone:
+                count[entry[0]] = count.get(entry[0], 0) + 1
+            for src, k in count.items():
+                n = stale.get(src, 0) + k
+                got = held_of[src]
+                if 2 * n < len(got):
+                    stale[src] = n
+                    continue
+                stale.pop(src, None)
+                kept = [e for e in got if e[3] > now]
+                if kept:
+                    held_of[src] = kept
+                else:
+                    del held_of[src]
         expired = self.heap.expired(now)
         if not expired:
             return
@@ -256,40 +284,65 @@ class FanCoverage:
         reaches its largest end kept."""
         out = Coalescer()
         if held and len(self.held):
-            spans: dict = {}
-            for src, fan in self.live.items():
-                for trg, span in fan.items():
-                    spans[src, trg] = [span]
-            for until, (src, trgs, start) in self.held.pairs():
-                for trg in trgs:
-                    got = spans.get((src, trg))
-                    if got is None:
-                        spans[src, trg] = [(start, until)]
-                    else:
-                        got.append((start, until))
-            for key, got in spans.items():
-                got.sort()
-                start, until = got[0]
-                for s, u in got[1:]:
-                    if s > until:  # a break: a later run
-                        start = s
-                    if u > until:
-                        until = u
-                out.adopt(key, start, until)
+            for (src, trg), (start, until) in self._runs().items():
+                out.adopt((src, trg), start, until)
             return out
         for src, fan in self.live.items():
             for trg, (start, until) in fan.items():
                 out.adopt((src, trg), start, until)
         return out
 
+    def held_run_of(self, src: Hashable, now: int) -> dict:
+        """`{trg: (start, until)}` of src's logged rows live after `now`, each target's
+        coalesced (the run reaching its largest end): a held source's coverage with its
+        keys' starts (state/follower_rows.py: a follower made rows takes them)."""
+        spans: dict = {}
+        # (the rows that ended by `now` left out, whether a purge dropped them yet or not:
+        # a resumed run, whose log has none of those, reads the same)
+        live = [entry for entry in self.held_of.get(src, ()) if entry[3] > now]
+        for _src, trgs, start, until in sorted(live, key=_by_start):
+            for trg in trgs:
+                cur = spans.get(trg)
+                if cur is None or start > cur[1]:  # (a break: a later run)
+                    spans[trg] = (start, until)
+                elif until > cur[1]:
+                    spans[trg] = (cur[0], until)
+        return spans
+
+    def _runs(self) -> dict:
+        """`{(src, trg): (start, until)}`: each key's rows in the held log and its own
+        coverage coalesced, the run that reaches its largest end."""
+        spans: dict = {}
+        for src, fan in self.live.items():
+            for trg, span in fan.items():
+                spans[src, trg] = [span]
+        for until, (src, trgs, start, _until) in self.held.pairs():
+            for trg in trgs:
+                got = spans.get((src, trg))
+                if got is None:
+                    spans[src, trg] = [(start, until)]
+                else:
+                    got.append((start, until))
+        out: dict = {}
+        for key, got in spans.items():
+            got.sort()
+            start, until = got[0]
+            for s, u in got[1:]:
+                if s > until:  # a break: a later run
+                    start = s
+                if u > until:
+                    until = u
+            out[key] = (start, until)
+        return out
+
     def held_state(self) -> list:
         """The held sources' logged rows, `[[until, src, targets, start], ...]` (checkpoints:
         the keys' own coverage goes as the Coalescer's)."""
-        return [[until, src, trgs, start] for until, (src, trgs, start) in self.held.pairs()]
+        return [[until, src, trgs, start] for until, (src, trgs, start, _u) in self.held.pairs()]
 
     def restore_held(self, rows: list) -> None:
         for until, src, trgs, start in rows:
-            self.held.add(int(until), (src, list(trgs), int(start)))
+            self.hold(src, list(trgs), int(start), int(until))
 
     @classmethod
     def of(cls, coalescer: Coalescer) -> FanCoverage:
@@ -308,9 +361,21 @@ class FanCoverage:
         at every target's end."""
         self.heap._check()
         self.held._check()
+        logged = {id(entry) for _until, entry in self.held.pairs()}
+        by_src = {id(e) for got in self.held_of.values() for e in got}
+        assert logged <= by_src, "a held row not in its source's list"
+        for src, got in self.held_of.items():
+            assert got, src
+            stale = sum(1 for e in got if id(e) not in logged)
+            assert stale == self.stale.get(src, 0), (src, stale, self.stale.get(src))
         entries = {(until, src, trg) for until, (src, trgs) in self.heap.pairs() for trg in trgs}
         for src, fan in self.live.items():
             assert fan, src
             for trg, (start, until) in fan.items():
                 assert start < until, (src, trg, start, until)
                 assert (until, src, trg) in entries, (src, trg, until)
+
+
+def _by_start(entry: tuple) -> tuple:
+    """A held log entry's `(start, until)`: runs coalesce in start order."""
+    return entry[2], entry[3]

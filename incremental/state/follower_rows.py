@@ -28,6 +28,14 @@ A successor that is not a start node gets its coverage when it gets its first fo
 read from the closure's levels, every pair starting then: its followers are all new then,
 so `max(start_b(t), since_f)` is exact for them and for later ones.
 
+A *held* start node b (operators/path_closure.py `implicit`: no keys of its own, its ends the
+closure's) has no coverage to read `old` from: at a finding at L, (f, t) widens iff b's end
+before was below `exp_f`, true for `exp_f >= L` (the finding widened it from below L), and for
+`exp_f < L` iff b did not reach t before the insert at a level `>= exp_f`
+(`LevelClosure.reached_before`: one mask per group); every row starts `now`. Its live coverage
+is read off the closure's levels (`_live`, `_fresh_rows`), or off its logged rows where the
+starts matter (`FanCoverage.held_run_of`: a follower made rows, a renewed one, a hand-over).
+
 On snb `[hasCreator*/knows*]` these sources hold 90% of the interval rows: a widening of a
 creator's costs a fan per group of its posts (one per day in the window) instead of a coverage
 update per post and target (and none in the purge). When
@@ -44,6 +52,7 @@ from ..sgt import NEVER
 from ..stateful import restore_into, state_of
 from .coalescer import Coalescer
 from .fan_coverage import FanCoverage
+from .product_nodes import COLD, bits
 
 
 class FollowerRows:
@@ -52,23 +61,48 @@ class FollowerRows:
     LevelClosure) and the output's coverage (a FanCoverage: `cover`, where a start node's
     coverage is, by vertex) are passed in: both are replaced by restores and hand-overs."""
 
-    __slots__ = ("since", "succ", "start", "finals", "loops")
+    __slots__ = ("since", "succ", "start", "finals", "loops", "held")
 
     STATE_VERSION = 1
 
-    def __init__(self, start: int, finals: Iterable[int], loops: bool) -> None:
+    def __init__(self, start: int, finals: Iterable[int], loops: bool, held: bool = False) -> None:
         self.since: dict[int, int] = {}
         self.succ = FanCoverage()  # successor node -> {vertex: (start, until)}
         self.start = start
         self.finals = frozenset(finals)  # b's state final: (f, b's vertex) holds with the edge
         self.loops = loops  # interval rows may hold (v, v)
+        # start nodes without keys of their own in `cover` are held (operators/
+        # path_closure.py `implicit`): their coverage is the closure's ends
+        self.held = held
 
-    def _live(self, closure, cover: FanCoverage, b: int) -> dict:
-        """b's coverage `{vertex: (start, until)}` (stale entries included)."""
+    def holds(self, cover: FanCoverage, closure, b: int) -> bool:
+        """Whether the start node b is held: its ends are the closure's, no keys of its own
+        in `cover` but maybe `(b, b)` (an ε-pair's or a cycle's)."""
+        if not self.held or b % closure.nstates != self.start:
+            return False
+        name = closure.names[b // closure.nstates]
+        fan = cover.live.get(name)
+        return fan is None or (len(fan) == 1 and name in fan)
+
+    def _live(self, closure, cover: FanCoverage, b: int, now, logged: bool = False) -> dict:
+        """b's coverage `{vertex: (start, until)}` (stale entries included); a held start
+        node's read off the closure's ends after `now`, every key from `now` (a live key's
+        rows widen it from inside), or, with `logged`, off its logged rows, with their
+        starts (a follower made rows takes them over before the round's rows)."""
         ns = closure.nstates
-        if b % ns == self.start:
-            return cover.live.get(closure.names[b // ns], {})
-        return self.succ.live.get(b, {})
+        if b % ns != self.start:
+            return self.succ.live.get(b, {})
+        name = closure.names[b // ns]
+        fan = cover.live.get(name, {})
+        if not self.held or len(fan) > 1 or (fan and name not in fan):
+            return fan
+        if logged:
+            keys = cover.held_run_of(name, now)
+        else:
+            ends = closure.vertex_ends(b, now)
+            keys = {t: (now, level) for t, (_y, level) in ends.items()}
+        keys.update(fan)  # ((b, b): its own coverage's)
+        return keys
 
     def admit(self, b: int, trgs: list, now: int, level: int) -> tuple[list, object, object]:
         """A finding of the successor b (not a start node): `admit_fan` into its coverage."""
@@ -105,7 +139,7 @@ class FollowerRows:
         followers with one exp (state/sole_sources.py): their edge clips the same targets,
         and each row starts at the later of its target's start and its source's `since`
         (fan_rows.py `Sources`). `cover`: the output's coverage."""
-        names, ns, name_of = closure.names, closure.nstates, closure.name_of
+        names, ns = closure.names, closure.nstates
         own = names[b // ns]
         if b % ns in self.finals:
             if own in got:  # (f, b's vertex) holds with f's edge already
@@ -116,25 +150,10 @@ class FollowerRows:
                 if olds is not None:
                     starts = [starts[i] for i in keep]
                     olds = [olds[i] for i in keep]
-        sole = closure.sole
-        members = sole.followers[b]
-        # followers out of their group's fan: those of this round (`skip`: their rows come
-        # with `arrived`) and those whose own vertex is a target (one by one, `_alone`)
-        apart: dict = {}  # exp -> {follower: alone}
-        for f in skip:
-            if f in members:
-                apart.setdefault(sole.exp[f], {})[f] = False
-        vid, start = closure.vid, self.start
-        for t in got:
-            v = vid.get(t)
-            if v is not None:
-                f = v * ns + start
-                if f in members and f not in skip:
-                    apart.setdefault(sole.exp[f], {})[f] = True
+        apart = self._apart(closure, b, got, skip)
         if olds is not None:
             top_old = max(olds)
-        since = self.since
-        for e, group in sole.groups[b].items():
+        for e, group in closure.sole.groups[b].items():
             exp = e if e < level else level
             if olds is None:  # all new to b: new to f, starting now
                 trgs, ts = got, now
@@ -145,23 +164,97 @@ class FollowerRows:
                 if not trgs:
                     continue
                 ts = [st for st, old in zip(starts, olds) if old < e]
-            odd = apart.get(e)
-            if odd is None:
-                srcs = group.lists
-                if srcs is None:
-                    fs = group.members
-                    srcs = group.lists = Sources(
-                        [name_of(f // ns) for f in fs], [since[f] for f in fs]
-                    )
+            self._fan(closure, group, apart.get(e), trgs, ts, exp, cover, now, out)
+
+    def changed_held(
+        self,
+        closure,
+        b: int,
+        got: list,
+        mask: int,
+        level: int,
+        now: int,
+        skip: Iterable[int],
+        cover: FanCoverage,
+        out: list,
+        inserted: bool,
+    ) -> None:
+        """`changed` for a held start node b (`holds`): its finding `(b, mask, level)`, the
+        vertices `got`, widened what was emitted for b (the closure's findings of a held
+        node are its widenings), each from an end below `level`. A follower's edge until e
+        clips the targets at e: (f, t) widens iff b's end before was below e, so for
+        `e < level` the targets b reached before at a level `>= e` are left out
+        (`LevelClosure.reached_before`); a rebuild's findings (not `inserted`) widen ends
+        that were at most the dropped level, below every live edge's exp. Every row starts
+        `now` (at a live key: from inside its interval)."""
+        names, ns = closure.names, closure.nstates
+        own = names[b // ns]
+        if b % ns in self.finals and own in got:  # (f, b's vertex) holds with f's edge
+            got = [t for t in got if t != own]
+            if not got:
+                return
+        apart = self._apart(closure, b, got, skip)
+        for e, group in closure.sole.groups[b].items():
+            trgs = got
+            if e >= level:
+                exp = level
             else:
-                fs = [f for f in group.members if f not in odd]
-                for f, alone in odd.items():
-                    if alone:
-                        self._alone(cover, name_of(f // ns), since[f], trgs, ts, exp, now, out)
-                if not fs:
-                    continue
-                srcs = Sources([name_of(f // ns) for f in fs], [since[f] for f in fs])
-            out.append((srcs, trgs, ts, exp))
+                exp = e
+                if inserted:
+                    m = closure.reached_before(b, e) & mask
+                    if m:
+                        gone = {names[y // ns] for y in bits(m)}
+                        trgs = [t for t in got if t not in gone]
+                        if not trgs:
+                            continue
+            self._fan(closure, group, apart.get(e), trgs, now, exp, cover, now, out)
+
+    def _apart(self, closure, b: int, got: list, skip: Iterable[int]) -> dict:
+        """`{exp: {follower: alone}}`: b's followers out of their group's fan, those of this
+        round (`skip`: their rows come with `arrived`) and those whose own vertex is a
+        target (`alone`: one by one, `_alone`)."""
+        sole = closure.sole
+        members = sole.followers[b]
+        apart: dict = {}
+        for f in skip:
+            if f in members:
+                apart.setdefault(sole.exp[f], {})[f] = False
+        ns, start = closure.nstates, self.start
+        if len(members) < len(got):  # (the fewer read: a cold follower is never a target)
+            cold = COLD * ns
+            among = set(got)
+            name_of = closure.name_of
+            for f in members:
+                if f < cold and f not in skip and name_of(f // ns) in among:
+                    apart.setdefault(sole.exp[f], {})[f] = True
+            return apart
+        vid = closure.vid
+        for t in got:
+            v = vid.get(t)
+            if v is not None:
+                f = v * ns + start
+                if f in members and f not in skip:
+                    apart.setdefault(sole.exp[f], {})[f] = True
+        return apart
+
+    def _fan(self, closure, group, odd, trgs, ts, exp, cover, now, out: list) -> None:
+        """The fan of a group of followers (one edge exp) for `trgs`, those in `odd` (its
+        members `_apart`) left out, the alone among them one by one."""
+        ns, name_of, since = closure.nstates, closure.name_of, self.since
+        if odd is None:
+            srcs = group.lists
+            if srcs is None:
+                fs = group.members
+                srcs = group.lists = Sources([name_of(f // ns) for f in fs], [since[f] for f in fs])
+        else:
+            fs = [f for f in group.members if f not in odd]
+            for f, alone in odd.items():
+                if alone:
+                    self._alone(cover, name_of(f // ns), since[f], trgs, ts, exp, now, out)
+            if not fs:
+                return
+            srcs = Sources([name_of(f // ns) for f in fs], [since[f] for f in fs])
+        out.append((srcs, trgs, ts, exp))
 
     def _alone(self, cover, name, s: int, trgs: list, ts, exp: int, now: int, out: list):
         """The rows of a follower `name` made at `s` whose own vertex is among `trgs`: (f, f)
@@ -212,29 +305,38 @@ class FollowerRows:
         name = name_of(f // ns)
         e = closure.sole.exp[f]
         by_until: dict = {}  # until -> targets
-        b_live = self._live(closure, cover, b)
         direct = b % ns in self.finals
-        for t, (_start, until) in b_live.items():
-            if until <= now or t == name or (direct and t == own):
-                continue
-            if until > e:
-                until = e
-            got = by_until.get(until)
-            if got is None:
-                by_until[until] = [t]
-            else:
-                got.append(t)
+        if self.holds(cover, closure, b):  # b's ends read off the closure, level by level
+            b_live = cover.live.get(own, {})  # ((b, b), if any)
+            for level, trgs in closure.ends_by_level(b, now):
+                until = level if level < e else e
+                if name in trgs:
+                    b_live = {**b_live, name: (now, level)}  # ((f, f) through b, below)
+                    trgs = [t for t in trgs if t != name]
+                got = by_until.get(until)
+                if got is None:
+                    by_until[until] = trgs
+                else:
+                    by_until[until] = got + trgs
+            cur = b_live.get(own)
+            if cur is not None and not direct and own != name and cur[1] > now:
+                _into(by_until, cur[1] if cur[1] < e else e, own)
+        else:
+            b_live = self._live(closure, cover, b, now)
+            for t, (_start, until) in b_live.items():
+                if until <= now or t == name or (direct and t == own):
+                    continue
+                if until > e:
+                    until = e
+                _into(by_until, until, t)
         if direct and own == name:  # an edge from f's vertex to itself: (f, f), its own
             if self.loops:
                 self._own(cover, name, e, now, out)
         elif direct:  # (f, b's vertex) with the edge, whatever b's own pair
-            got = by_until.get(e)
-            if got is None:
-                by_until[e] = [own]
-            else:
-                got.append(own)
+            _into(by_until, e, own)
         for until, trgs in by_until.items():
-            out.append((name, trgs, now, until))
+            if trgs:
+                out.append((name, trgs, now, until))
         if self.loops:
             cur = b_live.get(name)
             if cur is not None and cur[1] > now:  # (f, f) through b
@@ -242,13 +344,16 @@ class FollowerRows:
 
     def _rows(self, closure, cover, f, exp_before, ends_before, now, out: list) -> None:
         """The rows of f renewed from `exp_before`: its derived coverage where it grew past
-        its ends before the round (`min(exp_before, b's end before)`)."""
+        its ends before the round (`min(exp_before, b's end before)`). For a held b
+        (`holds`), `ends_before` names the targets b widened in the round (their ends
+        before are not kept): (f, t) grew iff b's end is past `exp_before` or b widened t."""
         names, ns, name_of = closure.names, closure.nstates, closure.name_of
         b = closure.sole.succ[f]
         own = names[b // ns]
         name = name_of(f // ns)
-        keys = self.coverage(closure, cover, f, now)
-        b_live = self._live(closure, cover, b)
+        held = self.holds(cover, closure, b)  # (its coverage with starts: the logged rows)
+        keys = self._keys(closure, cover, b, f, self.since[f], closure.sole.exp[f], now, held)
+        b_live = self._live(closure, cover, b, now, held)
         if self.loops:
             cur = b_live.get(name)
             if cur is not None and cur[1] > now:  # (f, f) through b
@@ -261,6 +366,10 @@ class FollowerRows:
         for t, (start, until) in keys.items():
             if direct and t == own:
                 old = exp_before  # (f, b's vertex) held with the edge
+            elif held:
+                if b_live[t][1] > exp_before or t in ends_before:
+                    _group(by_until, until, t, start)
+                continue
             else:
                 end_b = ends_before.get(t)
                 if end_b is None:  # b's coverage of t did not move in this round
@@ -276,14 +385,25 @@ class FollowerRows:
         b = closure.sole.succ[f]
         return self._keys(closure, cover, b, f, self.since[f], closure.sole.exp[f], now)
 
-    def _keys(self, closure, cover, b: int, f: int, s: int, e: int, now: int) -> dict:
+    def _keys(
+        self,
+        closure,
+        cover,
+        b: int,
+        f: int,
+        s: int,
+        e: int,
+        now: int,
+        logged: bool = False,
+    ) -> dict:
         """The coverage of a follower f of b made at `s`, its edge holding until `e`: b's live
-        coverage clipped, and b's vertex with the edge (b final)."""
+        coverage clipped (a held b's `logged` rows, `_live`), and b's vertex with the edge
+        (b final)."""
         names, ns, name_of = closure.names, closure.nstates, closure.name_of
         own, name = names[b // ns], name_of(f // ns)
         keys: dict = {}
         direct = b % ns in self.finals
-        for t, (start, until) in self._live(closure, cover, b).items():
+        for t, (start, until) in self._live(closure, cover, b, now, logged).items():
             if until <= now or (direct and t == own):
                 continue
             keys[t] = (start if start > s else s, until if until < e else e)
@@ -298,14 +418,18 @@ class FollowerRows:
         ns, name_of = closure.nstates, closure.name_of
         for f, b, e in made_rows:
             s = self.since.pop(f)
-            cover.enter(name_of(f // ns), self._keys(closure, cover, b, f, s, e, now))
+            cover.enter(name_of(f // ns), self._keys(closure, cover, b, f, s, e, now, True))
 
     def hand_over(self, closure, cover: FanCoverage, now: int) -> None:
-        """Every follower's derived coverage becomes its own (before a hand-over to S-PATH)."""
+        """Every follower's derived coverage becomes its own (before a hand-over to S-PATH);
+        a held successor's coverage with its keys' starts, from the held log."""
         ns, name_of = closure.nstates, closure.name_of
+        sole = closure.sole
         for f in list(self.since):
             if closure.derived(f):
-                cover.enter(name_of(f // ns), self.coverage(closure, cover, f, now))
+                b = sole.succ[f]
+                keys = self._keys(closure, cover, b, f, self.since[f], sole.exp[f], now, True)
+                cover.enter(name_of(f // ns), keys)
         self.since.clear()
 
     def rename(self, renamed: dict) -> None:
@@ -369,3 +493,11 @@ def _without(name, trgs: list, ts) -> tuple[list, object]:
         return [t for t in trgs if t != name], ts
     kept = [(t, s) for t, s in zip(trgs, ts) if t != name]
     return [t for t, _ in kept], [s for _, s in kept]
+
+
+def _into(by_until: dict, until: int, t) -> None:
+    got = by_until.get(until)
+    if got is None:
+        by_until[until] = [t]
+    else:
+        got.append(t)

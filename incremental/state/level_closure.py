@@ -104,6 +104,7 @@ class LevelClosure(ProductNodes):
         "exps",
         "by_exp",
         "rebuilt",
+        "befores",
     )
 
     def __init__(
@@ -143,6 +144,9 @@ class LevelClosure(ProductNodes):
         self.by_exp: dict[int, set] = {}
         # per rebuilt level that kept no closure, the start nodes' masks its rebuild reported
         self.rebuilt: dict[int, dict[int, int]] = {}
+        # per start node with followers that gained in the last `insert`, its reach before
+        # it at each level it gained at (the followers' rows need a held node's ends before)
+        self.befores: dict[int, dict[int, int]] = {}
 
     def take_followers(self) -> tuple[dict, list, dict, list, list]:
         """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
@@ -184,6 +188,26 @@ class LevelClosure(ProductNodes):
         keep (operators/path_closure.py `implicit`) that is what its results were emitted
         until: every such report went out as a row."""
         out: dict = {}
+        for level, new in self._by_level(x, after, 0):
+            for y in bits(new):
+                out[y] = level
+        return out
+
+    def ends_by_level(self, x: int, after: float = NEVER) -> list:
+        """`[(level, [vertex, ...])]`, highest level first: `bottlenecks` grouped by level and
+        named, x's own vertex left out (one pass over x's final nodes)."""
+        names, ns = self.names, self.nstates
+        own = x // ns
+        mine = sum(1 << (own * ns + q) for q in self.finals)  # (x's own vertex: left out)
+        return [
+            (level, [names[y // ns] for y in bits(new)])
+            for level, new in self._by_level(x, after, mine)
+        ]
+
+    def _by_level(self, x: int, after: float, seen: int) -> Iterator[tuple[int, int]]:
+        """`(level, final nodes)`, highest level first, of what x reaches at each level `>
+        after` with a closure or a report (`rebuilt`) and no higher level does, the nodes of
+        `seen` left out (the levels nest: each node read once)."""
         fmask, reach, rebuilt = self.fmask, self.reach, self.rebuilt
         for level in sorted({*self.levels, *rebuilt}, reverse=True):
             if level <= after:
@@ -192,10 +216,43 @@ class LevelClosure(ProductNodes):
             got = rebuilt.get(level)
             if got:
                 m |= got.get(x, 0)
-            for y in bits(m & fmask):
-                if y not in out:
-                    out[y] = level
+            m &= fmask
+            new = m ^ (m & seen)
+            if new:
+                seen |= new
+                yield level, new
+
+    def vertex_ends(self, x: int, after: float = NEVER) -> dict:
+        """`{vertex: (final node, level)}`: `bottlenecks` by vertex, x's own vertex left out
+        (its pair is in the caller's coverage): what a held source's rows were emitted until
+        (operators/path_closure.py), a vertex's first node the highest."""
+        names, ns = self.names, self.nstates
+        own = x // ns
+        out: dict = {}
+        for y, level in self.bottlenecks(x, after).items():
+            if y // ns != own:
+                out.setdefault(names[y // ns], (y, level))
         return out
+
+    def reached_before(self, x: int, exp: int) -> int:
+        """The final nodes the start node x reached before the last `insert` at a level
+        `>= exp` with a closure or a rebuild's report (`befores`): those whose end, as a held
+        source emitted it (`bottlenecks`), was `exp` or later. The closures nest, so the
+        lowest closure `>= exp` holds what every higher one does."""
+        levels = self.levels
+        k = bisect_left(levels, exp)
+        m = 0
+        if k < len(levels):
+            level = levels[k]
+            was = self.befores.get(x)
+            if was is not None and level in was:
+                m = was[level]
+            else:
+                m = self.reach[level].get(x, 0)
+        for level, got in self.rebuilt.items():
+            if level >= exp:
+                m |= got.get(x, 0)
+        return m & self.fmask
 
     def unclosed(self, level: int) -> bool:
         """Whether `level` is a live level without a closure (coarse levels)."""
@@ -477,13 +534,13 @@ class LevelClosure(ProductNodes):
         `(x, mask, L)`: start node x newly reaches the final nodes of `mask` with bottleneck
         exactly L (they are not in the next higher level)."""
         found: list = []
+        self.befores = {}
         if not edges:
             return found
         for e in {e[2] for e in edges}:
             self._ensure(e)
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
-        derive, cycles = self.derive, self.cycles
-        sole_exp, followers = self.sole.exp, self.sole.followers
+        derive, followers = self.derive, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
         if self.deferring:
             by_exp = self.by_exp
@@ -525,30 +582,11 @@ class LevelClosure(ProductNodes):
                     kept.append(e)
             pending = kept
             if gained:
-                top = idx + 1 == len(levels)
-                higher = None if top else reach_of[levels[idx + 1]]
-                over = None if top else levels[idx + 1]
-                for x, _before, added in gained:
-                    new = added & fmask  # `a ^ (a & b)`, not `a & ~b` (see extend)
-                    bx = 1 << x
-                    own = 0
-                    if new & bx:
-                        new ^= bx  # x already had itself at L (b, for its followers)
-                        if cycles and x % ns == start:  # but a start node's cycle: (x, x)
-                            own = bx if higher is None else bx ^ (bx & higher.get(x, 0))
-                    up = new if higher is None else new ^ (new & higher.get(x, 0))
-                    if (up or own) and (x % ns == start or (derive and x in followers)):
-                        found.append((x, up | own, level))
-                    xs = followers.get(x)
-                    if xs and not derive:
-                        # the sole-edge sources after x, at L and under their exp
-                        for f in xs:
-                            e = sole_exp[f]
-                            if e < level or f in fresh or renewed.get(f, e) < level:
-                                continue  # not in G_L, or reported whole below
-                            got = up if over is not None and e >= over else new
-                            if got:
-                                found.append((f, got, level))
+                if derive:  # (every node in `gained` is reported: a start node or followed)
+                    higher = reach_of[levels[idx + 1]] if idx + 1 < len(levels) else None
+                    self._found(gained, level, higher, found)
+                else:
+                    self._found_following(gained, level, idx, fresh, renewed, found)
             idx -= 1
         self.work += work
         # sole-edge sources new in this batch, or in G_L of higher levels now: whole rows
@@ -561,6 +599,76 @@ class LevelClosure(ProductNodes):
             # vertex reach at two levels then gets one row, the higher (stable: ties keep order)
             found.sort(key=lambda f: -f[2])
         return found
+
+    def _found(self, gained: list, level: int, higher: dict | None, found: list) -> None:
+        """`found` gets `(x, mask, level)` for each gaining node x (with `derive`: start nodes
+        and followed nodes, all reported) whose final nodes gained at `level` are not in the
+        `higher` level's reach (None: `level` is the top). Nodes mostly gain the very same
+        object (`extend`: `{b} ∪ reach[b]`), so its final nodes are masked once per object."""
+        fmask, ns, start, cycles = self.fmask, self.nstates, self.start, self.cycles
+        followers, befores = self.sole.followers, self.befores
+        last = final = None
+        get = None if higher is None else higher.get
+        append = found.append
+        for x, before, added in gained:
+            if x in followers and x % ns == start:  # (its first gain here: reach before)
+                was = befores.get(x)
+                if was is None:
+                    befores[x] = {level: before}
+                elif level not in was:
+                    was[level] = before
+            if added is not last:
+                last, final = added, added & fmask  # `a ^ (a & b)`, not `a & ~b` (extend)
+                if not final:
+                    continue
+            elif not final:
+                continue
+            new = final
+            if new >> x & 1:
+                bx = 1 << x
+                new ^= bx  # x already had itself at L (b, for its followers)
+                if cycles and x % ns == start:  # but a start node's cycle: (x, x)
+                    if get is None or not get(x, 0) & bx:
+                        new |= bx
+            if get is not None:
+                h = get(x)
+                if h is not None:
+                    new ^= new & h
+            if new:
+                append((x, new, level))
+
+    def _found_following(
+        self, gained: list, level: int, idx: int, fresh: dict, renewed: dict, found: list
+    ) -> None:
+        """Without `derive`: `found` gets what each gaining start node x finds at `level`
+        (the final nodes not in the next higher level's reach), and what the sole-edge
+        sources after x find with it, at L and under their exp."""
+        levels, reach_of = self.levels, self.reach
+        ns, start, fmask, cycles = self.nstates, self.start, self.fmask, self.cycles
+        sole_exp, followers = self.sole.exp, self.sole.followers
+        top = idx + 1 == len(levels)
+        higher = None if top else reach_of[levels[idx + 1]]
+        over = None if top else levels[idx + 1]
+        for x, _before, added in gained:
+            new = added & fmask  # `a ^ (a & b)`, not `a & ~b` (see extend)
+            bx = 1 << x
+            own = 0
+            if new & bx:
+                new ^= bx  # x already had itself at L (b, for its followers)
+                if cycles and x % ns == start:  # but a start node's cycle: (x, x)
+                    own = bx if higher is None else bx ^ (bx & higher.get(x, 0))
+            up = new if higher is None else new ^ (new & higher.get(x, 0))
+            if (up or own) and x % ns == start:
+                found.append((x, up | own, level))
+            xs = followers.get(x)
+            if xs:
+                for f in xs:
+                    e = sole_exp[f]
+                    if e < level or f in fresh or renewed.get(f, e) < level:
+                        continue  # not in G_L, or reported whole below
+                    got = up if over is not None and e >= over else new
+                    if got:
+                        found.append((f, got, level))
 
     def _sources(self, edges: list) -> tuple[dict, dict, list]:
         """Sort out the batch's edges from sole-edge sources before it runs: a source that
