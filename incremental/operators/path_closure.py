@@ -157,7 +157,7 @@ class PathClosureOp(PhysicalOperator):
     # 4: whether the chain rule is still to decide (`chain_pending`); 5: the closures'
     # automaton (dfa.py `closure_automaton`: other product nodes); 6: the last round's instant
     # (`clock`) and the interval closure's edges by exp and its coarseness
-    STATE_VERSION = 7  # 7: the held sources' rows (`held`)
+    STATE_VERSION = 8  # 7: the held sources' rows (`held`); 8: those by source (`held_index`)
 
     __slots__ = (
         "dfa",
@@ -390,6 +390,16 @@ class PathClosureOp(PhysicalOperator):
             succ = closure.sole.succ
             watch = {succ[f] for f in renewed}
         followers = closure.sole.followers
+        if implicit and fresh:
+            # a held start node getting followers: its rows kept by source from now on, from
+            # its live ends (a follower made rows takes its keys' starts from them)
+            for f in fresh:
+                b = succ[f]
+                if b % ns == start:
+                    bv = names[b // ns]
+                    if _held(live, bv) and not cover.has_index(bv):
+                        ends = closure.ends_by_level(b, now)
+                        cover.index(bv, [(trgs, now, level) for level, trgs in ends])
         loops = self.loops
         again: set = set()  # start nodes keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
@@ -484,26 +494,20 @@ class PathClosureOp(PhysicalOperator):
         (`FanCoverage.hold_keys`). On so `a2q/c2a*` nearly every start node's findings
         were admitted key by key before: most start nodes were followers first."""
         closure = self.closure
-        xv = closure.names[x // closure.nstates]
+        ns = closure.nstates
+        xv = closure.names[x // ns]
         cover = self.out
-        ends = cover.ends(xv, now)
-        if not ends:
+        above = cover.ends_above(xv, now, closure.ends_by_level(x, now))
+        if above is None:
             return False
+        vid, final = closure.vid, next(iter(closure.finals))  # (one final state: `implicit`)
         memo: dict = {}
-        matched = 0
-        for t, (y, level) in self._ends(x, now).items():
-            end = ends.get(t)
-            if end is None or end < level:
-                return False  # (not expected: every finding was admitted)
-            if end != level:
-                if not closure.unclosed(end):
-                    return False
-                memo[end] = memo.get(end, 0) | (1 << y)
-            matched += 1
-        if matched != len(ends):
-            return False
+        for end, trgs in above.items():
+            if not closure.unclosed(end):
+                return False
+            memo[end] = sum(1 << (vid[t] * ns + final) for t in trgs)
         closure.remember(x, memo)
-        cover.hold_keys(xv, now)
+        cover.hold_keys(xv, now, index=x in closure.sole.followers)
         return True
 
     # ---- native deltas
@@ -765,7 +769,28 @@ class PathClosureOp(PhysicalOperator):
             self.out.purge(now)
         if self.follow is not None:
             self.follow.prune(self.closure, now)
+            if self.implicit:
+                self._index_held(now)
         self.check_density = True  # once per slide, at the next batch
+
+    def _index_held(self, now: int) -> None:
+        """After a purge: the held sources left without followers keep no rows by source,
+        and a start node with followers whose coverage the purge emptied (held now) keeps
+        them from now on, from its live ends."""
+        closure, cover = self.closure, self.out
+        ns, start, vid, names = closure.nstates, closure.start, closure.vid, closure.names
+        followers = closure.sole.followers
+        for src in cover.indexed():
+            v = vid.get(src)
+            if v is None or v * ns + start not in followers:
+                cover.unindex(src)
+        live = cover.live
+        for b in followers:
+            if b % ns == start:
+                bv = names[b // ns]
+                if _held(live, bv) and not cover.has_index(bv):
+                    ends = closure.ends_by_level(b, now)
+                    cover.index(bv, [(trgs, now, level) for level, trgs in ends])
 
     def size(self) -> int:
         if self.spath is not None:
@@ -790,6 +815,7 @@ class PathClosureOp(PhysicalOperator):
             "followers": None if self.follow is None else state_of(self.follow),
             "clock": self.clock,
             "held": self.out.held_state() if isinstance(self.out, FanCoverage) else [],
+            "held_index": self.out.index_state() if isinstance(self.out, FanCoverage) else [],
         }
 
     def _emitted(self) -> Coalescer:
@@ -814,6 +840,7 @@ class PathClosureOp(PhysicalOperator):
             self.out = FanCoverage.of(out) if self.sink is None else out
             if self.sink is None:
                 self.out.restore_held(state["held"])
+                self.out.restore_index(state["held_index"])
             restore_into(self.closure, state["closure"])
             if self.follow is not None:
                 restore_into(self.follow, state["followers"])
@@ -884,6 +911,12 @@ class PathClosureOp(PhysicalOperator):
                         else:
                             _start, end = derived.get(yv, (None, None))
                         assert end is not None and end >= level, (xv, y, level, end)
+        # a held start node with followers keeps its rows by source
+        if self.implicit:
+            for b in closure.sole.followers:
+                bv = closure.names[b // ns]
+                if b % ns == closure.start and _held(live, bv):
+                    assert self.out.has_index(bv), ("a held successor without its rows", bv)
         # a held source's logged ends are exactly the closure's (its findings its widenings)
         if self.implicit:
             live_exps = set(closure.exps)

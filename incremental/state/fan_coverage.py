@@ -35,25 +35,46 @@ from .expiry import ExpiryBuckets
 class FanCoverage:
     """`admit_fan(x, ys, now, exp)`: the targets whose rows widen the coverage, and starts."""
 
-    __slots__ = ("live", "heap", "held", "held_of", "stale")
+    __slots__ = ("live", "heap", "held", "held_of", "kept")
 
     def __init__(self) -> None:
         self.live: dict = {}  # src -> {trg: (start, until)} (fans share their tuples)
         self.heap = ExpiryBuckets()  # until -> (src, targets widened to it) (or stale)
-        # until -> (src, targets, start, until): held sources' rows, and the same by source
+        # until -> (src, targets, start, until): held sources' rows; the same by source for
+        # the held sources with followers (`index`: their followers made rows take starts
+        # from them), each list swept of its expired entries when it doubled since the last
         self.held = ExpiryBuckets()
         self.held_of: dict = {}
-        self.stale: dict = {}  # src -> its entries in `held_of` that expired
+        self.kept: dict = {}  # src -> the length of its list after its last sweep
 
     def hold(self, src: Hashable, trgs: list, start: int, until: int) -> None:
         """Log the rows `[start, until)` of src's targets `trgs`, a held source's."""
         entry = (src, trgs, start, until)
         self.held.add(until, entry)
         got = self.held_of.get(src)
-        if got is None:
-            self.held_of[src] = [entry]
-        else:
+        if got is not None:
             got.append(entry)
+            if len(got) >= 2 * self.kept[src]:  # (`start` is the round's instant, or before)
+                got[:] = [e for e in got if e[3] > start]
+                self.kept[src] = max(len(got), 8)
+
+    def index(self, src: Hashable, runs: list) -> None:
+        """Keep src's held rows by source from now on (it got followers), from `runs`
+        (`[(trgs, start, until)]`: its live ends, the rows logged before not read)."""
+        self.held_of[src] = [(src, trgs, start, until) for trgs, start, until in runs]
+        self.kept[src] = max(len(runs), 8)
+
+    def unindex(self, src: Hashable) -> None:
+        """Stop keeping src's held rows by source (it has no followers now)."""
+        self.held_of.pop(src, None)
+        self.kept.pop(src, None)
+
+    def indexed(self) -> list:
+        """The sources whose held rows are kept by source."""
+        return list(self.held_of)
+
+    def has_index(self, src: Hashable) -> bool:
+        return src in self.held_of
 
     def admit_fan(
         self, src: Hashable, trgs: list, now: int, exp: int
@@ -117,19 +138,45 @@ class FanCoverage:
             return got, now, None
         return got, starts, olds
 
-    def ends(self, src: Hashable, now: int) -> dict:
-        """`{trg: until}` of src's keys live after `now`, `(src, src)` left out."""
+    def ends_above(self, src: Hashable, now: int, levels: list) -> dict | None:
+        """Whether src's keys live after `now`, `(src, src)` left out, are exactly the
+        targets of `levels` (`[(level, [trg, ...])]`), each ending at its level or later:
+        then `{end: [trg, ...]}` of those ending later than their level (maybe empty), else
+        None (none live, a target missing or ending earlier, a key not named)."""
         fan = self.live.get(src)
         if not fan:
-            return {}
-        return {t: cur[1] for t, cur in fan.items() if cur[1] > now and t != src}
+            return None
+        own = fan.get(src)
+        keys = sum(1 for cur in fan.values() if cur[1] > now)
+        if own is not None and own[1] > now:
+            keys -= 1
+        if not keys:
+            return None
+        above: dict = {}
+        named = 0
+        for level, trgs in levels:
+            for t in trgs:
+                cur = fan.get(t)
+                if cur is None or cur[1] < level:
+                    return None
+                if cur[1] != level:
+                    got = above.get(cur[1])
+                    if got is None:
+                        above[cur[1]] = [t]
+                    else:
+                        got.append(t)
+            named += len(trgs)
+        return above if named == keys else None
 
-    def hold_keys(self, src: Hashable, now: int) -> None:
+    def hold_keys(self, src: Hashable, now: int, index: bool = False) -> None:
         """Make src a held source: its keys live after `now` go to the held log as rows (one
-        entry per start and end), `(src, src)` stays a key."""
+        entry per start and end), `(src, src)` stays a key; with `index` (src has
+        followers) they are kept by source too."""
         fan = self.live.pop(src, None)
         if not fan:
             return
+        if index and src not in self.held_of:
+            self.index(src, [])
         runs: dict = {}
         for t, span in fan.items():
             if t != src and span[1] > now:
@@ -207,26 +254,7 @@ class FanCoverage:
         edges) a purge's entries name about half as many targets as their sources hold, a
         quarter of which ended: sweeping took the purges from 2.6 to 2.1 s (whole stream:
         5.9-6.3 to 4.7-5.0 s of 42-46 s), the same rows."""
-        gone = self.held.expired(now)
-        if gone:
-            # a source's list is swept once half of it expired (O(1) per entry amortized;
-            # its readers skip the expired entries)
-            held_of, stale = self.held_of, self.stale
-            count: dict = {}
-            for entry in gone:
-                count[entry[0]] = count.get(entry[0], 0) + 1
-            for src, k in count.items():
-                n = stale.get(src, 0) + k
-                got = held_of[src]
-                if 2 * n < len(got):
-                    stale[src] = n
-                    continue
-                stale.pop(src, None)
-                kept = [e for e in got if e[3] > now]
-                if kept:
-                    held_of[src] = kept
-                else:
-                    del held_of[src]
+        self.held.expired(now)
         expired = self.heap.expired(now)
         if not expired:
             return
@@ -340,6 +368,17 @@ class FanCoverage:
         the keys' own coverage goes as the Coalescer's)."""
         return [[until, src, trgs, start] for until, (src, trgs, start, _u) in self.held.pairs()]
 
+    def index_state(self) -> list:
+        """The held rows kept by source, `[[src, [[until, targets, start], ...]], ...]`."""
+        return [
+            [src, [[until, trgs, start] for _s, trgs, start, until in got]]
+            for src, got in self.held_of.items()
+        ]
+
+    def restore_index(self, saved: list) -> None:
+        for src, got in saved:
+            self.index(src, [(list(trgs), int(start), int(until)) for until, trgs, start in got])
+
     def restore_held(self, rows: list) -> None:
         for until, src, trgs, start in rows:
             self.hold(src, list(trgs), int(start), int(until))
@@ -361,13 +400,7 @@ class FanCoverage:
         at every target's end."""
         self.heap._check()
         self.held._check()
-        logged = {id(entry) for _until, entry in self.held.pairs()}
-        by_src = {id(e) for got in self.held_of.values() for e in got}
-        assert logged <= by_src, "a held row not in its source's list"
-        for src, got in self.held_of.items():
-            assert got, src
-            stale = sum(1 for e in got if id(e) not in logged)
-            assert stale == self.stale.get(src, 0), (src, stale, self.stale.get(src))
+        assert set(self.held_of) == set(self.kept), "an index without its length"
         entries = {(until, src, trg) for until, (src, trgs) in self.heap.pairs() for trg in trgs}
         for src, fan in self.live.items():
             assert fan, src

@@ -96,7 +96,7 @@ class FollowerRows:
         fan = cover.live.get(name, {})
         if not self.held or len(fan) > 1 or (fan and name not in fan):
             return fan
-        if logged:
+        if logged and cover.has_index(name):
             keys = cover.held_run_of(name, now)
         else:
             ends = closure.vertex_ends(b, now)
@@ -194,13 +194,18 @@ class FollowerRows:
             if not got:
                 return
         apart = self._apart(closure, b, got, skip)
-        for e, group in closure.sole.groups[b].items():
+        groups = closure.sole.groups[b]
+        # (one mask first: what b reached before at the lowest edge's exp or above; none of
+        # the targets, nearly always, and no group drops any)
+        low = min(groups)
+        clipped = inserted and low < level and closure.reached_before(b, low) & mask
+        for e, group in groups.items():
             trgs = got
             if e >= level:
                 exp = level
             else:
                 exp = e
-                if inserted:
+                if clipped:
                     m = closure.reached_before(b, e) & mask
                     if m:
                         gone = {names[y // ns] for y in bits(m)}
