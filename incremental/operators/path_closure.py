@@ -390,6 +390,7 @@ class PathClosureOp(PhysicalOperator):
             succ = closure.sole.succ
             watch = {succ[f] for f in renewed}
         followers = closure.sole.followers
+        start_final = start in closure.finals  # (a held node's own vertex: `changed_held`)
         if implicit and fresh:
             # a held start node getting followers: its rows kept by source from now on, from
             # its live ends (a follower made rows takes its keys' starts from them)
@@ -426,7 +427,7 @@ class PathClosureOp(PhysicalOperator):
                             add(xv, [xv], since, level)
                         else:
                             result.append((xv, xv, since, level, None))
-                    else:
+                    if row is None or start_final:  # ((f, x's vertex) holds with f's edge)
                         got = trgs
                 if trgs:
                     cover.hold(xv, trgs, now, level)

@@ -180,19 +180,15 @@ class FollowerRows:
         inserted: bool,
     ) -> None:
         """`changed` for a held start node b (`holds`): its finding `(b, mask, level)`, the
-        vertices `got`, widened what was emitted for b (the closure's findings of a held
-        node are its widenings), each from an end below `level`. A follower's edge until e
+        vertices `got` (b's own vertex left out when b's state is final: (f, b's vertex)
+        holds with f's edge), widened what was emitted for b (the closure's findings of a
+        held node are its widenings), each from an end below `level`. A follower's edge until e
         clips the targets at e: (f, t) widens iff b's end before was below e, so for
         `e < level` the targets b reached before at a level `>= e` are left out
         (`LevelClosure.reached_before`); a rebuild's findings (not `inserted`) widen ends
         that were at most the dropped level, below every live edge's exp. Every row starts
         `now` (at a live key: from inside its interval)."""
         names, ns = closure.names, closure.nstates
-        own = names[b // ns]
-        if b % ns in self.finals and own in got:  # (f, b's vertex) holds with f's edge
-            got = [t for t in got if t != own]
-            if not got:
-                return
         apart = self._apart(closure, b, got, skip)
         groups = closure.sole.groups[b]
         # (one mask first: what b reached before at the lowest edge's exp or above; none of
