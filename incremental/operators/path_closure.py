@@ -384,7 +384,6 @@ class PathClosureOp(PhysicalOperator):
         before: dict = {}
         start = closure.start
         implicit = self.implicit
-        live = cover.live
         if fresh or renewed:
             skip = {*fresh, *renewed}
             succ = closure.sole.succ
@@ -398,7 +397,7 @@ class PathClosureOp(PhysicalOperator):
                 b = succ[f]
                 if b % ns == start:
                     bv = names[b // ns]
-                    if _held(live, bv) and not cover.has_index(bv):
+                    if cover.keyless(bv) and not cover.has_index(bv):
                         ends = closure.ends_by_level(b, now)
                         cover.index(bv, [(trgs, now, level) for level, trgs in ends])
         loops = self.loops
@@ -413,7 +412,7 @@ class PathClosureOp(PhysicalOperator):
                 if trgs is None:
                     trgs = named[mask] = [names[y // ns] for y in bits(mask)]
                 by_id[id(mask)] = trgs
-            if implicit and x % ns == start and _held(live, xv):
+            if implicit and x % ns == start and cover.keyless(xv):
                 # the closure's findings of a start node whose coverage it holds are exactly
                 # its widenings (a key's end is the highest level or report that holds it):
                 # rows from `now` (a live key's row widens it from inside), no lookup
@@ -479,12 +478,6 @@ class PathClosureOp(PhysicalOperator):
                 result.add_fans(derived)
             else:
                 result.extend(rows_of_fans(derived))
-
-    def _ends(self, x: int, after: float) -> dict:
-        """`{vertex: (final node, level)}`: the ends the closure gives the start node x's
-        results after `after` (`LevelClosure.vertex_ends`), x's own vertex left out (its
-        pair is in the coverage): what a held source's rows were emitted until."""
-        return self.closure.vertex_ends(x, after)
 
     def _rehold(self, x: int, now: int) -> bool:
         """Hold the start node x again (keys of its own since it was a follower) where its
@@ -785,11 +778,10 @@ class PathClosureOp(PhysicalOperator):
             v = vid.get(src)
             if v is None or v * ns + start not in followers:
                 cover.unindex(src)
-        live = cover.live
         for b in followers:
             if b % ns == start:
                 bv = names[b // ns]
-                if _held(live, bv) and not cover.has_index(bv):
+                if cover.keyless(bv) and not cover.has_index(bv):
                     ends = closure.ends_by_level(b, now)
                     cover.index(bv, [(trgs, now, level) for level, trgs in ends])
 
@@ -882,11 +874,10 @@ class PathClosureOp(PhysicalOperator):
             for trg in trgs:
                 if end > held.get((src, trg), NEVER):
                     held[src, trg] = end
-        live = self.out.live
 
         def until(key: tuple) -> int | None:
             src, trg = key
-            if src != trg and _held(live, src):
+            if src != trg and self.out.keyless(src):
                 return held.get(key)
             return self.out.until(key)
 
@@ -916,7 +907,7 @@ class PathClosureOp(PhysicalOperator):
         if self.implicit:
             for b in closure.sole.followers:
                 bv = closure.names[b // ns]
-                if b % ns == closure.start and _held(live, bv):
+                if b % ns == closure.start and self.out.keyless(bv):
                     assert self.out.has_index(bv), ("a held successor without its rows", bv)
         # a held source's logged ends are exactly the closure's (its findings its widenings)
         if self.implicit:
@@ -927,9 +918,9 @@ class PathClosureOp(PhysicalOperator):
                 xv = closure.name_of(x // ns)
                 if x % ns != closure.start:
                     continue
-                if closure.derived(x) or not _held(live, xv):
+                if closure.derived(x) or not self.out.keyless(xv):
                     continue
-                want = {t: level for t, (_y, level) in self._ends(x, self.clock).items()}
+                want = {t: level for level, ts in closure.ends_by_level(x, self.clock) for t in ts}
                 logged = {  # (a level `overdue` dropped is over: its rows ended)
                     trg: end
                     for (src, trg), end in held.items()
@@ -945,10 +936,3 @@ class PathClosureOp(PhysicalOperator):
                     if y // ns != x // ns or self.loops:
                         end = until((xv, closure.names[y // ns]))
                         assert end is not None and end >= level, (xv, y, level, end)
-
-
-def _held(live: dict, src) -> bool:
-    """Whether src's coverage is the closure's: no key of its own in the FanCoverage but
-    maybe `(src, src)` (an ε-pair's, kept there for every source)."""
-    fan = live.get(src)
-    return fan is None or (len(fan) == 1 and src in fan)

@@ -76,6 +76,12 @@ class FanCoverage:
     def has_index(self, src: Hashable) -> bool:
         return src in self.held_of
 
+    def keyless(self, src: Hashable) -> bool:
+        """Whether src has no keys here but maybe `(src, src)` (an ε-pair's or a cycle's,
+        kept for every source): a held source's (operators/path_closure.py `implicit`)."""
+        fan = self.live.get(src)
+        return fan is None or (len(fan) == 1 and src in fan)
+
     def admit_fan(
         self, src: Hashable, trgs: list, now: int, exp: int
     ) -> tuple[list, Any, list | None]:

@@ -80,9 +80,7 @@ class FollowerRows:
         in `cover` but maybe `(b, b)` (an ε-pair's or a cycle's)."""
         if not self.held or b % closure.nstates != self.start:
             return False
-        name = closure.names[b // closure.nstates]
-        fan = cover.live.get(name)
-        return fan is None or (len(fan) == 1 and name in fan)
+        return cover.keyless(closure.names[b // closure.nstates])
 
     def _live(self, closure, cover: FanCoverage, b: int, now, logged: bool = False) -> dict:
         """b's coverage `{vertex: (start, until)}` (stale entries included); a held start
@@ -94,13 +92,12 @@ class FollowerRows:
             return self.succ.live.get(b, {})
         name = closure.names[b // ns]
         fan = cover.live.get(name, {})
-        if not self.held or len(fan) > 1 or (fan and name not in fan):
+        if not self.held or not cover.keyless(name):
             return fan
         if logged and cover.has_index(name):
             keys = cover.held_run_of(name, now)
         else:
-            ends = closure.vertex_ends(b, now)
-            keys = {t: (now, level) for t, (_y, level) in ends.items()}
+            keys = {t: (now, level) for level, ts in closure.ends_by_level(b, now) for t in ts}
         keys.update(fan)  # ((b, b): its own coverage's)
         return keys
 

@@ -222,18 +222,6 @@ class LevelClosure(ProductNodes):
                 seen |= new
                 yield level, new
 
-    def vertex_ends(self, x: int, after: float = NEVER) -> dict:
-        """`{vertex: (final node, level)}`: `bottlenecks` by vertex, x's own vertex left out
-        (its pair is in the caller's coverage): what a held source's rows were emitted until
-        (operators/path_closure.py), a vertex's first node the highest."""
-        names, ns = self.names, self.nstates
-        own = x // ns
-        out: dict = {}
-        for y, level in self.bottlenecks(x, after).items():
-            if y // ns != own:
-                out.setdefault(names[y // ns], (y, level))
-        return out
-
     def reached_before(self, x: int, exp: int) -> int:
         """The final nodes the start node x reached before the last `insert` at a level
         `>= exp` with a closure or a rebuild's report (`befores`): those whose end, as a held
