@@ -94,7 +94,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dfa import closure_automaton
-from ..fan_rows import FanRows, rows_of_fans
+from ..fan_rows import FanRows, Sources, rows_of_fans
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.fan_coverage import FanCoverage
@@ -401,6 +401,8 @@ class PathClosureOp(PhysicalOperator):
                         ends = closure.ends_by_level(b, now)
                         cover.index(bv, [(trgs, now, level) for level, trgs in ends])
         loops = self.loops
+        # held start nodes' findings by target list and level: (trgs, level, [sources])
+        shared: dict = {}
         again: set = set()  # start nodes keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
@@ -429,11 +431,12 @@ class PathClosureOp(PhysicalOperator):
                     if row is None or start_final:  # ((f, x's vertex) holds with f's edge)
                         got = trgs
                 if trgs:
-                    cover.hold(xv, trgs, now, level)
-                    if add is not None:
-                        add(xv, trgs, now, level)
+                    same = shared.get((id(trgs), level))
+                    if same is None:
+                        shared[id(trgs), level] = (trgs, level, [xv])
                     else:
-                        result.extend([(xv, t, now, level, None) for t in trgs])
+                        _trgs, _level, srcs = same
+                        srcs.append(xv)
                 if got and x in followers:
                     if x in watch:
                         before.setdefault(x, {}).update(dict.fromkeys(got, now))
@@ -469,6 +472,8 @@ class PathClosureOp(PhysicalOperator):
                     for i, t in enumerate(got):
                         ends.setdefault(t, now if olds is None else olds[i])
                 follow.changed(closure, x, got, starts, olds, level, now, skip, cover, derived)
+        if shared:
+            self._held_rows(shared, now, result)
         if fresh or renewed:
             follow.arrived(closure, cover, fresh, renewed, before, now, derived)
         for x in again:
@@ -478,6 +483,29 @@ class PathClosureOp(PhysicalOperator):
                 result.add_fans(derived)
             else:
                 result.extend(rows_of_fans(derived))
+
+    def _held_rows(self, shared: dict, now: int, result) -> None:
+        """The rows `[now, L)` of held start nodes' findings, logged (`FanCoverage.hold`):
+        the nodes that found one target list at one level (an insert's ancestors mostly gain
+        the same vertices, so Q1 `a2q*` on so: 648k findings of 13k lists) go out as one
+        cross-product fan, and one log entry."""
+        cover = self.out
+        fans = type(result) is FanRows
+        for trgs, level, srcs in shared.values():
+            if len(srcs) == 1:
+                [src] = srcs
+                cover.hold(src, trgs, now, level)
+                if fans:
+                    result.add(src, trgs, now, level)
+                else:
+                    result.extend([(src, t, now, level, None) for t in trgs])
+                continue
+            cover.hold_all(srcs, trgs, now, level)
+            if fans:
+                fan = (Sources(srcs, [now] * len(srcs)), trgs, now, level)
+                result.add_counted([fan], len(srcs) * len(trgs))
+            else:
+                result.extend([(s, t, now, level, None) for s in srcs for t in trgs])
 
     def _rehold(self, x: int, now: int) -> bool:
         """Hold the start node x again (keys of its own since it was a follower) where its
@@ -870,7 +898,7 @@ class PathClosureOp(PhysicalOperator):
         # every result a level holds is covered by what was emitted (a follower's derived)
         # the ends emitted: a key's own coverage, or a held source's logged rows
         held: dict = {}
-        for end, (src, trgs, _start, _end) in self.out.held.pairs():
+        for end, src, trgs, _start in self.out.held_entries():
             for trg in trgs:
                 if end > held.get((src, trg), NEVER):
                     held[src, trg] = end

@@ -25,7 +25,7 @@ A source held again after it kept keys has them moved to that log (`hold_keys`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from .coalescer import Coalescer
@@ -53,10 +53,36 @@ class FanCoverage:
         self.held.add(until, entry)
         got = self.held_of.get(src)
         if got is not None:
-            got.append(entry)
-            if len(got) >= 2 * self.kept[src]:  # (`start` is the round's instant, or before)
-                got[:] = [e for e in got if e[3] > start]
-                self.kept[src] = max(len(got), 8)
+            self._indexed(src, got, entry)
+
+    def hold_all(self, srcs: list, trgs: list, start: int, until: int) -> None:
+        """`hold` of each held source in `srcs` for the same rows, one log entry for all (an
+        insert's findings share their targets: every ancestor of the edge gains one set)."""
+        self.held.add(until, (srcs, trgs, start, until))  # (a list: never a vertex)
+        held_of = self.held_of
+        if held_of:
+            for src in srcs:
+                got = held_of.get(src)
+                if got is not None:
+                    self._indexed(src, got, (src, trgs, start, until))
+
+    def _indexed(self, src: Hashable, got: list, entry: tuple) -> None:
+        """Append a held row to src's list, swept of its ended rows when it doubled."""
+        got.append(entry)
+        if len(got) >= 2 * self.kept[src]:  # (the row starts at the round's instant, or before)
+            start = entry[2]
+            got[:] = [e for e in got if e[3] > start]
+            self.kept[src] = max(len(got), 8)
+
+    def held_entries(self) -> Iterator[tuple]:
+        """`(until, src, targets, start)` of each logged row, one per source of an entry
+        `hold_all` made."""
+        for until, (src, trgs, start, _until) in self.held.pairs():
+            if type(src) is list:
+                for s in src:
+                    yield until, s, trgs, start
+            else:
+                yield until, src, trgs, start
 
     def index(self, src: Hashable, runs: list) -> None:
         """Keep src's held rows by source from now on (it got followers), from `runs`
@@ -350,7 +376,7 @@ class FanCoverage:
         for src, fan in self.live.items():
             for trg, span in fan.items():
                 spans[src, trg] = [span]
-        for until, (src, trgs, start, _until) in self.held.pairs():
+        for until, src, trgs, start in self.held_entries():
             for trg in trgs:
                 got = spans.get((src, trg))
                 if got is None:
@@ -372,7 +398,7 @@ class FanCoverage:
     def held_state(self) -> list:
         """The held sources' logged rows, `[[until, src, targets, start], ...]` (checkpoints:
         the keys' own coverage goes as the Coalescer's)."""
-        return [[until, src, trgs, start] for until, (src, trgs, start, _u) in self.held.pairs()]
+        return [[until, src, trgs, start] for until, src, trgs, start in self.held_entries()]
 
     def index_state(self) -> list:
         """The held rows kept by source, `[[src, [[until, targets, start], ...]], ...]`."""

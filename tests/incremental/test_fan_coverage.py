@@ -70,3 +70,45 @@ def test_fan_coverage_is_a_coalescer_by_source(sweep, steps):
     again = FanCoverage.of(fans.coalescer())
     again._check()
     assert again.coalescer().live == fans.coalescer().live
+
+
+_held_step = st.one_of(
+    # held sources finding one target list at one level: all at once or one by one
+    st.tuples(
+        st.just("hold"),
+        st.lists(_vertex, min_size=1, max_size=3, unique=True),
+        st.lists(_vertex, min_size=1, max_size=3, unique=True),
+        st.integers(1, 6),
+    ),
+    st.tuples(st.just("index"), _vertex),
+    st.tuples(st.just("purge")),
+    st.tuples(st.just("tick"), st.integers(1, 3)),
+)
+
+
+@given(steps=st.lists(_held_step, max_size=30))
+def test_hold_all_is_hold_of_each_source(steps):
+    """One log entry for several held sources keeps what a `hold` of each keeps: the
+    hand-over's Coalescer, the checkpoint rows, the rows by source of an indexed one."""
+    shared, each = FanCoverage(), FanCoverage()
+    now = 0
+    for step in steps:
+        if step[0] == "hold":
+            _, srcs, trgs, ahead = step
+            shared.hold_all(list(srcs), trgs, now, now + ahead)
+            for src in srcs:
+                each.hold(src, trgs, now, now + ahead)
+        elif step[0] == "index":
+            if not shared.has_index(step[1]):
+                for cover in (shared, each):
+                    cover.index(step[1], [])
+        elif step[0] == "purge":
+            shared.purge(now)
+            each.purge(now)
+        else:
+            now += step[1]
+        shared._check()
+        assert shared.coalescer(held=True).live == each.coalescer(held=True).live
+        assert sorted(shared.held_state()) == sorted(each.held_state())
+        for src in each.indexed():
+            assert shared.held_run_of(src, now) == each.held_run_of(src, now)

@@ -297,6 +297,43 @@ def test_checkpoint_round_trip_keeps_the_closure():
     assert sorted(rows) == sorted((r.src, r.trg, r.ts, r.exp) for r in whole.drain())
 
 
+def test_held_sources_finding_the_same_targets_share_one_fan():
+    """`x0..x3 -a-> y` (and `-a-> q0..q3`), then `y -a-> z`: the four held start nodes find `z` at one level in
+    one insert, one cross-product fan and one log entry for all; a checkpoint there and a
+    deletion after it (the hand-over reads the log) give S-PATH's rows."""
+    from sgq.incremental.fan_rows import Sources
+
+    from sgq.state_codec import decode, encode
+
+    text = ".window 10\n.slide 1\nAnswer(x, y) :- a*(x, y)."
+    q = compile_text(text)
+    # (two edges each: start nodes of their own, not sole-edge followers of y)
+    head = norm(
+        [(f"x{i}", v, "a", 1) for i in range(4) for v in ("y", f"q{i}")] + [("y", "z", "a", 2)]
+    )
+    tail = norm([("x0", "y", "a", 3, "-"), ("z", "w", "a", 4)])
+    first = q.engine(history=False)
+    first.push_batch(head)
+    first.flush()
+    fans = [fan for _label, rows in first.drain_segments() for fan in getattr(rows, "fans", [])]
+    shared = [src for src, trgs, _ts, _exp in fans if type(src) is Sources and trgs == ["z"]]
+    assert [sorted(src.names) for src in shared] == [["x0", "x1", "x2", "x3"]]
+    data = json.loads(json.dumps(encode({"dataflow": first.dataflow})))
+    second = q.engine()
+    decode(data, {"dataflow": second.dataflow})
+    second.dataflow._check()
+    second.push_batch(tail)
+    second.close()
+    spath = run(q, head + tail, spath=True)
+    whole = q.engine()
+    whole.push_batch(head)
+    whole.flush()
+    after = [(r.src, r.trg, r.ts, r.exp) for r in whole.drain()]
+    assert sorted(after + [(r.src, r.trg, r.ts, r.exp) for r in second.drain()]) == sorted(
+        (r.src, r.trg, r.ts, r.exp) for r in spath.drain()
+    )
+
+
 def test_level_closure_insert_reports_bottlenecks():
     c = LevelClosure(1, 0, {0})  # a*: one state, final
     i = {v: c.intern(v, 30) for v in "xyz"}
