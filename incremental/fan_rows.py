@@ -4,7 +4,8 @@ targets to one exp at one instant.
 
 A fan `(src, trgs, ts, exp)` stands for the rows `(src, trg, ts, exp, None)`, trg in trgs, in
 that order; `ts` is one start for all (the instant they were found: new keys) or a list of
-starts beside `trgs` (a live key's widening keeps its start). Its `src` may be `Sources`, many
+starts beside `trgs` (a live key's widening keeps its start). Its `src` may be `Pairs`, one
+source beside each target: the fan then stands for those pairs' rows. Its `src` may be `Sources`, many
 sources each with a start of its own: the fan then stands for the cross product, every source
 with every target, each row starting at the later of its source's and its target's start (the
 sole-edge sources of one vertex and exp, state/follower_rows.py `changed`). The engine keeps an output's rows as it got them (incremental/engine.py
@@ -55,10 +56,34 @@ class Sources:
         return f"Sources({self.names!r}, {self.since!r})"
 
 
+class Pairs:
+    """The sources of a fan of pairs: its i-th row is `(names[i], trgs[i], ts or ts[i],
+    exp)`, one target per source (operators/path_closure.py: the findings of one instant and
+    level that widen one target each, most of a closure's on so `a2q*/c2a*`; a fan each cost
+    the writer a loop step per row). A list it was given is kept: do not change it after."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: list) -> None:
+        self.names = names
+
+    def rows(self, trgs: list, ts: int | list[int], exp: int) -> Iterator[tuple]:
+        """The fan's rows `(src, trg, start, exp, None)`, in order."""
+        if type(ts) is int:
+            for src, trg in zip(self.names, trgs):
+                yield (src, trg, ts, exp, None)
+        else:
+            for src, trg, start in zip(self.names, trgs, ts):
+                yield (src, trg, start, exp, None)
+
+    def __repr__(self) -> str:
+        return f"Pairs({self.names!r})"
+
+
 def rows_of_fans(fans: Iterable[tuple]) -> Iterator[tuple]:
     """The rows `(src, trg, ts, exp, None)` of fans `(src, trgs, ts or starts, exp)`."""
     for src, trgs, ts, exp in fans:
-        if type(src) is Sources:
+        if type(src) is Sources or type(src) is Pairs:
             yield from src.rows(trgs, ts, exp)
         elif type(ts) is int:
             for trg in trgs:

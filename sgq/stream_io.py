@@ -22,7 +22,7 @@ from typing import TextIO
 from .edge_blocks import EdgeBlock, edge_blocks
 from .errors import UserError
 from .incremental.deltas import Fans, csv_plain, rows_of
-from .incremental.fan_rows import FanRows, Sources
+from .incremental.fan_rows import FanRows, Pairs, Sources
 
 Edge = tuple[str, str, str, int, str]
 
@@ -688,6 +688,20 @@ class ResultWriter:
                 if type(src) is Sources:  # a cross product: each source in turn
                     n += len(trgs) * len(src.names)
                     parts.append(_cross_text(src, trgs, ts, exp, label))
+                elif type(src) is Pairs:  # a source beside each target: a line each
+                    n += len(trgs)
+                    if type(ts) is int:
+                        tail = tails.get((ts, exp))
+                        if tail is None:
+                            tail = tails[ts, exp] = f",{label},{ts},{exp}\n"
+                        parts.append("".join([f"{s},{t}{tail}" for s, t in zip(src.names, trgs)]))
+                    else:
+                        end = f",{exp}\n"
+                        parts.append(
+                            "".join(
+                                [f"{s},{t}{mid}{st}{end}" for s, t, st in zip(src.names, trgs, ts)]
+                            )
+                        )
                 elif type(ts) is not int:  # starts per target
                     n += len(trgs)
                     key = (id(trgs), id(ts), exp, label)

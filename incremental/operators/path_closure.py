@@ -94,7 +94,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dfa import closure_automaton
-from ..fan_rows import FanRows, Sources, rows_of_fans
+from ..fan_rows import FanRows, Pairs, Sources, rows_of_fans
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.fan_coverage import FanCoverage
@@ -403,6 +403,7 @@ class PathClosureOp(PhysicalOperator):
         loops = self.loops
         # held start nodes' findings by target list and level: (trgs, level, [sources])
         shared: dict = {}
+        pairs: dict = {}  # level -> ([source], [target], [start]): the one-target admits
         again: set = set()  # start nodes keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
@@ -461,7 +462,22 @@ class PathClosureOp(PhysicalOperator):
             if not got:
                 continue
             if add is not None:
-                add(xv, got, starts, level)
+                if len(got) == 1:  # (most: one pair fan per level, `_pair_rows`)
+                    [t] = got
+                    if type(starts) is int:
+                        st = now
+                    else:
+                        [st] = starts
+                    one = pairs.get(level)
+                    if one is None:
+                        pairs[level] = ([xv], [t], [st])
+                    else:
+                        srcs, ends, since = one
+                        srcs.append(xv)
+                        ends.append(t)
+                        since.append(st)
+                else:
+                    add(xv, got, starts, level)
             elif type(starts) is int:
                 result.extend([(xv, t, now, level, None) for t in got])
             else:
@@ -474,6 +490,8 @@ class PathClosureOp(PhysicalOperator):
                 follow.changed(closure, x, got, starts, olds, level, now, skip, cover, derived)
         if shared:
             self._held_rows(shared, now, result)
+        if pairs:
+            self._pair_rows(pairs, now, result)
         if fresh or renewed:
             follow.arrived(closure, cover, fresh, renewed, before, now, derived)
         for x in again:
@@ -506,6 +524,17 @@ class PathClosureOp(PhysicalOperator):
                 result.add_counted([fan], len(srcs) * len(trgs))
             else:
                 result.extend([(s, t, now, level, None) for s in srcs for t in trgs])
+
+    def _pair_rows(self, pairs: dict, now: int, result: FanRows) -> None:
+        """The rows of the findings that widened one target each, one fan of pairs per
+        level (fan_rows.py `Pairs`): `[now, L)`, or each from its key's start."""
+        for level, (srcs, trgs, since) in pairs.items():
+            ts = now if since.count(now) == len(since) else since
+            if len(srcs) == 1:
+                [src] = srcs
+                result.add(src, trgs, ts, level)
+            else:
+                result.add_counted([(Pairs(srcs), trgs, ts, level)], len(trgs))
 
     def _rehold(self, x: int, now: int) -> bool:
         """Hold the start node x again (keys of its own since it was a follower) where its

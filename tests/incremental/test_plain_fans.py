@@ -8,7 +8,7 @@ import io
 
 import pytest
 from sgq.incremental.deltas import DeltaView, Fans, csv_plain, rows_of
-from sgq.incremental.fan_rows import FanRows, Sources
+from sgq.incremental.fan_rows import FanRows, Pairs, Sources
 from sgq.incremental.state.window_closure import WindowClosure
 
 import sgq
@@ -145,6 +145,31 @@ def test_cross_product_fans_written_are_their_rows_written(names):
     assert list(rows)[6:8] == [(d, b, 4, 10, None), (d, c, 4, 10, None)]
     assert list(rows)[9] == (a, b, 5, 10, None)
     assert list(rows)[-4:-2] == [(b, c, 5, 9, None), (d, c, 5, 9, None)]
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
+    ResultWriter(want, INTERVAL_FIELDS).write_many(
+        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
+    )
+    assert got.getvalue() == want.getvalue()
+
+
+@pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
+def test_pair_fans_written_are_their_rows_written(names):
+    """A fan of pairs (a source beside each target: the one-target findings of one level)
+    is written as its rows, with one start for all or a start each."""
+    a, b, c, d = names
+    rows = FanRows(plain=all(csv_plain(v) for v in names))
+    rows.add_fans([(Pairs([a, b, c]), [b, c, d], 4, 10), (Pairs([d, a]), [a, d], [2, 5], 9)])
+    rows.add(b, [a], 3, 8)
+    assert len(rows) == 6
+    assert list(rows) == [
+        (a, b, 4, 10, None),
+        (b, c, 4, 10, None),
+        (c, d, 4, 10, None),
+        (d, a, 2, 9, None),
+        (a, d, 5, 9, None),
+        (b, a, 3, 8, None),
+    ]
     got, want = io.StringIO(), io.StringIO()
     ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
     ResultWriter(want, INTERVAL_FIELDS).write_many(
