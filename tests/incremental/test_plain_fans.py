@@ -17,6 +17,16 @@ from sgq.stream_io import INTERVAL_FIELDS, ResultWriter
 FIELDS = ("time", "op", "src", "trg", "label")
 
 
+def _assert_written_as_its_rows(rows: FanRows) -> None:
+    """The writer gives a FanRows segment the text of its rows written one by one."""
+    got, want = io.StringIO(), io.StringIO()
+    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
+    ResultWriter(want, INTERVAL_FIELDS).write_many(
+        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
+    )
+    assert got.getvalue() == want.getvalue()
+
+
 def _groups(names: list) -> list:
     query = sgq.compile(".window 10\n.slide 1\nAnswer(x, y) :- [a/a*](x, y).")
     engine = query.engine(history=False, deltas=True)
@@ -145,12 +155,7 @@ def test_cross_product_fans_written_are_their_rows_written(names):
     assert list(rows)[6:8] == [(d, b, 4, 10, None), (d, c, 4, 10, None)]
     assert list(rows)[9] == (a, b, 5, 10, None)
     assert list(rows)[-4:-2] == [(b, c, 5, 9, None), (d, c, 5, 9, None)]
-    got, want = io.StringIO(), io.StringIO()
-    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
-    ResultWriter(want, INTERVAL_FIELDS).write_many(
-        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
-    )
-    assert got.getvalue() == want.getvalue()
+    _assert_written_as_its_rows(rows)
 
 
 @pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
@@ -170,12 +175,7 @@ def test_pair_fans_written_are_their_rows_written(names):
         (a, d, 5, 9, None),
         (b, a, 3, 8, None),
     ]
-    got, want = io.StringIO(), io.StringIO()
-    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
-    ResultWriter(want, INTERVAL_FIELDS).write_many(
-        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
-    )
-    assert got.getvalue() == want.getvalue()
+    _assert_written_as_its_rows(rows)
 
 
 @pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
@@ -201,12 +201,7 @@ def test_one_source_fans_are_written_from_the_later_start(names):
         (b, c, 4, 12, None),
         (b, d, 4, 12, None),
     ]
-    got, want = io.StringIO(), io.StringIO()
-    ResultWriter(got, INTERVAL_FIELDS).write_segments([("Answer", rows)])
-    ResultWriter(want, INTERVAL_FIELDS).write_many(
-        [(s, t, "Answer", ts, exp) for s, t, ts, exp, _ in rows]
-    )
-    assert got.getvalue() == want.getvalue()
+    _assert_written_as_its_rows(rows)
 
 
 @pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
