@@ -498,7 +498,7 @@ class PathClosureOp(PhysicalOperator):
             self._rehold(x, now)
         if derived:
             if add is not None:
-                result.add_fans(derived)
+                self._derived_rows(derived, result)
             else:
                 result.extend(rows_of_fans(derived))
 
@@ -524,6 +524,30 @@ class PathClosureOp(PhysicalOperator):
                 result.add_counted([fan], len(srcs) * len(trgs))
             else:
                 result.extend([(s, t, now, level, None) for s in srcs for t in trgs])
+
+    @staticmethod
+    def _derived_rows(derived: list, result: FanRows) -> None:
+        """The followers' fans (state/follower_rows.py); those of one follower and one
+        target (most on so: a user with one answer) as one fan of pairs per exp."""
+        rest: list = []
+        pairs: dict = {}  # exp -> ([source], [target], [start])
+        for fan in derived:
+            src, trgs, ts, exp = fan
+            if type(src) is Sources and len(src) == 1 and len(trgs) == 1 and type(ts) is int:
+                [name], [since], [t] = src.names, src.since, trgs
+                one = pairs.get(exp)
+                if one is None:
+                    pairs[exp] = ([name], [t], [since if since > ts else ts])
+                else:
+                    srcs, ends, starts = one
+                    srcs.append(name)
+                    ends.append(t)
+                    starts.append(since if since > ts else ts)
+            else:
+                rest.append(fan)
+        result.add_fans(rest)
+        for exp, (srcs, trgs, starts) in pairs.items():
+            result.add_counted([(Pairs(srcs), trgs, starts, exp)], len(trgs))
 
     def _pair_rows(self, pairs: dict, now: int, result: FanRows) -> None:
         """The rows of the findings that widened one target each, one fan of pairs per
