@@ -80,6 +80,67 @@ class Pairs:
         return f"Pairs({self.names!r})"
 
 
+class PairRows:
+    """Rows of one source and one target each, gathered by exp and put out as one fan of
+    `Pairs` per exp (`into`): the producers find them one at a time (operators/
+    path_closure.py: the findings that widen one target, the followers' rows of one source
+    and one target), and a fan each would cost the writer a loop step per row."""
+
+    __slots__ = ("by_exp",)
+
+    def __init__(self) -> None:
+        self.by_exp: dict = {}  # exp -> ([source], [target], [start])
+
+    def add(self, src: Hashable, trg: Hashable, start: int, exp: int) -> None:
+        """The row `(src, trg, start, exp)`."""
+        got = self.by_exp.get(exp)
+        if got is None:
+            self.by_exp[exp] = ([src], [trg], [start])
+        else:
+            srcs, trgs, starts = got
+            srcs.append(src)
+            trgs.append(trg)
+            starts.append(start)
+
+    def extend(self, srcs: list, trgs: list, starts: list, exp: int) -> None:
+        """The rows `(srcs[i], trgs[i], starts[i], exp)` (the lists are read, not kept: an
+        expiry entry may hold them, `FanCoverage.admit_pairs`)."""
+        got = self.by_exp.get(exp)
+        if got is None:
+            self.by_exp[exp] = (srcs[:], trgs[:], starts[:])
+        else:
+            have_s, have_t, have_st = got
+            have_s += srcs
+            have_t += trgs
+            have_st += starts
+
+    def __bool__(self) -> bool:
+        return bool(self.by_exp)
+
+    #: the most rows in one fan: the writer formats a fan whole (so RPQ8 has rounds of 1M
+    #: such rows: one text of them all was 30 MB of peak RSS)
+    MOST = 1 << 15
+
+    def into(self, result: FanRows) -> None:
+        """The rows as fans of `result`, one per exp (or per `MOST` rows), with one start
+        where all share it."""
+        most = self.MOST
+        for exp, (srcs, trgs, starts) in self.by_exp.items():
+            if len(srcs) == 1:
+                [src], [start] = srcs, starts
+                result.add(src, trgs, start, exp)
+                continue
+            for i in range(0, len(srcs), most):
+                if len(srcs) > most:
+                    s, t, st = srcs[i : i + most], trgs[i : i + most], starts[i : i + most]
+                else:
+                    s, t, st = srcs, trgs, starts
+                [first, *_] = st
+                ts = first if st.count(first) == len(st) else st
+                result.add_counted([(Pairs(s), t, ts, exp)], len(t))
+        self.by_exp = {}
+
+
 def rows_of_fans(fans: Iterable[tuple]) -> Iterator[tuple]:
     """The rows `(src, trg, ts, exp, None)` of fans `(src, trgs, ts or starts, exp)`."""
     for src, trgs, ts, exp in fans:

@@ -94,7 +94,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dfa import closure_automaton
-from ..fan_rows import FanRows, Pairs, Sources, rows_of_fans
+from ..fan_rows import FanRows, PairRows, Sources, rows_of_fans
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
 from ..state.fan_coverage import FanCoverage
@@ -358,7 +358,9 @@ class PathClosureOp(PhysicalOperator):
         """The interval rows of `insert`'s findings (`inserted`; else a rebuild's,
         `drop_widening`): per `(x, mask, L)` the vertices of mask, each pair a row
         `[start, L)` where it widens what was emitted (one `admit_fan` per finding, none for
-        a held start node), one fan of `result` when it is a FanRows; then the rows of x's
+        a held start node; the one-target findings of a level without followers admitted
+        together, `admit_pairs`), one fan of `result` when it is a FanRows, the rows of one
+        target gathered into one fan of pairs per exp (`PairRows`); then the rows of x's
         sole-edge sources, derived from x's (state/follower_rows.py), and those of the
         sources made or renewed in the batch. Findings share masks: each mask's vertices are
         named once per batch."""
@@ -403,11 +405,19 @@ class PathClosureOp(PhysicalOperator):
         loops = self.loops
         # held start nodes' findings by target list and level: (trgs, level, [sources])
         shared: dict = {}
-        pairs: dict = {}  # level -> ([source], [target], [start]): the one-target admits
+        pairs = PairRows()  # the rows of one source and one target, one fan per exp
+        # the one-target findings of start nodes without followers since the last change of
+        # level, admitted together (`FanCoverage.admit_pairs`): the found go level by level
+        at, one_s, one_t = None, [], []
         again: set = set()  # start nodes keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
         for x, mask, level in found:
+            if level != at:
+                if one_s:
+                    self._admit_pairs(one_s, one_t, now, at, pairs)
+                    one_s, one_t = [], []
+                at = level
             xv = names[x // ns]
             trgs = by_id.get(id(mask))
             if trgs is None:
@@ -458,24 +468,23 @@ class PathClosureOp(PhysicalOperator):
                 trgs = [t for t in trgs if t != xv]
             if implicit:
                 again.add(x)
+            if add is not None and len(trgs) == 1 and x not in followers:
+                # (most: admitted with the level's others, then one fan of pairs per level)
+                [t] = trgs
+                one_s.append(xv)
+                one_t.append(t)
+                continue
             got, starts, olds = fan(xv, trgs, now, level)
             if not got:
                 continue
             if add is not None:
-                if len(got) == 1:  # (most: one pair fan per level, `_pair_rows`)
+                if len(got) == 1:  # (a start node with followers: its row among the pairs)
                     [t] = got
                     if type(starts) is int:
-                        st = now
+                        pairs.add(xv, t, now, level)
                     else:
                         [st] = starts
-                    one = pairs.get(level)
-                    if one is None:
-                        pairs[level] = ([xv], [t], [st])
-                    else:
-                        srcs, ends, since = one
-                        srcs.append(xv)
-                        ends.append(t)
-                        since.append(st)
+                        pairs.add(xv, t, st, level)
                 else:
                     add(xv, got, starts, level)
             elif type(starts) is int:
@@ -488,32 +497,37 @@ class PathClosureOp(PhysicalOperator):
                     for i, t in enumerate(got):
                         ends.setdefault(t, now if olds is None else olds[i])
                 follow.changed(closure, x, got, starts, olds, level, now, skip, cover, derived)
+        if one_s:
+            self._admit_pairs(one_s, one_t, now, at, pairs)
         if shared:
-            self._held_rows(shared, now, result)
-        if pairs:
-            self._pair_rows(pairs, now, result)
+            self._held_rows(shared, now, result, pairs)
         if fresh or renewed:
             follow.arrived(closure, cover, fresh, renewed, before, now, derived)
         for x in again:
             self._rehold(x, now)
         if derived:
             if add is not None:
-                self._derived_rows(derived, result)
+                self._derived_rows(derived, result, pairs)
             else:
                 result.extend(rows_of_fans(derived))
+        if pairs:
+            pairs.into(result)
 
-    def _held_rows(self, shared: dict, now: int, result) -> None:
+    def _held_rows(self, shared: dict, now: int, result, pairs: PairRows) -> None:
         """The rows `[now, L)` of held start nodes' findings, logged (`FanCoverage.hold`):
         the nodes that found one target list at one level (an insert's ancestors mostly gain
         the same vertices, so Q1 `a2q*` on so: 648k findings of 13k lists) go out as one
-        cross-product fan, and one log entry."""
+        cross-product fan, and one log entry; a node alone with one target among `pairs`."""
         cover = self.out
         fans = type(result) is FanRows
         for trgs, level, srcs in shared.values():
             if len(srcs) == 1:
                 [src] = srcs
                 cover.hold(src, trgs, now, level)
-                if fans:
+                if fans and len(trgs) == 1:
+                    [t] = trgs
+                    pairs.add(src, t, now, level)
+                elif fans:
                     result.add(src, trgs, now, level)
                 else:
                     result.extend([(src, t, now, level, None) for t in trgs])
@@ -526,39 +540,27 @@ class PathClosureOp(PhysicalOperator):
                 result.extend([(s, t, now, level, None) for s in srcs for t in trgs])
 
     @staticmethod
-    def _derived_rows(derived: list, result: FanRows) -> None:
+    def _derived_rows(derived: list, result: FanRows, pairs: PairRows) -> None:
         """The followers' fans (state/follower_rows.py); those of one follower and one
-        target (most on so: a user with one answer) as one fan of pairs per exp."""
+        target (most on so: a user with one answer) go to `pairs`, each row from the later
+        of the follower's and the fan's start."""
         rest: list = []
-        pairs: dict = {}  # exp -> ([source], [target], [start])
+        add = pairs.add
         for fan in derived:
             src, trgs, ts, exp = fan
             if type(src) is Sources and len(src) == 1 and len(trgs) == 1 and type(ts) is int:
                 [name], [since], [t] = src.names, src.since, trgs
-                one = pairs.get(exp)
-                if one is None:
-                    pairs[exp] = ([name], [t], [since if since > ts else ts])
-                else:
-                    srcs, ends, starts = one
-                    srcs.append(name)
-                    ends.append(t)
-                    starts.append(since if since > ts else ts)
+                add(name, t, since if since > ts else ts, exp)
             else:
                 rest.append(fan)
         result.add_fans(rest)
-        for exp, (srcs, trgs, starts) in pairs.items():
-            result.add_counted([(Pairs(srcs), trgs, starts, exp)], len(trgs))
 
-    def _pair_rows(self, pairs: dict, now: int, result: FanRows) -> None:
-        """The rows of the findings that widened one target each, one fan of pairs per
-        level (fan_rows.py `Pairs`): `[now, L)`, or each from its key's start."""
-        for level, (srcs, trgs, since) in pairs.items():
-            ts = now if since.count(now) == len(since) else since
-            if len(srcs) == 1:
-                [src] = srcs
-                result.add(src, trgs, ts, level)
-            else:
-                result.add_counted([(Pairs(srcs), trgs, ts, level)], len(trgs))
+    def _admit_pairs(self, srcs: list, trgs: list, now: int, level: int, pairs: PairRows) -> None:
+        """`FanCoverage.admit_pairs` of one-target findings at `level`: what widens, to
+        `pairs`."""
+        got_s, got_t, starts = self.out.admit_pairs(srcs, trgs, now, level)
+        if got_s:
+            pairs.extend(got_s, got_t, starts, level)
 
     def _rehold(self, x: int, now: int) -> bool:
         """Hold the start node x again (keys of its own since it was a follower) where its

@@ -13,6 +13,10 @@ _vertex = st.sampled_from("abcd")
 _step = st.one_of(
     # a fan: src, targets (repeats allowed: two final states of one vertex), exp ahead of now
     st.tuples(st.just("fan"), _vertex, st.lists(_vertex, max_size=4), st.integers(1, 6)),
+    # one-target fans admitted together (`admit_pairs`): (src, trg) pairs, repeats allowed
+    st.tuples(
+        st.just("pairs"), st.lists(st.tuples(_vertex, _vertex), max_size=5), st.integers(1, 6)
+    ),
     # an ε-pair's admit with an earlier ts
     st.tuples(st.just("one"), _vertex, st.integers(0, 3), st.integers(1, 6)),
     st.tuples(st.just("purge")),
@@ -48,6 +52,15 @@ def test_fan_coverage_is_a_coalescer_by_source(sweep, steps):
                     ends_before.append(before if before is not None and before > now else now)
             assert [(src, t, s, now + ahead) for t, s in zip(got, starts)] == want
             assert olds == ends_before
+        elif step[0] == "pairs":
+            _, pairs, ahead = step
+            got = fans.admit_pairs([s for s, _t in pairs], [t for _s, t in pairs], now, now + ahead)
+            want = []
+            for key in pairs:
+                span = coalescer.admit(key, now, now + ahead, now)
+                if span is not None:
+                    want.append((*key, span[0]))
+            assert list(zip(*got)) == want
         elif step[0] == "one":
             _, v, back, ahead = step
             ts = max(0, now - back)

@@ -8,7 +8,7 @@ import io
 
 import pytest
 from sgq.incremental.deltas import DeltaView, Fans, csv_plain, rows_of
-from sgq.incremental.fan_rows import FanRows, Pairs, Sources
+from sgq.incremental.fan_rows import FanRows, PairRows, Pairs, Sources
 from sgq.incremental.state.window_closure import WindowClosure
 
 import sgq
@@ -176,6 +176,39 @@ def test_pair_fans_written_are_their_rows_written(names):
         (b, a, 3, 8, None),
     ]
     _assert_written_as_its_rows(rows)
+    # the same rows gathered one by one (PairRows): one fan per exp, in the order given,
+    # one start where all share it, one source alone as a plain fan
+    pairs = PairRows()
+    pairs.add(a, b, 4, 10)
+    pairs.add(d, a, 2, 9)
+    pairs.extend([b, c], [c, d], [4, 4], 10)
+    pairs.add(a, d, 5, 9)
+    pairs.add(b, a, 3, 8)
+    via = FanRows(plain=rows.plain)
+    pairs.into(via)
+    assert not pairs
+    assert [(type(src), ts) for src, _trgs, ts, _exp in via.fans] == [
+        (Pairs, 4),
+        (Pairs, [2, 5]),
+        (type(b), 3),
+    ]
+    assert list(via) == list(rows)
+    # the lists given are read, not kept (an expiry entry may hold them); a long run of
+    # rows goes out in fans of at most MOST rows
+    pairs = type("Few", (PairRows,), {"__slots__": (), "MOST": 2})()
+    given = [a, b, c], [b, c, d], [1, 1, 2]
+    pairs.extend(*given, 7)
+    pairs.add(d, a, 1, 7)
+    assert given == ([a, b, c], [b, c, d], [1, 1, 2])
+    few = FanRows()
+    pairs.into(few)
+    assert [(src.names, ts) for src, _trgs, ts, _exp in few.fans] == [([a, b], 1), ([c, d], [2, 1])]
+    assert list(few) == [
+        (a, b, 1, 7, None),
+        (b, c, 1, 7, None),
+        (c, d, 2, 7, None),
+        (d, a, 1, 7, None),
+    ]
 
 
 @pytest.mark.parametrize("names", [["p1", "p2", "p3", "p4"], ["p1", "a,b", 'q"x', "l\nm"]])
