@@ -480,12 +480,7 @@ class FanCoverage:
         self.heap._check()
         self.held._check()
         assert set(self.held_of) == set(self.kept), "an index without its length"
-        entries = {
-            (until, src, trg)
-            for until, entry in self.heap.pairs()
-            for src, trgs in _by_source([entry])
-            for trg in trgs
-        }
+        entries = {(until, *key) for until, entry in self.heap.pairs() for key in _keys_of(entry)}
         for src, fan in self.live.items():
             assert fan, src
             for trg, (start, until) in fan.items():
@@ -498,13 +493,10 @@ def _by_start(entry: tuple) -> tuple:
     return entry[2], entry[3]
 
 
-def _by_source(entries: list) -> list:
-    """Expiry entries `(src, targets)`, those of `admit_pairs` (a source beside each
-    target) split into one per pair."""
-    out: list = []
-    for src, trgs in entries:
-        if type(src) is list:
-            out.extend([(s, [t]) for s, t in zip(src, trgs)])
-        else:
-            out.append((src, trgs))
-    return out
+def _keys_of(entry: tuple) -> Iterator[tuple]:
+    """The keys `(src, trg)` an expiry entry `(src, targets)` names (one of `admit_pairs`: a
+    list of sources beside the targets)."""
+    src, trgs = entry
+    if type(src) is list:
+        return zip(src, trgs)
+    return ((src, trg) for trg in trgs)
