@@ -60,6 +60,9 @@ it had as a follower is named in the memo of its level), or when its coverage is
 `(knows|replyOf|hasCreator)*` 97% of the findings' targets are held sources' (first 40k
 edges); its interval run over the whole shared stream took 23.0 s of user CPU against 30.7
 with every source's coverage kept, the same validity per key and the same number of rows.
+A successor that is not a start node (so `a2q/c2a*`: an answer, its followers the users with
+that one answer) is held the same way where its state is the one final state: no coverage of
+its own in `follow`, its findings logged there by node (`FollowerRows.holds_inner`).
 
 Coarse levels: where only the engine's output reads the rows (`ctx.fan_rows`), the closure
 keeps the live levels' edges and, once a slide's inserts measurably spent `coarse_work` bitset
@@ -391,6 +394,7 @@ class PathClosureOp(PhysicalOperator):
             succ = closure.sole.succ
             watch = {succ[f] for f in renewed}
         followers = closure.sole.followers
+        held_inner = follow.holds_inner
         start_final = start in closure.finals  # (a held node's own vertex: `changed_held`)
         if implicit and fresh:
             # a held start node getting followers: its rows kept by source from now on, from
@@ -456,6 +460,16 @@ class PathClosureOp(PhysicalOperator):
                     )
                 continue
             if x % ns != start:  # a successor's finding: its followers' rows only
+                if held_inner(x, ns):
+                    # (as a held start node's: its findings are its widenings, logged by
+                    # node for the starts a follower made rows takes)
+                    follow.succ.hold(x, trgs, now, level)
+                    if x in watch:
+                        before.setdefault(x, {}).update(dict.fromkeys(trgs, now))
+                    follow.changed_held(
+                        closure, x, trgs, mask, level, now, skip, cover, derived, inserted
+                    )
+                    continue
                 got, starts, olds = follow.admit(x, trgs, now, level)
                 if got:
                     if x in watch:
@@ -1011,9 +1025,12 @@ class PathClosureOp(PhysicalOperator):
                 }
                 assert logged == want, (xv, logged, want)
         # what a rebuild reported at a level left without a closure was emitted until then
+        # (a start node's; a followed node's is its followers', FollowerRows._check)
         for level, found in closure.rebuilt.items():
             assert level in closure.exps and level not in closure.levels, level
             for x, m in found.items():
+                if x % ns != closure.start:
+                    continue
                 xv = closure.name_of(x // ns)
                 for y in bits(m):
                     if y // ns != x // ns or self.loops:

@@ -26,7 +26,11 @@ own: its rows are
 
 A successor that is not a start node gets its coverage when it gets its first follower,
 read from the closure's levels, every pair starting then: its followers are all new then,
-so `max(start_b(t), since_f)` is exact for them and for later ones.
+so `max(start_b(t), since_f)` is exact for them and for later ones. Where its state is the
+one final state it is held instead, as a held start node below (`holds_inner`): no keys, its
+findings logged by node in `succ` (`FanCoverage.hold`, from its live ends at the first
+follower), the log giving the keys' starts where they matter (a follower made rows, a
+hand-over, a checkpoint, which saves them as keys: restored, such a node keeps keys).
 
 A *held* start node b (operators/path_closure.py `implicit`: no keys of its own, its ends the
 closure's) has no coverage to read `old` from: at a finding at L, (f, t) widens iff b's end
@@ -76,11 +80,21 @@ class FollowerRows:
         self.held = held
 
     def holds(self, cover: FanCoverage, closure, b: int) -> bool:
-        """Whether the start node b is held: its ends are the closure's, no keys of its own
-        in `cover` but maybe `(b, b)` (an ε-pair's or a cycle's)."""
-        if not self.held or b % closure.nstates != self.start:
+        """Whether the successor b is held: its ends are the closure's, no keys of its own
+        (a start node's in `cover`, but maybe `(b, b)`, an ε-pair's or a cycle's; an inner
+        one's in `succ`, `holds_inner`)."""
+        if not self.held:
             return False
-        return cover.keyless(closure.names[b // closure.nstates])
+        ns = closure.nstates
+        if b % ns != self.start:
+            return self.holds_inner(b, ns)
+        return cover.keyless(closure.names[b // ns])
+
+    def holds_inner(self, b: int, ns: int) -> bool:
+        """Whether the successor b, not a start node, is held: its state final (the one
+        final state: b's own vertex is b itself, and (f, b's vertex) holds with f's edge),
+        no keys in `succ`, its findings logged there by node (`FanCoverage.hold`)."""
+        return self.held and b % ns in self.finals and b not in self.succ.live
 
     def _live(self, closure, cover: FanCoverage, b: int, now, logged: bool = False) -> dict:
         """b's coverage `{vertex: (start, until)}` (stale entries included); a held start
@@ -89,7 +103,11 @@ class FollowerRows:
         starts (a follower made rows takes them over before the round's rows)."""
         ns = closure.nstates
         if b % ns != self.start:
-            return self.succ.live.get(b, {})
+            if not self.holds_inner(b, ns):
+                return self.succ.live.get(b, {})
+            if logged:
+                return self.succ.held_run_of(b, now)
+            return {t: (now, level) for level, ts in closure.ends_by_level(b, now) for t in ts}
         name = closure.names[b // ns]
         fan = cover.live.get(name, {})
         if not self.held or not cover.keyless(name):
@@ -107,8 +125,13 @@ class FollowerRows:
 
     def init(self, closure, b: int, now: int) -> None:
         """b (not a start node) got its first follower: its coverage from the closure's
-        levels, every pair starting `now` (its followers are all new now)."""
+        levels, every pair starting `now` (its followers are all new now); a held one's
+        (`holds_inner`) as its logged rows by node, from its live ends."""
         names, ns = closure.names, closure.nstates
+        if self.holds_inner(b, ns):
+            self.succ.forget(b)
+            self.succ.index(b, [(ts, now, level) for level, ts in closure.ends_by_level(b, now)])
+            return
         keys: dict = {}
         for y, level in closure.bottlenecks(b).items():
             if y != b and level > now:  # (coarse levels: a level at `now` goes after the round)
@@ -183,15 +206,17 @@ class FollowerRows:
         clips the targets at e: (f, t) widens iff b's end before was below e, so for
         `e < level` the targets b reached before at a level `>= e` are left out
         (`LevelClosure.reached_before`); a rebuild's findings (not `inserted`) widen ends
-        that were at most the dropped level, below every live edge's exp. Every row starts
-        `now` (at a live key: from inside its interval)."""
+        that were the dropped level or below, or a rebuilt level's report above it
+        (`reported_before`: a lower bound from a rebuild before, which a higher level now
+        holds). Every row starts `now` (at a live key: from inside its interval)."""
         names, ns = closure.names, closure.nstates
         apart = self._apart(closure, b, got, skip)
         groups = closure.sole.groups[b]
         # (one mask first: what b reached before at the lowest edge's exp or above; none of
         # the targets, nearly always, and no group drops any)
         low = min(groups)
-        clipped = inserted and low < level and closure.reached_before(b, low) & mask
+        before = closure.reached_before if inserted else closure.reported_before
+        clipped = low < level and before(b, low) & mask
         for e, group in groups.items():
             trgs = got
             if e >= level:
@@ -199,7 +224,7 @@ class FollowerRows:
             else:
                 exp = e
                 if clipped:
-                    m = closure.reached_before(b, e) & mask
+                    m = before(b, e) & mask
                     if m:
                         gone = {names[y // ns] for y in bits(m)}
                         trgs = [t for t in got if t not in gone]
@@ -305,7 +330,8 @@ class FollowerRows:
         by_until: dict = {}  # until -> targets
         direct = b % ns in self.finals
         if self.holds(cover, closure, b):  # b's ends read off the closure, level by level
-            b_live = cover.live.get(own, {})  # ((b, b), if any)
+            # ((b, b), if any: a start node's own coverage)
+            b_live = cover.live.get(own, {}) if b % ns == self.start else {}
             for level, trgs in closure.ends_by_level(b, now):
                 until = level if level < e else e
                 if name in trgs:
@@ -447,6 +473,8 @@ class FollowerRows:
         followers = closure.sole.followers
         for b in [b for b in self.succ.live if b not in followers]:
             self.succ.forget(b)
+        for b in [b for b in self.succ.indexed() if b not in followers]:
+            self.succ.unindex(b)
         self.succ.purge(now)
 
     def _check(self, closure, after: float = NEVER) -> None:
@@ -459,6 +487,23 @@ class FollowerRows:
         for b in closure.sole.followers:
             if b % ns == self.start:
                 continue
+            held = self.holds_inner(b, ns)
+            if held:  # its logged ends are exactly the closure's
+                assert self.succ.has_index(b), ("a held successor without its rows", b)
+                # (a level `overdue` dropped is over: its rows ended)
+                live_exps = set(closure.exps)
+                live = {
+                    t: cur
+                    for t, cur in self.succ.held_run_of(b, after).items()
+                    if cur[1] in live_exps
+                }
+                ends = {
+                    names[y // ns]: level
+                    for y, level in closure.bottlenecks(b, after).items()
+                    if y != b
+                }
+                assert {t: cur[1] for t, cur in live.items()} == ends, (b, live, ends)
+                continue
             live = self.succ.live.get(b, {})
             for y, level in closure.bottlenecks(b).items():
                 if y != b and level > after:
@@ -467,7 +512,8 @@ class FollowerRows:
         self.succ._check()
 
     def state(self) -> dict:
-        return {"since": self.since, "successors": state_of(self.succ.coalescer())}
+        # (the held successors' logged rows as their keys: restored, they keep keys)
+        return {"since": self.since, "successors": state_of(self.succ.coalescer(held=True))}
 
     def restore(self, state: dict) -> None:
         self.since = {int(f): int(s) for f, s in state["since"].items()}

@@ -105,6 +105,7 @@ class LevelClosure(ProductNodes):
         "by_exp",
         "rebuilt",
         "befores",
+        "prior",
     )
 
     def __init__(
@@ -142,11 +143,15 @@ class LevelClosure(ProductNodes):
         self.every = 1
         self.exps: list[int] = []
         self.by_exp: dict[int, set] = {}
-        # per rebuilt level that kept no closure, the start nodes' masks its rebuild reported
+        # per rebuilt level that kept no closure, the masks its rebuild reported of the start
+        # nodes and the followed nodes (those it reports, `_lowest_found`)
         self.rebuilt: dict[int, dict[int, int]] = {}
-        # per start node with followers that gained in the last `insert`, its reach before
-        # it at each level it gained at (the followers' rows need a held node's ends before)
+        # per followed node that gained in the last `insert`, its reach before it at each
+        # level it gained at (the followers' rows need a held node's ends before)
         self.befores: dict[int, dict[int, int]] = {}
+        # the reports of the levels the last `drop_widening` rebuilt, as they were before
+        # it (`reported_before`: a held node's ends before a rebuild's findings)
+        self.prior: dict[int, dict[int, int]] = {}
 
     def take_followers(self) -> tuple[dict, list, dict, list, list]:
         """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
@@ -242,6 +247,17 @@ class LevelClosure(ProductNodes):
                 m |= got.get(x, 0)
         return m & self.fmask
 
+    def reported_before(self, x: int, exp: int) -> int:
+        """`reached_before` for the findings of the last rebuild (`drop_widening`): the final
+        nodes x's emitted ends named at a level `>= exp` before it, those of the rebuilt
+        levels' reports (`rebuilt`, as they were: the levels a rebuild makes lie below every
+        closure, so no closure of theirs held anything before)."""
+        m = 0
+        for level, got in self.prior.items():
+            if level >= exp:
+                m |= got.get(x, 0)
+        return m & self.fmask
+
     def unclosed(self, level: int) -> bool:
         """Whether `level` is a live level without a closure (coarse levels)."""
         return level in self.by_exp and level not in self.reach
@@ -324,10 +340,13 @@ class LevelClosure(ProductNodes):
         levels = self.levels
         if every > 1 and len(levels) > 2:
             ns, start, fmask = self.nstates, self.start, self.fmask
+            followers = self.sole.followers if self.derive else {}
             for level in levels[1:-1]:
                 # what its closure held was reported with an end at it or above
                 self.rebuilt[level] = {
-                    x: m & fmask for x, m in self.reach[level].items() if x % ns == start
+                    x: m & fmask
+                    for x, m in self.reach[level].items()
+                    if x % ns == start or x in followers
                 }
                 del self.reach[level], self.anc[level]
             levels[:] = [levels[0], levels[-1]]
@@ -387,8 +406,8 @@ class LevelClosure(ProductNodes):
             sole, by_exp = self.sole.succ, self.by_exp
             found: list = []
             rebuilt = self.rebuilt
+            self.prior = {low: rebuilt[low] for low in gap if low in rebuilt}
             spaced = isqrt(self.every)
-            start, ns = self.start, self.nstates
             for i in range(len(gap) - 1, -1, -1):
                 low = gap[i]
                 edges = (
@@ -403,7 +422,7 @@ class LevelClosure(ProductNodes):
                 got = self._lowest_found()
                 before = rebuilt.pop(low, None)
                 if spaced > 1 and i % spaced:  # no closure kept: what it reported, kept
-                    rebuilt[low] = {x: m for x, m, _ in got if x % ns == start}
+                    rebuilt[low] = {x: m for x, m, _ in got}  # (start nodes, followed nodes)
                 if before:
                     got = _unreported(got, before)
                 found += got
@@ -599,7 +618,7 @@ class LevelClosure(ProductNodes):
         get = None if higher is None else higher.get
         append = found.append
         for x, before, added in gained:
-            if x in followers and x % ns == start:  # (its first gain here: reach before)
+            if x in followers:  # (its first gain here: reach before)
                 was = befores.get(x)
                 if was is None:
                     befores[x] = {level: before}
