@@ -56,6 +56,7 @@ def run_child(system: str, w: Workload, stream: Path, timeout: float, **kw) -> d
             "kw": kw,
         }
     )
+    began = time.perf_counter()
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "sgq.benchmarks.child"],
@@ -70,10 +71,25 @@ def run_child(system: str, w: Workload, stream: Path, timeout: float, **kw) -> d
         if partial is None:
             return {"error": f"timeout after {timeout:.0f}s", "timed_out": timeout}
         return dict(partial, timed_out=timeout)
+    process_seconds = time.perf_counter() - began
     if proc.returncode != 0:
         tail = (proc.stderr or "").strip().splitlines()[-3:]
         return {"error": " | ".join(tail) or f"exit {proc.returncode}"}
-    return _last_json(proc.stdout) or {"error": "no result printed"}
+    result = _last_json(proc.stdout)
+    if result is None:
+        return {"error": "no result printed"}
+    return _with_process_figures(result, process_seconds)
+
+
+def _with_process_figures(result: dict, seconds: float) -> dict:
+    """`result` with the child's wall time from its start to its exit (`process_seconds`:
+    the interpreter's start, the imports and the program's compilation included) and the
+    edges per second over it (`process_throughput`): the measure of the peers' figures
+    recorded elsewhere (peers.py), where `throughput` times the measured loop only."""
+    result["process_seconds"] = seconds
+    if result.get("edges") and seconds > 0:
+        result["process_throughput"] = result["edges"] / seconds
+    return result
 
 
 def _last_json(out) -> dict | None:

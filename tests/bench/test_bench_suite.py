@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 
 import attrs
 from sgq.benchmarks import measure, report, suite
@@ -208,7 +209,29 @@ def test_a_shared_workload_writes_its_deltas_and_races_whole_reevaluation(tmp_pa
     row = {"workload": attrs.asdict(w), "engine": got, "reeval": again}
     row["ratios"] = suite.ratios(row)
     (cells,) = report.shared_rows({"rows": [row]})
-    assert cells[0] == "shared-snb-q2" and cells[6] == "104,469" and cells[3].endswith("x")
+    assert cells[0] == "shared-snb-q2" and cells[7] == "104,469" and cells[4].endswith("x")
+    # the peers' figures are over their whole process: no ratio without sgq's whole process
+    assert cells[2] == cells[8] == cells[10] == "–"
+    # (a child's figures: 3,000 edges in 0.1 s from its start to its exit)
+    row["engine"] = suite._with_process_figures(dict(got), 0.1)
+    (cells,) = report.shared_rows({"rows": [row]})
+    assert cells[2] == "30,000" and cells[8] == "0.29x" and cells[10] == "0.61x"
+    assert cells[1] == f"{got['throughput']:,.0f}"  # the loop's own figure beside it
+
+
+def test_a_finished_child_gives_its_whole_process_figures(monkeypatch, tmp_path):
+    """The parent times the child from its start to its exit: `process_seconds` and, where
+    the child counted edges, `process_throughput` over that time (the peers' measure)."""
+
+    def fake_run(*_args, **_kwargs):
+        time.sleep(0.05)
+        out = json.dumps({"edges": 100, "seconds": 0.01, "throughput": 10_000.0}) + "\n"
+        return subprocess.CompletedProcess("child", 0, stdout=out, stderr="")
+
+    monkeypatch.setattr(suite.subprocess, "run", fake_run)
+    got = suite.run_child("engine", TINY, tmp_path / "s.csv", 7.0)
+    assert got["throughput"] == 10_000.0 and got["process_seconds"] >= 0.05
+    assert got["process_throughput"] == 100 / got["process_seconds"] <= 2_000
 
 
 def test_repeats_go_round_the_systems_and_a_timed_out_run_is_not_repeated(monkeypatch, tmp_path):
