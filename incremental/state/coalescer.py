@@ -329,24 +329,26 @@ class Coalescer:
 
     def purge(self, now: int) -> None:
         """Forget keys whose coverage ended at or before `now`."""
-        live = self.live
-        for key in self._ended(now):
-            del live[key]
+        self._ended(now, forget=True)
 
-    def _ended(self, upto: int) -> dict:
+    def _ended(self, upto: int, forget: bool = False) -> dict:
         """`{key: end}` of the keys (with rows) whose coverage ends at or before `upto`; the
         expiry items of keys widened since move on to their end (one item per key and end
-        reached, where an item per widening cost an add and a skip each)."""
+        reached, where an item per widening cost an add and a skip each). `forget`: delete
+        those keys instead, and return nothing (a WSCAN's purge reads every edge of a slide
+        bucket once per slide: no map of them to build and read again)."""
         live = self.live
         ended: dict = {}
         later = []
         for key in self.heap.expired(upto):
             cur = live.get(key)
             if cur is not None:
-                if cur[1] <= upto:
-                    ended[key] = cur[1]
-                else:
+                if cur[1] > upto:
                     later.append(key)
+                elif forget:
+                    del live[key]
+                else:
+                    ended[key] = cur[1]
         add = self.heap.add
         for key in later:
             add(live[key][1], key)
