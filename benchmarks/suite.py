@@ -20,6 +20,7 @@ import attrs
 
 from sgq.options import PlanOptions
 
+from .peer_programs import ALGORITHMS
 from .workloads import Workload, specs_dir
 
 
@@ -78,6 +79,8 @@ def run_child(system: str, w: Workload, stream: Path, timeout: float, **kw) -> d
     result = _last_json(proc.stdout)
     if result is None:
         return {"error": "no result printed"}
+    if system in ALGORITHMS:  # (a peer's figures are its own program's whole process)
+        return result
     return _with_process_figures(result, process_seconds)
 
 
@@ -85,7 +88,8 @@ def _with_process_figures(result: dict, seconds: float) -> dict:
     """`result` with the child's wall time from its start to its exit (`process_seconds`:
     the interpreter's start, the imports and the program's compilation included) and the
     edges per second over it (`process_throughput`): the measure of the peers' figures
-    recorded elsewhere (peers.py), where `throughput` times the measured loop only."""
+    (peers.py, peer_programs.py), where `throughput` times the measured loop only. Not for
+    a peer, whose child only waits for the peer's own program."""
     result["process_seconds"] = seconds
     if result.get("edges") and seconds > 0:
         result["process_throughput"] = result["edges"] / seconds

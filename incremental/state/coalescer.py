@@ -335,7 +335,7 @@ class Coalescer:
         """`{key: end}` of the keys (with rows) whose coverage ends at or before `upto`; the
         expiry items of keys widened since move on to their end (one item per key and end
         reached, where an item per widening cost an add and a skip each). `forget`: delete
-        those keys instead, and return nothing (a WSCAN's purge reads every edge of a slide
+        those keys instead, the map left empty (a WSCAN's purge reads every edge of a slide
         bucket once per slide: no map of them to build and read again)."""
         live = self.live
         ended: dict = {}

@@ -232,6 +232,9 @@ def test_a_finished_child_gives_its_whole_process_figures(monkeypatch, tmp_path)
     got = suite.run_child("engine", TINY, tmp_path / "s.csv", 7.0)
     assert got["throughput"] == 10_000.0 and got["process_seconds"] >= 0.05
     assert got["process_throughput"] == 100 / got["process_seconds"] <= 2_000
+    # a peer's child only waits for the peer's program, whose figures are its whole process
+    got = suite.run_child("spath", TINY, tmp_path / "s.csv", 7.0)
+    assert got == {"edges": 100, "seconds": 0.01, "throughput": 10_000.0}
 
 
 def test_repeats_go_round_the_systems_and_a_timed_out_run_is_not_repeated(monkeypatch, tmp_path):
