@@ -512,14 +512,29 @@ class FollowerRows:
         self.succ._check()
 
     def state(self) -> dict:
-        # (the held successors' logged rows as their keys: restored, they keep keys)
-        return {"since": self.since, "successors": state_of(self.succ.coalescer(held=True))}
+        # (the held successors' logged rows as their keys, and which of them are logged by
+        # source, `logged`: restored, their keys go back to the log by source)
+        return {
+            "since": self.since,
+            "successors": state_of(self.succ.coalescer(held=True)),
+            "logged": list(self.succ.indexed()),
+        }
 
     def restore(self, state: dict) -> None:
         self.since = {int(f): int(s) for f, s in state["since"].items()}
         succ = Coalescer()
         restore_into(succ, state["successors"])
         self.succ = FanCoverage.of(succ)
+        # A held successor with followers reads its coverage off its rows logged by source
+        # (`_coverage`, `hand_over`): without that log a resumed run lost the rows of its
+        # followers at a hand-over to S-PATH (a deletion). A state from before `logged` was
+        # saved has none.
+        for b in state.get("logged", ()):
+            b = int(b)
+            if b in self.succ.live:
+                self.succ.hold_keys(b, NEVER, index=True)
+            else:
+                self.succ.index(b, [])
 
 
 def _group(by_until: dict, until: int, t, start: int) -> None:
