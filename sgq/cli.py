@@ -28,7 +28,10 @@ def _load(name: str):
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the command `only` alone (what `main` builds when
+    the command is named: the other command modules, and what they import, are not loaded,
+    which is a tenth of a short run's process)."""
     parser = argparse.ArgumentParser(
         prog="sgq",
         description="Streaming graph queries: run .dl rule files incrementally over "
@@ -36,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sgq {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         module = _load(name)
         if module is None:
             continue
@@ -46,13 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _named_command(argv: list[str]) -> str | None:
+    """The command `argv` names in its first word, if it is one (else None: `--help`, a
+    typo, no command)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    tune_for_long_run()  # (before the command's module is imported: its containers too)
+    parser = build_parser(_named_command(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
-    tune_for_long_run()
     try:
         return int(args._run(args) or 0)
     except UserError as exc:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
-from operator import methodcaller
 
 from .errors import UserError
 
@@ -124,7 +123,7 @@ def _plain(text: str, parser, first: int) -> EdgeBlock | None:
         return None
     lines = text.split("\n")
     lines.pop()
-    if len(set(map(methodcaller("count", d), lines))) != 1:
+    if len(set(map(str.count, lines, repeat(d)))) != 1:
         return None  # (as many delimiters in all as the lines need, but not on each line)
     fields = text.replace("\n", d).split(d)
     fields.pop()  # the empty text after the last newline

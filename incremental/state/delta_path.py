@@ -10,8 +10,8 @@ re-derivation: a child never outlives its parent, so expired nodes form whole su
 node has an item there at or before its exp: one when it is made, and `purge` moves the item
 of a node that outlived it on to its exp (once per slide at most, where an item per
 Propagate cost an append each and a skip each). An item is `(root, key, node)`: `purge` reads
-the node itself, no lookup; a node it removes is marked (parent key `_GONE`), so that another
-item of it (`reconnect` adds one) is skipped.
+the node itself, no lookup; a node it removes is marked (parent key `_GONE`), once `reconnect`
+has added a second item to some node, so that another item of it is skipped.
 
 A node is `[ts, exp, parent_key, wit]`; a root node is `[NEVER, FOREVER, None, None]`. Nodes
 with `exp <= now` are treated as absent by the algorithm and dropped by `purge`. The window
@@ -72,6 +72,7 @@ class DeltaPath:
         "several_finals",
         "start_is_root",
         "simple",
+        "twice",
     )
 
     STATE_VERSION = 1
@@ -82,6 +83,9 @@ class DeltaPath:
         self.inv: dict[tuple, set] = {}
         self.heap = ExpiryBuckets()  # exp -> (root, (v, q), node)
         self.count = 0  # non-root nodes
+        #: some node may have two expiry items (`reconnect` adds one): `purge` marks what it
+        #: removes (parent key `_GONE`) only then, a store per node saved on insert-only runs
+        self.twice = False
         self.start: int = dfa.start
         self.delta: list[dict] = dfa.delta
         self.finals: frozenset = frozenset(dfa.finals)
@@ -129,7 +133,9 @@ class DeltaPath:
         start, trees, inv = self.start, self.trees, self.inv
         for s, q in moves:
             if s == start:
-                tree = self.tree(u)
+                tree = trees.get(u)
+                if tree is None:
+                    tree = self.tree(u)
                 if self.start_is_root:  # (u, s0) is T_u's root and in no other tree
                     key = (v, q)
                     child = tree.get(key)
@@ -157,9 +163,11 @@ class DeltaPath:
 
     def _relax(self, x, tree, parent, v, q, ts, exp, wit, now, reached) -> None:
         """Expand / Propagate from one offer, until nothing improves."""
-        expiring, inv = self.heap.bucket, self.inv
+        heap, inv = self.heap, self.inv
+        buckets = heap.buckets
         bucket_exp = bucket = None  # the expiry list of the last node's exp
         finals, forward = self.finals, self.forward
+        made = 0
         work = [(parent, v, q, ts, exp, wit)]
         while work:
             parent, v, q, ts, exp, wit = work.pop()
@@ -174,9 +182,12 @@ class DeltaPath:
                     inv[key] = {x}
                 else:
                     roots.add(x)
-                self.count += 1
+                made += 1
                 if exp != bucket_exp:  # an offer's nodes mostly share its exp: its list once
-                    bucket_exp, bucket = exp, expiring(exp)
+                    bucket_exp = exp
+                    bucket = buckets.get(exp)  # (most exist: no call)
+                    if bucket is None:
+                        bucket = heap.bucket(exp)
                 bucket.append((x, key, node))
             elif node[1] <= now:  # expired: a fresh derivation (its item comes up: `purge`)
                 before = node[1]
@@ -222,6 +233,7 @@ class DeltaPath:
                     pushed = work[base:]
                     pushed.reverse()
                     work[base:] = pushed
+        self.count += made
 
     # ---- deletion: invalidate and reconnect
     def below_tree_edges(
@@ -252,6 +264,7 @@ class DeltaPath:
         """Invalidate the subtrees of `starts` in `T_x` and re-derive each of their nodes with
         its best valid derivation; return the invalidated node keys."""
         tree = self.trees[x]
+        self.twice = True
         invalid = self._subtrees(tree, starts, now)
         best, heap = self._seeds(tree, invalid, now)
         self._settle(best, heap, invalid, now)
@@ -439,10 +452,14 @@ class DeltaPath:
         trees, inv = self.trees, self.inv
         finals = self.finals
         several = self.several_finals  # else a result's one final node: its end is that node's
+        by_exp = ended is not None and not several
+        by_key = ended is not None and several
+        twice = self.twice
         last = tree = None  # items come in runs of one root (one relaxation's nodes)
-        removed = 0
+        skipped = 0  # items not of a node removed here
         later: dict = {}  # exp -> items of nodes that outlived them: moved on to their exp
-        for item in self.heap.expired(now):
+        items = self.heap.expired(now)
+        for item in items:
             root, key, node = item
             exp = node[1]
             if exp > now:
@@ -451,20 +468,18 @@ class DeltaPath:
                     later[exp] = [item]
                 else:
                     moved.append(item)
+                skipped += 1
                 continue
-            if node[2] is _GONE:
-                continue  # (a second item of a node removed already: `reconnect`)
+            if twice:
+                if node[2] is _GONE:
+                    skipped += 1
+                    continue  # (a second item of a node removed already: `reconnect`)
+                node[2] = _GONE
             if root != last:
                 last, tree = root, trees[root]
             del tree[key]
-            node[2] = _GONE
-            removed += 1
-            if ended is not None and key[1] in finals:
-                if several:
-                    rkey = (root, key[0])
-                    if exp > ended.get(rkey, NEVER):
-                        ended[rkey] = exp
-                else:
+            if key[1] in finals:
+                if by_exp:
                     by_root = ended.get(exp)
                     if by_root is None:
                         ended[exp] = {root: [key[0]]}
@@ -474,6 +489,10 @@ class DeltaPath:
                             by_root[root] = [key[0]]
                         else:
                             got.append(key[0])
+                elif by_key:
+                    rkey = (root, key[0])
+                    if exp > ended.get(rkey, NEVER):
+                        ended[rkey] = exp
             roots = inv[key]
             roots.discard(root)
             if not roots:
@@ -486,7 +505,7 @@ class DeltaPath:
                 roots.discard(root)
                 if not roots:
                     del inv[rkey]
-        self.count -= removed
+        self.count -= len(items) - skipped
         bucket = self.heap.bucket
         for exp, items in later.items():
             bucket(exp).extend(items)
@@ -530,12 +549,15 @@ class DeltaPath:
         saved = ExpiryBuckets()
         restore_into(saved, state["expiry"])
         heap = self.heap = ExpiryBuckets()
+        held = 0
         for exp, items in saved.buckets.items():
             for root, v, q in items:
                 key = (v, q)
                 node = self.trees.get(root, {}).get(key)
                 if node is not None:  # (else an item of a node removed since)
                     heap.add(exp, (root, key, node))
+                    held += 1
+        self.twice = held > count  # (more items than nodes: some node has two)
 
     def _check(self, now: int | None = None) -> None:
         """Invariants: inverted index == tree membership; counts; non-empty intervals; a
