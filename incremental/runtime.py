@@ -245,6 +245,9 @@ class Dataflow:
             if ids[root] not in self.outputs:
                 self.outputs.append(ids[root])
         self._output_set = set(self.outputs)
+        for i, op in enumerate(self.ops):
+            if type(op) is WScanOp and self._reads_by_paths_only(i):
+                op.read_coverage_from(self.indexes[i])  # (its coverage is its index's)
         self._sources = {i for ids in self.wscans.values() for i in ids}
         self._sources |= {i for routes in self.routes.values() for i, _ in routes}
         self.output_labels = {i: nodes[i].label for i in self.outputs}
@@ -257,6 +260,18 @@ class Dataflow:
         )
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
         self.names = [f"#{i} {op_kind(n)}[{_reads(n)}]" for i, n in enumerate(nodes)]
+
+    def _reads_by_paths_only(self, i: int) -> bool:
+        """Whether node `i`'s output is read by PATHs only, through its shared index, and is
+        no output of the engine (state/index_coverage.py: then a WSCAN's coverage is the
+        index's)."""
+        consumers = self.consumers[i]
+        return (
+            self.indexes[i] is not None
+            and i not in self._output_set
+            and bool(consumers)
+            and all(type(self.ops[j]) in (PathOp, PathClosureOp) for j, _port in consumers)
+        )
 
     def run(
         self, edges_by_label: dict[str, list], now: int, deleting: set | frozenset = frozenset()

@@ -13,6 +13,10 @@ not after it gets an end record `(s, t, start, now)` (a negative tuple, incremen
 key deleted and re-inserted stays valid without a break (`[start, now)` then `[now, exp)`), so
 only a widening, if any, is emitted. Cost per edge: O(1), plus O(log n) when emitted.
 
+When every reader is a PATH, the coverage is read off the node's shared index instead of kept
+beside it (`read_coverage_from`, state/index_coverage.py): the same rows, the window's edges
+held once.
+
 With conditions (thesis rule 12, W_ω(σ_Φ(S))), an edge that fails them is dropped before the
 window, `-` edges included (a `+` and a `-` of one key pass or fail alike): the window keeps
 no coverage for it.
@@ -23,11 +27,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..sgt import wscan_expiry
+from ..state.coalescer import Coalescer
+from ..state.index_coverage import IndexCoverage
 from .base import BuildContext, CoalescedOperator
 from .filter import compile_conditions, passes
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
+    from ..state.edge_index import EdgeIndex
 
 
 class WScanOp(CoalescedOperator):
@@ -75,10 +82,17 @@ class WScanOp(CoalescedOperator):
             return [(s, t, ts, until, ((s, t, label),)) for s, t, ts, until, _w in rows]
         return rows
 
+    def read_coverage_from(self, index: EdgeIndex) -> None:
+        """Read the emitted coverage off `index`, the node's shared one, which every reader of
+        this node (PATHs only: see state/index_coverage.py) reads: no Coalescer of its own."""
+        self.out = IndexCoverage(index)
+
     def state(self) -> dict:
         return {**super().state(), "deleted": self.deleted, "unmatched": self.unmatched}
 
     def restore(self, state: dict) -> None:
+        if state["output"].get("class") == "Coalescer" and type(self.out) is not Coalescer:
+            self.out = Coalescer()  # saved by a WSCAN keeping its own coverage: it goes on so
         super().restore(state)
         self.deleted = state["deleted"]
         self.unmatched = state["unmatched"]
