@@ -138,11 +138,13 @@ class DeltaView:
     def enter_instants(self, groups: list) -> None:
         """`enter` of several instants' keys, `[(τ, keys), ...]` (a span's results, operators/
         path.py); the key lists become the view's."""
-        plus = self.plus
+        plus, minus, fplus, fminus = self.plus, self.minus, self.fplus, self.fminus
+        instants = self.instants
         for tau, keys in groups:
             bucket = plus.get(tau)
             if bucket is None:
-                self._instant(tau)
+                if not (tau in minus or tau in fplus or tau in fminus):  # (`_instant`)
+                    heapq.heappush(instants, tau)
                 plus[tau] = keys
             else:
                 bucket.extend(keys)

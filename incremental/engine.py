@@ -185,15 +185,17 @@ class Engine:
         span: dict[str, list] = {}
         count = first = end = 0
         for edge in edges:
-            src, trg, label = edge[0], edge[1], edge[2]
-            op = edge[4] if len(edge) > 4 else "+"
+            if len(edge) == 5:
+                src, trg, label, t, op = edge
+            else:
+                src, trg, label, t = edge[0], edge[1], edge[2], edge[3]
+                op = edge[4] if len(edge) > 4 else "+"
             if op != "+":
                 if count:
                     self._run_span(span, first, count)
                     span, count = {}, 0
-                push(src, trg, label, edge[3], op)
+                push(src, trg, label, t, op)
                 continue
-            t = edge[3]
             if type(t) is not int or t < self._seen or self._closed:
                 t = self._time(src, trg, label, t, op)  # (raises unless a time to convert)
             if type(label) is not str:
