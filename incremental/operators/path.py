@@ -145,15 +145,11 @@ class PathOp(PhysicalOperator):
         if len(ports) == 1:
             ((batch, moves),) = ports
             offers = zip(batch, repeat(moves))
-        else:  # in time order, an instant's ports in port order (as `by_instant` gives them)
-            order = sorted(
-                (ts, k, i)
-                for k, (batch, _moves) in enumerate(ports)
-                for i, (_u, _v, ts, _exp, _wit) in enumerate(batch)
-            )
-            sgts = [batch for batch, _moves in ports]
-            moves_of = [moves for _batch, moves in ports]
-            offers = [(sgts[k][i], moves_of[k]) for _ts, k, i in order]
+        else:  # in time order, an instant's ports in port order (as `by_instant` gives them):
+            # a stable sort by instant of the ports one after the other (each port's run in
+            # time order already: the sort merges them)
+            offers = [offer for batch, moves in ports for offer in zip(batch, repeat(moves))]
+            offers.sort(key=_instant_of_offer)
         if self.sink is None:
             return self._span_rows(offers)
         insert, enter = self.delta_path.insert, self._enter
@@ -500,3 +496,9 @@ def epsilon_pairs(out, batch, now, result, wit) -> None:
         if got is not None:
             g_ts, g_exp = got
             result.append((v, v, g_ts, g_exp, wit))
+
+
+def _instant_of_offer(offer: tuple) -> int:
+    """The instant of an offer `(sgt, moves)`: its sgt's ts."""
+    (_u, _v, ts, _exp, _wit), _moves = offer
+    return ts
