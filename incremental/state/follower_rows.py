@@ -512,12 +512,14 @@ class FollowerRows:
         self.succ._check()
 
     def state(self) -> dict:
-        # (the held successors' logged rows as their keys, and which of them are logged by
-        # source, `logged`: restored, their keys go back to the log by source)
+        # (the held successors' logged rows as their keys; and the rows of those with
+        # followers by source, `logged`, FanCoverage.index_state: restored, their keys go back
+        # to the log, and their rows by source are those saved, which hold the live ends the
+        # log never had, FanCoverage.index)
         return {
             "since": self.since,
             "successors": state_of(self.succ.coalescer(held=True)),
-            "logged": list(self.succ.indexed()),
+            "logged": self.succ.index_state(),
         }
 
     def restore(self, state: dict) -> None:
@@ -525,16 +527,15 @@ class FollowerRows:
         succ = Coalescer()
         restore_into(succ, state["successors"])
         self.succ = FanCoverage.of(succ)
-        # A held successor with followers reads its coverage off its rows logged by source
-        # (`_coverage`, `hand_over`): without that log a resumed run lost the rows of its
+        # A held successor with followers reads its coverage off its rows by source
+        # (`_coverage`, `hand_over`): without them a resumed run lost the rows of its
         # followers at a hand-over to S-PATH (a deletion). A state from before `logged` was
         # saved has none.
-        for b in state.get("logged", ()):
-            b = int(b)
-            if b in self.succ.live:
-                self.succ.hold_keys(b, NEVER, index=True)
-            else:
-                self.succ.index(b, [])
+        logged = state.get("logged", [])
+        for src, _rows in logged:
+            if src in self.succ.live:
+                self.succ.hold_keys(src, NEVER)
+        self.succ.restore_index(logged)
 
 
 def _group(by_until: dict, until: int, t, start: int) -> None:
