@@ -9,8 +9,8 @@ errors (arity, safety, recursion...) are not found here but by `datalog.checks`.
 from __future__ import annotations
 
 import functools
+import os
 import re
-from importlib import resources
 
 import lark
 from lark import Lark, Token, v_args
@@ -25,7 +25,10 @@ UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 @functools.cache
 def _lark() -> Lark:
-    grammar = resources.files(__package__).joinpath("dl.lark").read_text(encoding="utf-8")
+    # (next to this module, as the package data is installed: importlib.resources would
+    # import tempfile, shutil and zipfile, 6 ms of a start)
+    with open(os.path.join(os.path.dirname(__file__), "dl.lark"), encoding="utf-8") as f:
+        grammar = f.read()
     return cached_parser(
         grammar,
         lambda: Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -47,6 +46,8 @@ def cached_parser(grammar: str, build: Callable[[], Lark]) -> Lark:
         pass
     parser = build()
     try:
+        import tempfile  # (only when saving: most starts load, 4 ms of imports saved)
+
         where.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where, prefix=".dl-parser-")
         try:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from .checkpoint import Checkpoints, Position, cut_back, durable_size, edge_digest
 from .evaluation import Evaluation
+from .incremental.deltas import csv_plain
 from .metrics import RunMetrics
 from .progress import Progress, human
 from .rejects import Rejects, rejects_path
@@ -44,6 +45,11 @@ class RunJob:
             query, args.emit, paths=args.paths, sort_rows=ckpt is not None, segments=True
         )
         self.engine = self.evaluation.engine
+        #: every output label is a name CSV writes as it is (a quoted predicate name may not
+        #: be): with `Engine.plain_vertices`, delta lines need no check (`write_groups`)
+        self.plain_labels = all(
+            csv_plain(label) for label in self.engine.dataflow.output_labels.values()
+        )
         # the delta view is the engine's own (its native producers write to it): one root
         self.roots = {"engine": self.engine}
         self.resume: Position | None = ckpt.load(self.roots) if ckpt is not None else None
@@ -133,7 +139,7 @@ class RunJob:
         or delta groups, as the evaluation gives them."""
         writer = self.writer
         if self.deltas:
-            writer.write_groups(results)
+            writer.write_groups(results, self.plain_labels and self.engine.plain_vertices)
         elif self.evaluation.segments:
             writer.write_segments(results, self.engine.plain_vertices)
         elif self.args.paths:

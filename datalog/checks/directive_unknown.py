@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-
 from ..errors import UNKNOWN_DIRECTIVE, DlError
 from .context import CheckContext
 
@@ -16,6 +14,8 @@ def check_unknown_directives(ctx: CheckContext) -> list[DlError]:
     for d in ctx.program.directives:
         if d.name in KNOWN:
             continue
+        import difflib  # (only for a program with an unknown directive: a start's 1 ms)
+
         close = difflib.get_close_matches(d.name, KNOWN, n=1, cutoff=0.75)
         hint = f" (did you mean '.{close[0]}'?)" if close else ""
         errors.append(ctx.error(UNKNOWN_DIRECTIVE.format(name=d.name, hint=hint), d.loc))

@@ -652,3 +652,33 @@ def test_sgq_prepare_then_run(tmp_path, capsys):
         a, _ = _run_to_file(tmp_path, capsys, csv_path, emit=emit, name="a.csv")
         b, _ = _run_to_file(tmp_path, capsys, tmp_path / "prepared", emit=emit, name="b.csv")
         assert a.read_bytes() == b.read_bytes()
+
+
+@pytest.mark.parametrize("operator", ["auto", "spath", "closure"])
+def test_deltas_of_a_quoted_output_label_are_quoted(tmp_path, capsys, operator):
+    """Vertices known plain do not make a label plain: an output predicate named `"a,b"`
+    is quoted in every delta line (the writer checks what it cannot know plain)."""
+    program = tmp_path / "q.dl"
+    program.write_text(
+        '.window 10\n.output "a,b", C\n"a,b"(x, y) :- knows+(x, y).\nC(x, y) :- knows(x, y).\n'
+    )
+    edges = [("p1", "p2", "knows", 0, "+"), ("p2", "p3", "knows", 1, "+")]
+    path = write_edges(tmp_path / "e.csv", edges)
+    out = tmp_path / "out.csv"
+    code, _, err = sgq_main(
+        ["run", program, "--input", path, "--output", out, "--no-progress", "--emit", "deltas"]
+        + ["--path-operator", operator],
+        capsys,
+    )
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert '0,+,p1,p2,"a,b"\n' in text and "0,+,p1,p2,C\n" in text
+    _header, rows = read_result(out)
+    assert sorted(r for r in rows if r[4] == "a,b") == [
+        ("0", "+", "p1", "p2", "a,b"),
+        ("1", "+", "p1", "p3", "a,b"),
+        ("1", "+", "p2", "p3", "a,b"),
+        ("10", "-", "p1", "p2", "a,b"),
+        ("10", "-", "p1", "p3", "a,b"),
+        ("11", "-", "p2", "p3", "a,b"),
+    ]
