@@ -188,6 +188,15 @@ class FanRows:
             ]
         )
 
+    def follow_with(self, other: FanRows) -> None:
+        """`other`'s rows after these, kept as fans: only while these hold no row that is no
+        fan's (those come after the fans' rows)."""
+        assert not self.rows, "rows that are no fan's come last"
+        self.fans += other.fans
+        self.n += other.n - len(other.rows)
+        self.plain = self.plain and other.plain
+        self.extend(other.rows)
+
     def extend(self, rows: list[tuple]) -> None:
         """Rows `(src, trg, ts, exp, None)` as they are, no fan's (their vertices unchecked:
         the whole is no longer `plain`)."""

@@ -676,10 +676,13 @@ class PathClosureOp(PhysicalOperator):
                 self.sink.leave_fans(level, self.label, fans, self.closure.plain)
 
     def spans(self) -> bool:
-        """Native deltas, ε-pairs included (after a hand-over, S-PATH's answer)."""
+        """Native deltas, ε-pairs included; or rows only the engine's output reads (coarse
+        levels, `process`: the levels before an instant drop at its start, each at its own
+        instant, as `overdue` drops them between rounds; the one at the instant after it),
+        as S-PATH's rows do. After a hand-over, S-PATH's answer."""
         if self.spath is not None:
             return self.spath.spans()
-        return self.sink is not None
+        return self.sink is not None or bool(self.fans)
 
     def process_span(self, batches: list) -> list:
         """A span (runtime `run_span`): after a hand-over S-PATH's; else the closure takes
@@ -688,9 +691,19 @@ class PathClosureOp(PhysicalOperator):
         within the span replays the indexes as of its instant)."""
         if self.spath is not None:
             return self.spath.process_span(batches)
-        result: list = []
+        result: list | FanRows = []
         for instant, group in by_instant(batches):
-            result += self.process(group, instant)
+            got = self.process(group, instant)
+            if not got:
+                continue
+            if not result:
+                result = got
+            elif type(result) is FanRows and type(got) is FanRows and not result.rows:
+                # (rows as fans, in the instants' order: their fans one after the other,
+                # then the last one's rows that are no fan's)
+                result.follow_with(got)
+            else:
+                result = [*result, *got]
         return result
 
     def settle(self, frontier: float) -> None:

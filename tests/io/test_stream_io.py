@@ -339,3 +339,34 @@ def test_delta_groups_known_plain_write_what_their_rows_write_unchecked(groups):
         g = ResultWriter(got, fields)
         g.write_groups(groups, plain=True)
     assert got.getvalue() == want.getvalue() and g.rows == len(rows)
+
+
+@st.composite
+def _fan_rows(draw):
+    """A round's FanRows: fans (one start or one per target) and rows that are no fan's."""
+    rows = FanRows(plain=draw(st.booleans()))
+    for src in draw(st.lists(_vertex, max_size=3)):
+        trgs = draw(st.lists(_vertex, min_size=1, max_size=3))
+        if draw(st.booleans()):
+            rows.add(src, trgs, draw(st.integers(0, 9)), 10)
+        else:
+            rows.add(src, trgs, [draw(st.integers(0, 9)) for _ in trgs], 10)
+    rows.extend(draw(st.lists(st.tuples(_vertex, _vertex, st.just(1), st.just(5), st.none()))))
+    return rows
+
+
+@given(st.lists(_fan_rows(), min_size=1, max_size=4))
+def test_fan_rows_followed_by_others_are_all_their_rows_in_order(rounds):
+    """`follow_with` (a span's rounds of closure rows, operators/path_closure.py): the rows
+    of each round after the last's, kept as fans while no row that is no fan's came yet."""
+    taken = [rounds[0]]
+    for r in rounds[1:]:
+        if taken[-1].rows:
+            break  # (not taken: the caller makes a list)
+        taken.append(r)
+    want = [row for r in taken for row in r]
+    plain = all(r.plain for r in taken)
+    got = taken[0]
+    for r in taken[1:]:
+        got.follow_with(r)
+    assert list(got) == want and len(got) == len(want) and got.plain == plain
