@@ -71,7 +71,9 @@ words (`Tuning`), a closure for one new top level in `level_every` only
 that holds the result, widened when it comes up (`defers_rows`, `overdue`: the engine asks
 when time passes an end; the level at `now` goes after the round at `now`, what goes on past
 it widened in that round where the round did not widen it further, so one row per key and
-round). A hand-over to S-PATH widens every result to its exact end at once (its replay).
+round; within a span of instants, runtime `run_span`, each instant's round drops the levels
+below it at its start, as `overdue` would have between rounds, so a span gives the same rows).
+A hand-over to S-PATH widens every result to its exact end at once (its replay).
 
 Native deltas (a delta-mode engine whose output is this PATH, or a RENAME of it read by
 nothing else: runtime._native_outputs): the results need no Coalescer, and no pair's exp when
