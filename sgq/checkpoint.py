@@ -30,8 +30,6 @@ instant leaves either the old or the new checkpoint, each consistent with the fi
 from __future__ import annotations
 
 import dataclasses
-import gzip
-import hashlib
 import json
 import os
 import signal
@@ -98,10 +96,14 @@ def edge_digest(edges, crc: int = 0) -> int:
 
 def program_digest(text: str) -> str:
     """The SHA-256 of a program's text (the `program_sha256` setting)."""
+    import hashlib  # (hashlib and gzip only with a checkpoint: 4 ms of every start)
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _fingerprint(settings: dict) -> str:
+    import hashlib
+
     canon = json.dumps(settings, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
@@ -197,6 +199,8 @@ class Checkpoints:
         return position
 
     def _read(self) -> dict:
+        import gzip
+
         try:
             with gzip.open(self.path, "rb") as handle:
                 data = json.loads(handle.read())
@@ -212,6 +216,8 @@ class Checkpoints:
     def save(self, roots: dict[str, Any], position: Position) -> None:
         """Write a checkpoint of `roots` at `position`, atomically. The output files must
         already be flushed and fsync'd up to `position`'s lengths."""
+        import gzip
+
         started = time.perf_counter()
         try:
             state = encode(roots)

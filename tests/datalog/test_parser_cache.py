@@ -8,7 +8,7 @@ from importlib import resources
 
 from lark import Lark
 from sgq.datalog import parser_cache
-from sgq.datalog.parser import _lark
+from sgq.datalog.grammar import _lark
 
 GRAMMAR = resources.files("sgq.datalog").joinpath("dl.lark").read_text(encoding="utf-8")
 PROGRAM = """.window 10d
@@ -68,7 +68,7 @@ def test_a_broken_cache_file_is_built_again_and_replaced(tmp_path, monkeypatch):
     parser = parser_cache.cached_parser(GRAMMAR, _counting_build(calls))
     assert calls == [1] and parser.parse(PROGRAM) == _build().parse(PROGRAM)
     assert parser_cache.cached_parser(GRAMMAR, _counting_build(calls)) and calls == [1]
-    assert not list(tmp_path.glob(".dl-parser-*")), "a temporary file was left"
+    assert not list(tmp_path.glob(".dl-*")), "a temporary file was left"
 
 
 def test_an_unwritable_or_disabled_cache_builds_each_time(tmp_path, monkeypatch):
