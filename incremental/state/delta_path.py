@@ -456,6 +456,7 @@ class DeltaPath:
         by_key = ended is not None and several
         twice = self.twice
         last = tree = None  # items come in runs of one root (one relaxation's nodes)
+        last_exp = by_root = got = None  # (by_exp: the ended lists of the run's root and exp)
         skipped = 0  # items not of a node removed here
         later: dict = {}  # exp -> items of nodes that outlived them: moved on to their exp
         items = self.heap.expired(now)
@@ -477,18 +478,20 @@ class DeltaPath:
                 node[2] = _GONE
             if root != last:
                 last, tree = root, trees[root]
+                got = None
             del tree[key]
             if key[1] in finals:
                 if by_exp:
-                    by_root = ended.get(exp)
-                    if by_root is None:
-                        ended[exp] = {root: [key[0]]}
-                    else:
+                    if exp != last_exp:  # (a bucket's items mostly share their exp)
+                        last_exp, got = exp, None
+                        by_root = ended.get(exp)
+                        if by_root is None:
+                            by_root = ended[exp] = {}
+                    if got is None:
                         got = by_root.get(root)
                         if got is None:
-                            by_root[root] = [key[0]]
-                        else:
-                            got.append(key[0])
+                            got = by_root[root] = []
+                    got.append(key[0])
                 elif by_key:
                     rkey = (root, key[0])
                     if exp > ended.get(rkey, NEVER):
