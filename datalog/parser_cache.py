@@ -12,11 +12,11 @@ lark cannot read) only means building the tables as before. `SGQ_CACHE_DIR` move
 
 Parsed programs are kept there too (`saved_program`, `save_program`): a program read from a
 file is most likely run again, and loading it parsed skips lark altogether. Such a file holds
-the program's text and a stamp of the code that parsed it (the grammar, the transformer, the
-AST classes and lark, by size and modification time, as Python stamps its bytecode), and is
-read only when both match: another text that lands on the same file name, or a program parsed
-by other code, is parsed again. At most `PROGRAMS_KEPT` are kept, the least recently written
-removed first.
+the program's text and a stamp of the code that parsed it (the grammar, the transformer and
+the durations it reads, the AST classes and lark, by size and modification time, as Python
+stamps its bytecode), and is read only when both match: another text that lands on the same
+file name, or a program parsed by other code, is parsed again. At most `PROGRAMS_KEPT` are
+kept, the least recently written removed first.
 """
 
 from __future__ import annotations
@@ -88,11 +88,12 @@ def _write(where: Path, path: Path, save: Callable) -> bool:
 
 def _code_stamp() -> tuple:
     """Size and modification time of the code that turns text into a Program: the grammar,
-    the transformer, the AST classes and lark (its package's first module)."""
+    the transformer, the durations it reads, the AST classes and lark (its package's first
+    module)."""
     from importlib.util import find_spec
 
     here = os.path.dirname(__file__)
-    files = [os.path.join(here, name) for name in ("dl.lark", "grammar.py", "ast.py")]
+    files = [os.path.join(here, name) for name in ("dl.lark", "grammar.py", "parser.py", "ast.py")]
     spec = find_spec("lark")
     files.append(spec.origin if spec is not None and spec.origin else "")
     stamp = []
