@@ -51,10 +51,14 @@ class FanCoverage:
     def hold(self, src: Hashable, trgs: list, start: int, until: int) -> None:
         """Log the rows `[start, until)` of src's targets `trgs`, a held source's."""
         entry = (src, trgs, start, until)
-        self.held.add(until, entry)
-        got = self.held_of.get(src)
-        if got is not None:
-            self._indexed(src, got, entry)
+        bucket = self.held.buckets.get(until)  # (most exist: no call)
+        if bucket is None:
+            bucket = self.held.bucket(until)
+        bucket.append(entry)
+        if self.held_of:
+            got = self.held_of.get(src)
+            if got is not None:
+                self._indexed(src, got, entry)
 
     def hold_all(self, srcs: list, trgs: list, start: int, until: int) -> None:
         """`hold` of each held source in `srcs` for the same rows, one log entry for all (an

@@ -58,6 +58,8 @@ from .coalescer import Coalescer
 from .fan_coverage import FanCoverage
 from .product_nodes import COLD, bits
 
+_NOTHING_APART: dict = {}  # (`_apart` of most calls; never written)
+
 
 class FollowerRows:
     """`since[f]` per follower node f (the closure's `derived`), `succ` the coverage of the
@@ -184,7 +186,11 @@ class FollowerRows:
                 if not trgs:
                     continue
                 ts = [st for st, old in zip(starts, olds) if old < e]
-            self._fan(closure, group, apart.get(e), trgs, ts, exp, cover, now, out)
+            srcs = group.lists
+            if srcs is not None and (not apart or e not in apart):
+                out.append((srcs, trgs, ts, exp))  # (most groups: `_fan`'s first case)
+            else:
+                self._fan(closure, group, apart.get(e), trgs, ts, exp, cover, now, out)
 
     def changed_held(
         self,
@@ -230,7 +236,11 @@ class FollowerRows:
                         trgs = [t for t in got if t not in gone]
                         if not trgs:
                             continue
-            self._fan(closure, group, apart.get(e), trgs, now, exp, cover, now, out)
+            srcs = group.lists
+            if srcs is not None and (not apart or e not in apart):
+                out.append((srcs, trgs, now, exp))  # (most groups: `_fan`'s first case)
+            else:
+                self._fan(closure, group, apart.get(e), trgs, now, exp, cover, now, out)
 
     def _apart(self, closure, b: int, got: list, skip: Iterable[int]) -> dict:
         """`{exp: {follower: alone}}`: b's followers out of their group's fan, those of this
@@ -238,6 +248,13 @@ class FollowerRows:
         target (`alone`: one by one, `_alone`)."""
         sole = closure.sole
         members = sole.followers[b]
+        if not skip and len(got) == 1:  # (most calls: one target, no follower of the round)
+            v = closure.vid.get(got[0])
+            if v is not None:
+                f = v * closure.nstates + self.start
+                if f in members:
+                    return {sole.exp[f]: {f: True}}
+            return _NOTHING_APART
         apart: dict = {}
         for f in skip:
             if f in members:
