@@ -564,7 +564,7 @@ class PathClosureOp(PhysicalOperator):
         add = pairs.add
         for fan in derived:
             src, trgs, ts, exp = fan
-            if type(src) is Sources and len(src) == 1 and len(trgs) == 1 and type(ts) is int:
+            if type(src) is Sources and len(src.names) == 1 and len(trgs) == 1 and type(ts) is int:
                 [name], [since], [t] = src.names, src.since, trgs
                 add(name, t, since if since > ts else ts, exp)
             else:
