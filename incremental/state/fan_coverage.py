@@ -136,7 +136,10 @@ class FanCoverage:
             cur = fan.get(trg)
             if cur is None or cur[1] <= now:
                 fan[trg] = (now, exp)
-                self.heap.add(exp, (src, trgs))
+                bucket = self.heap.buckets.get(exp)  # (most exist: no call)
+                if bucket is None:
+                    bucket = self.heap.bucket(exp)
+                bucket.append((src, trgs))
                 return trgs, now, None
             if exp > cur[1]:
                 fan[trg] = (cur[0], exp)
