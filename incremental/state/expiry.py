@@ -24,7 +24,10 @@ class ExpiryBuckets:
 
     def add(self, exp: int, item: Any) -> None:
         """Remember `item` as expiring at `exp`."""
-        self.bucket(exp).append(item)
+        bucket = self.buckets.get(exp)  # (most exist: no second call)
+        if bucket is None:
+            bucket = self.bucket(exp)
+        bucket.append(item)
 
     def bucket(self, exp: int) -> list:
         """The list of the items expiring at `exp`, made if new: a caller adding many items

@@ -51,10 +51,7 @@ class FanCoverage:
     def hold(self, src: Hashable, trgs: list, start: int, until: int) -> None:
         """Log the rows `[start, until)` of src's targets `trgs`, a held source's."""
         entry = (src, trgs, start, until)
-        bucket = self.held.buckets.get(until)  # (most exist: no call)
-        if bucket is None:
-            bucket = self.held.bucket(until)
-        bucket.append(entry)
+        self.held.add(until, entry)
         if self.held_of:
             got = self.held_of.get(src)
             if got is not None:
@@ -136,10 +133,7 @@ class FanCoverage:
             cur = fan.get(trg)
             if cur is None or cur[1] <= now:
                 fan[trg] = (now, exp)
-                bucket = self.heap.buckets.get(exp)  # (most exist: no call)
-                if bucket is None:
-                    bucket = self.heap.bucket(exp)
-                bucket.append((src, trgs))
+                self.heap.add(exp, (src, trgs))
                 return trgs, now, None
             if exp > cur[1]:
                 fan[trg] = (cur[0], exp)
