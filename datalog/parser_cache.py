@@ -21,6 +21,7 @@ kept, the least recently written removed first.
 
 from __future__ import annotations
 
+import functools
 import os
 import zlib
 from collections.abc import Callable
@@ -86,10 +87,11 @@ def _write(where: Path, path: Path, save: Callable) -> bool:
     return True
 
 
+@functools.cache
 def _code_stamp() -> tuple:
     """Size and modification time of the code that turns text into a Program: the grammar,
     the transformer, the durations it reads, the AST classes and lark (its package's first
-    module)."""
+    module); once per process (a miss reads it twice: `saved_program`, `save_program`)."""
     from importlib.util import find_spec
 
     here = os.path.dirname(__file__)
@@ -137,10 +139,11 @@ def save_program(text: str, program) -> None:
         return
     import pickle
 
-    def save(f):
-        pickle.dump((stamp, text, program), f, protocol=pickle.HIGHEST_PROTOCOL)
-
-    if _write(where, _program_path(where, text), save):
+    try:
+        blob = pickle.dumps((stamp, text, program), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # (a program that cannot be pickled is parsed each time, not lost)
+        return
+    if _write(where, _program_path(where, text), lambda f: f.write(blob)):
         _keep_newest(where)
 
 

@@ -116,3 +116,14 @@ def test_a_later_process_does_not_import_lark(cache, tmp_path):
         for _ in range(2)
     ]
     assert [r.stdout.strip() for r in runs] == ["True", "False"], [r.stderr for r in runs]
+
+
+def test_a_program_that_cannot_be_kept_is_still_parsed(cache, monkeypatch):
+    import pickle
+
+    def refuse(*args, **kwargs):
+        raise pickle.PicklingError("not this one")
+
+    monkeypatch.setattr(pickle, "dumps", refuse)
+    assert parse(PROGRAM, "q.dl") == grammar.parse_text(PROGRAM)
+    assert _kept(cache) == []
