@@ -371,6 +371,7 @@ class PathClosureOp(PhysicalOperator):
         named once per batch."""
         closure = self.closure
         names = closure.names
+        final_names = closure.final_names
         ns = closure.nstates
         cover = self.out
         fan = cover.admit_fan  # a FanCoverage until a hand-over
@@ -429,7 +430,7 @@ class PathClosureOp(PhysicalOperator):
             if trgs is None:
                 trgs = named.get(mask)
                 if trgs is None:
-                    trgs = named[mask] = [names[y // ns] for y in bits(mask)]
+                    trgs = named[mask] = final_names(mask)
                 by_id[id(mask)] = trgs
             if implicit and x % ns == start and cover.keyless(xv):
                 # the closure's findings of a start node whose coverage it holds are exactly

@@ -46,20 +46,27 @@ def extend(
         return 0
     desc = bb | reach.get(b, 0)
     srcs = (1 << a) | anc.get(a, 0)
+    ab = anc.get(b, 0)
     # a node that reached b before holds all of desc already, a node a reached before is
     # reached by all of srcs already: both are left out by one mask operation each
     # (`s ^ (s & m)`, never `s & ~m`: a negative int makes CPython's `&` 5-10x slower), so
     # every node left gains something (each x lacks b, each y lacks a): nothing is tested
-    # before an update, and what x held of desc is read only for the nodes reported
-    xs = bits(srcs ^ (srcs & anc.get(b, 0)))
-    for x in xs:
-        rx = reach.get(x, 0)
+    # before an update, and what x held of desc is read only for the nodes reported.
+    # Every x but a reaches a, every y but b is reached from b (anc is reach transposed), so
+    # both have an entry: a and b get one first (a is among the xs, b among the ys, since a
+    # did not reach b), and the loops subscript, where a `get` call costs twice as much.
+    if not ra:
+        reach[a] = 0
+    if not ab:
+        anc[b] = 0
+    for x in bits(srcs ^ (srcs & ab)):
+        rx = reach[x]
         reach[x] = rx | desc
         if x % ns == start or x in watch:
             common = rx & desc
             gained.append((x, rx, desc ^ common if common else desc))
     for y in bits(desc ^ (desc & ra)):  # (each lacks a as an ancestor: all gain)
-        anc[y] = anc.get(y, 0) | srcs
+        anc[y] |= srcs
     return srcs.bit_count() + desc.bit_count()
 
 

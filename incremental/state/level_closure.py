@@ -201,13 +201,10 @@ class LevelClosure(ProductNodes):
     def ends_by_level(self, x: int, after: float = NEVER) -> list:
         """`[(level, [vertex, ...])]`, highest level first: `bottlenecks` grouped by level and
         named, x's own vertex left out (one pass over x's final nodes)."""
-        names, ns = self.names, self.nstates
-        own = x // ns
-        mine = sum(1 << (own * ns + q) for q in self.finals)  # (x's own vertex: left out)
-        return [
-            (level, [names[y // ns] for y in bits(new)])
-            for level, new in self._by_level(x, after, mine)
-        ]
+        own = x // self.nstates
+        mine = sum(1 << (own * self.nstates + q) for q in self.finals)  # (x's own: left out)
+        named = self.final_names
+        return [(level, named(new)) for level, new in self._by_level(x, after, mine)]
 
     def _by_level(self, x: int, after: float, seen: int) -> Iterator[tuple[int, int]]:
         """`(level, final nodes)`, highest level first, of what x reaches at each level `>

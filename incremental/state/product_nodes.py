@@ -262,6 +262,28 @@ class ProductNodes:
             vexp.clear()
             self.free.clear()
 
+    def final_names(self, m: int) -> list:
+        """The names of the vertices of the final-state nodes of `m` (final-state nodes only),
+        one per node, in no promised order. With one final state and a dense enough mask (a
+        node in 32 of its width or more: a held node's whole reach, `ends_by_level`), in C:
+        the binary text of m from the final state's bit, every `nstates`-th digit, picks the
+        names by `compress` (O(width)); else bit by bit, a name lookup per node (so
+        `a2q/c2a*`, a mask of 150 nodes over 1,200 bits: 8 us against 20; of 15 over 700: 4.3
+        against 3.0, hence the threshold).
+
+        >>> c = ProductNodes(2, 0, {1}); _ = [c.intern(v, 9) for v in "abcd"]
+        >>> sorted(c.final_names(0b1000_0010))   # (a, final) and (d, final)
+        ['a', 'd']
+        """
+        names, ns = self.names, self.nstates
+        if len(self.finals) == 1 and m.bit_count() << 5 >= m.bit_length():
+            q = self.finals[0]
+            text = bin(m >> q if q else m)[:1:-1]
+            if ns > 1:
+                text = text[::ns]
+            return list(compress(names, text.encode().translate(_DIGITS)))
+        return [names[y // ns] for y in bits(m)]
+
     def vertices_of(self, m: int) -> int:
         """The vertices whose final-state nodes are in bitset `m`, as a bitset with bit
         `v * nstates` for vertex index v (a pair's key is its vertices: two final states of one
