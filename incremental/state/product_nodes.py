@@ -263,22 +263,26 @@ class ProductNodes:
             self.free.clear()
 
     def final_names(self, m: int) -> list:
-        """The names of the vertices of the final-state nodes of `m` (final-state nodes only),
-        one per node, in no promised order. With one final state and a dense enough mask (a
-        node in 32 of its width or more: a held node's whole reach, `ends_by_level`), in C:
-        the binary text of m from the final state's bit, every `nstates`-th digit, picks the
-        names by `compress` (O(width)); else bit by bit, a name lookup per node (so
-        `a2q/c2a*`, a mask of 150 nodes over 1,200 bits: 8 us against 20; of 15 over 700: 4.3
-        against 3.0, hence the threshold).
+        """The names of the vertices with a final-state node in `m` (final-state nodes only),
+        in no promised order; a vertex with two final nodes in m may be named twice. A dense
+        enough mask (a node in 32 of its width or more: a held node's whole reach,
+        `ends_by_level`) is read in C: the binary text of m from the final state's bit (of its
+        vertices, `vertices_of`, with several final states), every `nstates`-th digit, picks
+        the names by `compress` (O(width)); a sparser one bit by bit, a name lookup per node
+        (so `a2q/c2a*`: a mask of 150 nodes over 1,200 bits 8 us against 20, one of 15 over
+        700 4.3 against 3.0, hence the threshold).
 
         >>> c = ProductNodes(2, 0, {1}); _ = [c.intern(v, 9) for v in "abcd"]
         >>> sorted(c.final_names(0b1000_0010))   # (a, final) and (d, final)
         ['a', 'd']
         """
         names, ns = self.names, self.nstates
-        if len(self.finals) == 1 and m.bit_count() << 5 >= m.bit_length():
-            q = self.finals[0]
-            text = bin(m >> q if q else m)[:1:-1]
+        if m.bit_count() << 5 >= m.bit_length():
+            if len(self.finals) == 1:
+                q = self.finals[0]
+                text = bin(m >> q if q else m)[:1:-1]
+            else:  # (a vertex once, however many of its final nodes m holds)
+                text = bin(self.vertices_of(m))[:1:-1]
             if ns > 1:
                 text = text[::ns]
             return list(compress(names, text.encode().translate(_DIGITS)))
