@@ -364,12 +364,16 @@ class FollowerRows:
                 _into(by_until, cur[1] if cur[1] < e else e, own)
         else:
             b_live = self._live(closure, cover, b, now)
-            for t, (_start, until) in b_live.items():
+            for t, (_start, until) in b_live.items():  # (`_into`, inline: a call per key)
                 if until <= now or t == name or (direct and t == own):
                     continue
                 if until > e:
                     until = e
-                _into(by_until, until, t)
+                got = by_until.get(until)
+                if got is None:
+                    by_until[until] = [t]
+                else:
+                    got.append(t)
         if direct and own == name:  # an edge from f's vertex to itself: (f, f), its own
             if self.loops:
                 self._own(cover, name, e, now, out)
