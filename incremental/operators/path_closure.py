@@ -43,8 +43,9 @@ this operator's Coalescer (so it knows what was emitted: no duplicate or missing
 delegates every later call to it. At a deletion, every live output key is then re-read
 against the replayed trees, giving exactly the end records S-PATH's own `retract` gives.
 
-Held sources (`implicit`: rows only the engine's output reads, one final state, so a
-vertex is one final node): a start node's results are exactly what its closures hold, a key's
+Held sources (`implicit`: rows only the engine's output reads; with several final states the
+closure reports by vertex, `LevelClosure._new_vertices`, a vertex as its first final state's
+node, `fold`): a start node's results are exactly what its closures hold, a key's
 emitted end the highest level whose closure reaches it or whose rebuild reported it
 (`LevelClosure.bottlenecks`), so the closure's findings of it are exactly its widenings and
 need no coverage lookup. Such a source keeps no keys in the FanCoverage: its findings go out
@@ -61,7 +62,7 @@ it had as a follower is named in the memo of its level), or when its coverage is
 edges); its interval run over the whole shared stream took 23.0 s of user CPU against 30.7
 with every source's coverage kept, the same validity per key and the same number of rows.
 A successor that is not a start node (so `a2q/c2a*`: an answer, its followers the users with
-that one answer) is held the same way where its state is the one final state: no coverage of
+that one answer) is held the same way where its state is final: no coverage of
 its own in `follow`, its findings logged there by node (`FollowerRows.holds_inner`).
 
 Coarse levels: where only the engine's output reads the rows (`ctx.fan_rows`), the closure
@@ -257,10 +258,10 @@ class PathClosureOp(PhysicalOperator):
                 cycles=cycles,
                 deferring=ctx.fan_rows(node),
             )
-            # rows only the output reads, one final state (a vertex is one final node): a
-            # start node's coverage is the closure's, kept by the FanCoverage only once
-            # rows entered for it (a follower made rows, `take_over`), until held again
-            self.implicit = bool(self.fans) and len(auto.finals) == 1
+            # rows only the output reads (the closure reports by vertex: `fold`): a start
+            # node's coverage is the closure's, kept by the FanCoverage only once rows
+            # entered for it (a follower made rows, `take_over`), until held again
+            self.implicit = bool(self.fans)
             self.follow = FollowerRows(auto.start, auto.finals, self.loops, self.implicit)
         else:
             self.closure = WindowClosure(auto.size, auto.start, auto.finals)
@@ -594,7 +595,7 @@ class PathClosureOp(PhysicalOperator):
         above = cover.ends_above(xv, now, closure.ends_by_level(x, now))
         if above is None:
             return False
-        vid, final = closure.vid, next(iter(closure.finals))  # (one final state: `implicit`)
+        vid, final = closure.vid, min(closure.finals)  # (a vertex as its first final node: `fold`)
         memo: dict = {}
         for end, trgs in above.items():
             if not closure.unclosed(end):

@@ -26,8 +26,8 @@ own: its rows are
 
 A successor that is not a start node gets its coverage when it gets its first follower,
 read from the closure's levels, every pair starting then: its followers are all new then,
-so `max(start_b(t), since_f)` is exact for them and for later ones. Where its state is the
-one final state it is held instead, as a held start node below (`holds_inner`): no keys, its
+so `max(start_b(t), since_f)` is exact for them and for later ones. Where its state is
+final it is held instead, as a held start node below (`holds_inner`): no keys, its
 findings logged by node in `succ` (`FanCoverage.hold`, from its live ends at the first
 follower), the log giving the keys' starts where they matter (a follower made rows, a
 hand-over, a checkpoint, which saves them as keys: restored, such a node keeps keys).
@@ -92,9 +92,15 @@ class FollowerRows:
             return self.holds_inner(b, ns)
         return cover.keyless(closure.names[b // ns])
 
+    def direct(self, b: int, y: int, ns: int) -> bool:
+        """Whether the final node y that b reaches (as the closure names a vertex, `fold`)
+        is b's own vertex with b final: its followers hold it with their edge, not through
+        b (with one final state, y is b itself)."""
+        return y // ns == b // ns and b % ns in self.finals
+
     def holds_inner(self, b: int, ns: int) -> bool:
-        """Whether the successor b, not a start node, is held: its state final (the one
-        final state: b's own vertex is b itself, and (f, b's vertex) holds with f's edge),
+        """Whether the successor b, not a start node, is held: its state final ((f, b's
+        vertex) holds with f's edge, and the closure leaves it out of b's findings),
         no keys in `succ`, its findings logged there by node (`FanCoverage.hold`)."""
         return self.held and b % ns in self.finals and b not in self.succ.live
 
@@ -136,7 +142,8 @@ class FollowerRows:
             return
         keys: dict = {}
         for y, level in closure.bottlenecks(b).items():
-            if y != b and level > now:  # (coarse levels: a level at `now` goes after the round)
+            # (coarse levels: a level at `now` goes after the round)
+            if level > now and not self.direct(b, y, ns):
                 t = names[y // ns]
                 if t not in keys:  # (top-down: a vertex's first node is its highest)
                     keys[t] = (now, level)
@@ -356,7 +363,7 @@ class FollowerRows:
                     trgs = [t for t in trgs if t != name]
                 got = by_until.get(until)
                 if got is None:
-                    by_until[until] = trgs
+                    by_until[until] = trgs[:]  # (the closure's list: shared, kept)
                 else:
                     by_until[until] = got + trgs
             cur = b_live.get(own)
@@ -521,13 +528,13 @@ class FollowerRows:
                 ends = {
                     names[y // ns]: level
                     for y, level in closure.bottlenecks(b, after).items()
-                    if y != b
+                    if not self.direct(b, y, ns)
                 }
                 assert {t: cur[1] for t, cur in live.items()} == ends, (b, live, ends)
                 continue
             live = self.succ.live.get(b, {})
             for y, level in closure.bottlenecks(b).items():
-                if y != b and level > after:
+                if level > after and not self.direct(b, y, ns):
                     cur = live.get(names[y // ns])
                     assert cur is not None and cur[1] >= level, (b, y, level, cur)
         self.succ._check()

@@ -202,15 +202,15 @@ class LevelClosure(ProductNodes):
         """`[(level, [vertex, ...])]`, highest level first: `bottlenecks` grouped by level and
         named, x's own vertex left out (one pass over x's final nodes)."""
         own = x // self.nstates
-        mine = sum(1 << (own * self.nstates + q) for q in self.finals)  # (x's own: left out)
-        named = self.final_names
+        mine = self.fold(sum(1 << (own * self.nstates + q) for q in self.finals))  # (left out)
+        named = self.kept_names
         return [(level, named(new)) for level, new in self._by_level(x, after, mine)]
 
     def _by_level(self, x: int, after: float, seen: int) -> Iterator[tuple[int, int]]:
         """`(level, final nodes)`, highest level first, of what x reaches at each level `>
         after` with a closure or a report (`rebuilt`) and no higher level does, the nodes of
         `seen` left out (the levels nest: each node read once)."""
-        fmask, reach, rebuilt = self.fmask, self.reach, self.rebuilt
+        fold, reach, rebuilt = self.fold, self.reach, self.rebuilt
         for level in sorted({*self.levels, *rebuilt}, reverse=True):
             if level <= after:
                 break
@@ -218,7 +218,7 @@ class LevelClosure(ProductNodes):
             got = rebuilt.get(level)
             if got:
                 m |= got.get(x, 0)
-            m &= fmask
+            m = fold(m)
             new = m ^ (m & seen)
             if new:
                 seen |= new
@@ -228,7 +228,8 @@ class LevelClosure(ProductNodes):
         """The final nodes the start node x reached before the last `insert` at a level
         `>= exp` with a closure or a rebuild's report (`befores`): those whose end, as a held
         source emitted it (`bottlenecks`), was `exp` or later. The closures nest, so the
-        lowest closure `>= exp` holds what every higher one does."""
+        lowest closure `>= exp` holds what every higher one does. (`fold`ed: by vertex, as
+        the findings are.)"""
         levels = self.levels
         k = bisect_left(levels, exp)
         m = 0
@@ -242,7 +243,7 @@ class LevelClosure(ProductNodes):
         for level, got in self.rebuilt.items():
             if level >= exp:
                 m |= got.get(x, 0)
-        return m & self.fmask
+        return self.fold(m)
 
     def reported_before(self, x: int, exp: int) -> int:
         """`reached_before` for the findings of the last rebuild (`drop_widening`): the final
@@ -253,7 +254,7 @@ class LevelClosure(ProductNodes):
         for level, got in self.prior.items():
             if level >= exp:
                 m |= got.get(x, 0)
-        return m & self.fmask
+        return self.fold(m)
 
     def unclosed(self, level: int) -> bool:
         """Whether `level` is a live level without a closure (coarse levels)."""
@@ -438,6 +439,7 @@ class LevelClosure(ProductNodes):
         higher = self.reach[levels[1]] if len(levels) > 1 else {}
         followers = self.sole.followers if self.derive else {}
         cycles = self.cycles
+        by_vertex = len(self.finals) > 1
         found = []
         for x, m in self.reach[level].items():
             if x % ns != start and x not in followers:
@@ -452,6 +454,8 @@ class LevelClosure(ProductNodes):
                 if cycles and x % ns == start:
                     own = bx ^ (bx & higher.get(x, 0))
             up = new ^ (new & higher.get(x, 0))
+            if by_vertex and (up or own):
+                up, own = self._new_vertices(x, up | own, higher.get(x, 0)), 0
             if up or own:
                 found.append((x, up | own, level))
         return found
@@ -614,6 +618,7 @@ class LevelClosure(ProductNodes):
         last = final = None
         get = None if higher is None else higher.get
         append = found.append
+        by_vertex = len(self.finals) > 1
         for x, before, added in gained:
             if x in followers:  # (its first gain here: reach before)
                 was = befores.get(x)
@@ -625,6 +630,9 @@ class LevelClosure(ProductNodes):
                 last, final = added, added & fmask  # `a ^ (a & b)`, not `a & ~b` (extend)
                 if not final:
                     continue
+                if by_vertex:  # (its vertices, and their final nodes, once per object)
+                    vertices = self.fold(final)
+                    siblings = self.spread(vertices)
             elif not final:
                 continue
             new = final
@@ -634,12 +642,34 @@ class LevelClosure(ProductNodes):
                 if cycles and x % ns == start:  # but a start node's cycle: (x, x)
                     if get is None or not get(x, 0) & bx:
                         new |= bx
-            if get is not None:
-                h = get(x)
+            h = None if get is None else get(x)
+            if h is not None:
+                new ^= new & h
+            if new and by_vertex:
+                # by vertex (`_new_vertices`), the wide masks read only where they meet the
+                # vertices of the object: one `&` each, a fold of what they share
+                held = before & siblings
                 if h is not None:
-                    new ^= new & h
+                    held |= h & siblings
+                new = self._new_vertices(x, new, held, vertices if new == final else None)
             if new:
                 append((x, new, level))
+
+    def _new_vertices(self, x: int, new: int, held: int, folded: int | None = None) -> int:
+        """With several final states, a finding by vertex: the vertices of the final nodes
+        `new` (`fold`; `folded` when known) that no final node of `held` (what x reached
+        before at the level, or at the next higher one) names, so a key found through a
+        second final state of its vertex is no finding; a followed node in a final state
+        leaves its own vertex out (its followers hold it with their edge)."""
+        new = self.fold(new) if folded is None else folded
+        if held:
+            new ^= new & self.fold(held)
+        ns = self.nstates
+        q = x % ns
+        if new and q != self.start and q in self.finals:
+            own = 1 << (x - q + self.finals[0])
+            new ^= new & own
+        return new
 
     def _found_following(
         self, gained: list, level: int, idx: int, fresh: dict, renewed: dict, found: list

@@ -110,6 +110,7 @@ class ProductNodes:
         "cold",
         "cold_exp",
         "next_cold",
+        "named",
     )
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
@@ -130,6 +131,7 @@ class ProductNodes:
         self.cold: dict[int, object] = {}  # cold index -> vertex
         self.cold_exp: dict[int, int] = {}  # cold index -> largest exp of a tuple at it
         self.next_cold = COLD
+        self.named: dict[int, list] = {}  # mask -> `final_names`, until an index is freed
 
     STATE_VERSION = 1
 
@@ -148,6 +150,7 @@ class ProductNodes:
         }
 
     def restore(self, state: dict) -> None:
+        self.named = {}
         self.names = list(state["vertices"])
         self.vid = {v: i for i, v in enumerate(self.names) if v is not None}
         cold = state.get("cold_vertices", [])  # none in older checkpoints
@@ -257,10 +260,55 @@ class ProductNodes:
             del vid[v]
             names[i] = None
             heapq.heappush(self.free, i)
+            self.named.clear()
         if not vid and names:  # everything expired: start afresh
+            self.named.clear()
             names.clear()
             vexp.clear()
             self.free.clear()
+
+    def fold(self, m: int) -> int:
+        """The vertices with a final-state node in `m`, each as its first final state's node
+        (`v * nstates + finals[0]`): one bit per vertex however many of its final nodes m
+        holds, so masks of several final states compare by vertex (a key is its vertices).
+        With one final state, the final nodes of m themselves.
+
+        >>> c = ProductNodes(3, 0, {1, 2}); c._grow(4)
+        >>> bin(c.fold(0b100_000_100_010))   # (0, 1), (1, 2) and (3, 2)
+        '0b10000010010'
+        """
+        finals = self.finals
+        if len(finals) == 1:
+            return m & self.fmask
+        q = finals[0]
+        v = self.vertices_of(m)
+        return v << q if q else v
+
+    def spread(self, folded: int) -> int:
+        """Every final-state node of the vertices of a `fold`ed mask."""
+        finals = self.finals
+        first = finals[0]
+        at = folded >> first if first else folded
+        out = 0
+        for q in finals:
+            out |= at << q if q else at
+        return out
+
+    #: the masks `kept_names` keeps named at most (then it starts afresh)
+    NAMED_KEPT = 4096
+
+    def kept_names(self, m: int) -> list:
+        """`final_names` of m, kept by m's value until an index is freed (only then may a
+        bit name another vertex): a held node's ends by level are read again for every
+        follower it gets (snb `[hasCreator*/knows*]`: a person's for each new post), most
+        often from masks that did not change. The lists are shared: read, never changed."""
+        named = self.named
+        got = named.get(m)
+        if got is None:
+            if len(named) >= self.NAMED_KEPT:
+                named.clear()
+            got = named[m] = self.final_names(m)
+        return got
 
     def final_names(self, m: int) -> list:
         """The names of the vertices with a final-state node in `m` (final-state nodes only),
