@@ -369,8 +369,11 @@ class PathClosureOp(PhysicalOperator):
         target gathered into one fan of pairs per exp (`PairRows`); then the rows of x's
         sole-edge sources, derived from x's (state/follower_rows.py), and those of the
         sources made or renewed in the batch. Findings share masks: each mask's vertices are
-        named once per batch."""
+        named once per batch. (Most rounds find nothing and change no follower: so Q2's
+        intervals, 52k of 66k: they return at once.)"""
         closure = self.closure
+        if not found and not closure.followers_changed():
+            return
         names = closure.names
         final_names = closure.final_names
         ns = closure.nstates

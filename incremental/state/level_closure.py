@@ -153,6 +153,12 @@ class LevelClosure(ProductNodes):
         # it (`reported_before`: a held node's ends before a rebuild's findings)
         self.prior: dict[int, dict[int, int]] = {}
 
+    def followers_changed(self) -> bool:
+        """Whether `take_followers` has anything to give."""
+        return bool(
+            self.fresh or self.renewed or self.unaliased or self.new_successors or self.renamed
+        )
+
     def take_followers(self) -> tuple[dict, list, dict, list, list]:
         """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
         name them by the new one), the followers that the inserts since the last call made
