@@ -222,7 +222,6 @@ class FollowerRows:
         that were the dropped level or below, or a rebuilt level's report above it
         (`reported_before`: a lower bound from a rebuild before, which a higher level now
         holds). Every row starts `now` (at a live key: from inside its interval)."""
-        names, ns = closure.names, closure.nstates
         apart = self._apart(closure, b, got, skip)
         groups = closure.sole.groups[b]
         # (one mask first: what b reached before at the lowest edge's exp or above; none of
@@ -239,6 +238,7 @@ class FollowerRows:
                 if clipped:
                     m = before(b, e) & mask
                     if m:
+                        names, ns = closure.names, closure.nstates
                         gone = {names[y // ns] for y in bits(m)}
                         trgs = [t for t in got if t not in gone]
                         if not trgs:

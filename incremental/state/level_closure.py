@@ -217,6 +217,7 @@ class LevelClosure(ProductNodes):
         after` with a closure or a report (`rebuilt`) and no higher level does, the nodes of
         `seen` left out (the levels nest: each node read once)."""
         fold, reach, rebuilt = self.fold, self.reach, self.rebuilt
+        several, fmask = self.several, self.fmask
         for level in sorted({*self.levels, *rebuilt}, reverse=True):
             if level <= after:
                 break
@@ -224,7 +225,7 @@ class LevelClosure(ProductNodes):
             got = rebuilt.get(level)
             if got:
                 m |= got.get(x, 0)
-            m = fold(m)
+            m = fold(m) if several else m & fmask
             new = m ^ (m & seen)
             if new:
                 seen |= new
@@ -249,7 +250,7 @@ class LevelClosure(ProductNodes):
         for level, got in self.rebuilt.items():
             if level >= exp:
                 m |= got.get(x, 0)
-        return self.fold(m)
+        return self.fold(m) if self.several else m & self.fmask
 
     def reported_before(self, x: int, exp: int) -> int:
         """`reached_before` for the findings of the last rebuild (`drop_widening`): the final
@@ -260,7 +261,7 @@ class LevelClosure(ProductNodes):
         for level, got in self.prior.items():
             if level >= exp:
                 m |= got.get(x, 0)
-        return self.fold(m)
+        return self.fold(m) if self.several else m & self.fmask
 
     def unclosed(self, level: int) -> bool:
         """Whether `level` is a live level without a closure (coarse levels)."""
@@ -445,7 +446,7 @@ class LevelClosure(ProductNodes):
         higher = self.reach[levels[1]] if len(levels) > 1 else {}
         followers = self.sole.followers if self.derive else {}
         cycles = self.cycles
-        by_vertex = len(self.finals) > 1
+        by_vertex = self.several
         found = []
         for x, m in self.reach[level].items():
             if x % ns != start and x not in followers:
@@ -624,7 +625,7 @@ class LevelClosure(ProductNodes):
         last = final = None
         get = None if higher is None else higher.get
         append = found.append
-        by_vertex = len(self.finals) > 1
+        by_vertex = self.several
         for x, before, added in gained:
             if x in followers:  # (its first gain here: reach before)
                 was = befores.get(x)

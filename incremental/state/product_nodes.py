@@ -111,12 +111,14 @@ class ProductNodes:
         "cold_exp",
         "next_cold",
         "named",
+        "several",
     )
 
     def __init__(self, nstates: int, start: int, finals: Iterable[int]) -> None:
         self.nstates = nstates
         self.start = start
         self.finals = sorted(finals)
+        self.several = len(self.finals) > 1  # several final states: masks `fold`ed by vertex
         self.vid: dict = {}  # vertex -> index
         self.names: list = []  # index -> vertex (None when free)
         self.free: list[int] = []  # heap of free indexes
@@ -277,10 +279,9 @@ class ProductNodes:
         >>> bin(c.fold(0b100_000_100_010))   # (0, 1), (1, 2) and (3, 2)
         '0b10000010010'
         """
-        finals = self.finals
-        if len(finals) == 1:
+        if not self.several:
             return m & self.fmask
-        q = finals[0]
+        q = self.finals[0]
         v = self.vertices_of(m)
         return v << q if q else v
 
