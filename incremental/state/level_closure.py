@@ -225,7 +225,7 @@ class LevelClosure(ProductNodes):
             got = rebuilt.get(level)
             if got:
                 m |= got.get(x, 0)
-            m = fold(m) if several else m & fmask
+            m = fold(m) if several else m & fmask  # (`fold`'s own test, without a call per level)
             new = m ^ (m & seen)
             if new:
                 seen |= new
@@ -250,7 +250,7 @@ class LevelClosure(ProductNodes):
         for level, got in self.rebuilt.items():
             if level >= exp:
                 m |= got.get(x, 0)
-        return self.fold(m) if self.several else m & self.fmask
+        return self.fold(m)
 
     def reported_before(self, x: int, exp: int) -> int:
         """`reached_before` for the findings of the last rebuild (`drop_widening`): the final
@@ -261,7 +261,7 @@ class LevelClosure(ProductNodes):
         for level, got in self.prior.items():
             if level >= exp:
                 m |= got.get(x, 0)
-        return self.fold(m) if self.several else m & self.fmask
+        return self.fold(m)
 
     def unclosed(self, level: int) -> bool:
         """Whether `level` is a live level without a closure (coarse levels)."""

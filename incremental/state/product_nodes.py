@@ -250,6 +250,7 @@ class ProductNodes:
         """Free the indexes of the vertices whose tuples all expired by `now` (no live level
         mentions them any more)."""
         vexp, names, vid = self.vexp, self.names, self.vid
+        freed = False
         for i in self.vheap.expired(now):
             if i >= COLD:
                 v = self.cold.get(i)
@@ -262,12 +263,14 @@ class ProductNodes:
             del vid[v]
             names[i] = None
             heapq.heappush(self.free, i)
-            self.named.clear()
+            freed = True
         if not vid and names:  # everything expired: start afresh
-            self.named.clear()
+            freed = True
             names.clear()
             vexp.clear()
             self.free.clear()
+        if freed:  # (an index may now name another vertex: the kept names go)
+            self.named.clear()
 
     def fold(self, m: int) -> int:
         """The vertices with a final-state node in `m`, each as its first final state's node
@@ -327,7 +330,7 @@ class ProductNodes:
         """
         names, ns = self.names, self.nstates
         if m.bit_count() << 5 >= m.bit_length():
-            if len(self.finals) == 1:
+            if not self.several:
                 q = self.finals[0]
                 text = bin(m >> q if q else m)[:1:-1]
             else:  # (a vertex once, however many of its final nodes m holds)
