@@ -241,10 +241,19 @@ class FanCoverage:
         fan = self.live.pop(src, None)
         if not fan:
             return
+        self.hold_coverage(src, fan, now, index)
+        own = fan.get(src)
+        if own is not None:
+            self.live[src] = {src: own}
+
+    def hold_coverage(self, src: Hashable, keys: dict, now: int, index: bool = False) -> None:
+        """Log `keys` `{trg: (start, until)}` live after `now`, `(src, src)` left out, as the
+        held source src's rows (one entry per start and end); with `index` (src has
+        followers) kept by source too."""
         if index and src not in self.held_of:
             self.index(src, [])
         runs: dict = {}
-        for t, span in fan.items():
+        for t, span in keys.items():
             if t != src and span[1] > now:
                 got = runs.get(span)
                 if got is None:
@@ -253,9 +262,6 @@ class FanCoverage:
                     got.append(t)
         for (start, until), trgs in runs.items():
             self.hold(src, trgs, start, until)
-        own = fan.get(src)
-        if own is not None:
-            self.live[src] = {src: own}
 
     def enter(self, src: Hashable, keys: dict) -> None:
         """Take `{trg: (start, until)}` as src's emitted coverage (a sole-edge source's

@@ -49,7 +49,7 @@ in the output's coverage (`take_over`), and so does every follower's at a hand-o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
 from ..fan_rows import Sources
 from ..sgt import NEVER
@@ -466,11 +466,28 @@ class FollowerRows:
 
     def take_over(self, closure, cover: FanCoverage, made_rows: list, now: int) -> None:
         """The followers that became rows (`[(f, b, exp)]`, taken before the round's rows):
-        their derived coverage becomes their own."""
+        their derived coverage becomes their own. Where b is held (`held`: its ends are
+        the closure's), f is held from now on too: its reach at each level up to its edge's
+        exp e is b and b's (state/level_closure.py `_unalias`), so b's ends clipped at e
+        are f's closure ends, but where the end is a level without a closure (b's report
+        there, or e itself), which f's memo then names (`LevelClosure.remember_ends`).
+        Its keys go straight to the held log: no keys to enter and compare again
+        (operators/path_closure.py `_rehold`)."""
         ns, name_of = closure.nstates, closure.name_of
         for f, b, e in made_rows:
             s = self.since.pop(f)
-            cover.enter(name_of(f // ns), self._keys(closure, cover, b, f, s, e, now, True))
+            name = name_of(f // ns)
+            keys = self._keys(closure, cover, b, f, s, e, now, True)
+            if self.holds_made_rows(cover, closure, b, name):
+                closure.remember_ends(f, keys)
+                cover.hold_coverage(name, keys, now, index=f in closure.sole.followers)
+            else:
+                cover.enter(name, keys)
+
+    def holds_made_rows(self, cover: FanCoverage, closure, b: int, name: Hashable) -> bool:
+        """Whether a follower of b, named `name`, made rows is held at once (`take_over`):
+        b is held and the follower has no keys of its own."""
+        return self.held and cover.keyless(name) and self.holds(cover, closure, b)
 
     def hand_over(self, closure, cover: FanCoverage, now: int) -> None:
         """Every follower's derived coverage becomes its own (before a hand-over to S-PATH);

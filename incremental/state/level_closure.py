@@ -247,10 +247,12 @@ class LevelClosure(ProductNodes):
                 m = was[level]
             else:
                 m = self.reach[level].get(x, 0)
-        for level, got in self.rebuilt.items():
-            if level >= exp:
-                m |= got.get(x, 0)
-        return self.fold(m)
+        rebuilt = self.rebuilt
+        if rebuilt:
+            for level, got in rebuilt.items():
+                if level >= exp:
+                    m |= got.get(x, 0)
+        return self.fold(m) if self.several else m & self.fmask  # (`fold`, without its call)
 
     def reported_before(self, x: int, exp: int) -> int:
         """`reached_before` for the findings of the last rebuild (`drop_widening`): the final
@@ -279,6 +281,20 @@ class LevelClosure(ProductNodes):
                 rebuilt[level] = {x: m}
             else:
                 got[x] = got.get(x, 0) | m
+
+    def remember_ends(self, x: int, keys: dict) -> None:
+        """`remember` the ends of the start node x's keys `{vertex: (start, until)}` that are
+        live levels without a closure: the highest level whose closure holds such a key
+        for x lies below its end (a key's end at a level with a closure is that level's:
+        state/follower_rows.py `take_over`)."""
+        vid, ns, final = self.vid, self.nstates, self.finals[0]  # (a vertex as `fold` names it)
+        unclosed = {level for level in self.by_exp if level not in self.reach}
+        memo: dict = {}
+        for t, (_start, until) in keys.items():
+            if until in unclosed:
+                memo[until] = memo.get(until, 0) | 1 << (vid[t] * ns + final)
+        if memo:
+            self.remember(x, memo)
 
     def closure_state(self) -> dict:
         return {

@@ -20,6 +20,7 @@ from incremental_support import (
 from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.incremental.state import level_closure
 from sgq.incremental.state.fan_coverage import FanCoverage
+from sgq.incremental.state.follower_rows import FollowerRows
 from test_follower_rows import PROGRAMS, follower_streams
 
 from sgq import Engine, PlanOptions, Tuning
@@ -379,6 +380,7 @@ def _rejected_by_coverage(engine, edges, monkeypatch) -> int:
     monkeypatch.setattr(FanCoverage, "admit_fan", counting)
     # (the sources keep their coverage: held again, their findings would skip it)
     monkeypatch.setattr(PathClosureOp, "_rehold", lambda self, x, now: False)
+    monkeypatch.setattr(FollowerRows, "holds_made_rows", lambda self, *args: False)
     _rounds(engine, edges)
     monkeypatch.undo()
     return rejected[0]
