@@ -318,9 +318,10 @@ class PathClosureOp(PhysicalOperator):
         if early:
             result.extend(early)
         if edges:
-            if (
-                closure.live_levels() + closure.new_levels(exp for _a, _b, exp in edges)
-                > self.tuning.max_levels
+            most, live = self.tuning.max_levels, closure.live_levels()
+            # (a bound first: a round's edges are few, their new levels fewer)
+            if live + len(edges) > most and (
+                live + closure.new_levels(exp for _a, _b, exp in edges) > most
             ):
                 result = result + self._hand_over(now)
             elif self.sink is not None:
@@ -423,6 +424,9 @@ class PathClosureOp(PhysicalOperator):
         again: set = set()  # start nodes keeping keys: held again?
         named: dict = {}  # mask -> its vertices' names
         by_id: dict = {}  # id(mask) -> the same: a shared mask is not hashed again (O(width))
+        # (consecutive findings mostly share their mask, and held ones their group in `shared`)
+        last_mask = mask_names = last_trgs = last_srcs = last_level = None
+        keyless = cover.keyless
         for x, mask, level in found:
             if level != at:
                 if one_s:
@@ -430,13 +434,16 @@ class PathClosureOp(PhysicalOperator):
                     one_s, one_t = [], []
                 at = level
             xv = names[x // ns]
-            trgs = by_id.get(id(mask))
-            if trgs is None:
-                trgs = named.get(mask)
-                if trgs is None:
-                    trgs = named[mask] = final_names(mask)
-                by_id[id(mask)] = trgs
-            if implicit and x % ns == start and cover.keyless(xv):
+            if mask is not last_mask:
+                last_mask = mask
+                mask_names = by_id.get(id(mask))
+                if mask_names is None:
+                    mask_names = named.get(mask)
+                    if mask_names is None:
+                        mask_names = named[mask] = final_names(mask)
+                    by_id[id(mask)] = mask_names
+            trgs = mask_names
+            if implicit and x % ns == start and keyless(xv):
                 # the closure's findings of a start node whose coverage it holds are exactly
                 # its widenings (a key's end is the highest level or report that holds it):
                 # rows from `now` (a live key's row widens it from inside), no lookup
@@ -452,13 +459,17 @@ class PathClosureOp(PhysicalOperator):
                             result.append((xv, xv, since, level, None))
                     if row is None or start_final:  # ((f, x's vertex) holds with f's edge)
                         got = trgs
-                if trgs:
+                if trgs is last_trgs and level == last_level:
+                    last_srcs.append(xv)
+                elif trgs:
                     same = shared.get((id(trgs), level))
                     if same is None:
-                        shared[id(trgs), level] = (trgs, level, [xv])
+                        last_srcs = [xv]
+                        shared[id(trgs), level] = (trgs, level, last_srcs)
                     else:
-                        _trgs, _level, srcs = same
-                        srcs.append(xv)
+                        _trgs, _level, last_srcs = same
+                        last_srcs.append(xv)
+                    last_trgs, last_level = trgs, level
                 if got and x in followers:
                     if x in watch:
                         before.setdefault(x, {}).update(dict.fromkeys(got, now))

@@ -638,6 +638,7 @@ class LevelClosure(ProductNodes):
         object (`extend`: `{b} ∪ reach[b]`), so its final nodes are masked once per object."""
         fmask, ns, start, cycles = self.fmask, self.nstates, self.start, self.cycles
         followers, befores = self.sole.followers, self.befores
+        vfinals = self.vfinals  # (x's own bit is in a final mask only where x's state is final)
         last = final = None
         get = None if higher is None else higher.get
         append = found.append
@@ -659,7 +660,7 @@ class LevelClosure(ProductNodes):
             elif not final:
                 continue
             new = final
-            if new >> x & 1:
+            if vfinals >> x % ns & 1 and new >> x & 1:  # (the shift reads the whole width)
                 bx = 1 << x
                 new ^= bx  # x already had itself at L (b, for its followers)
                 if cycles and x % ns == start:  # but a start node's cycle: (x, x)

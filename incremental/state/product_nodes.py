@@ -70,7 +70,9 @@ def _bits_dense(m: int) -> list[int]:
     binary text reversed, its digits as bytes 0/1, `compress` of the positions by them (an
     O(width) pass, 5 us at 256 bits with 80 of them set, where numpy's fixed cost is ~7 us and
     the bit-by-bit loop 8); wider, numpy: the bytes of m, then the bits of the non-zero ones
-    (a 16k-bit mask with 200 bits: 28 us against 350 by the text). numpy is imported here,
+    (a 16k-bit mask with 200 bits: 28 us against 350 by the text), or of every byte at once
+    where one bit in 32 or more is set (2.5k bits with 300 set: 10 us against 15; so Q2's
+    closures read thousands of such masks). numpy is imported here,
     after the first `_WIDE_BEFORE_NUMPY` wide dense masks (read by the text): a run that has
     none or a few (snb Q2: two, before S-PATH takes over) does not pay its ~50 ms import, and
     one that has many pays at most ~20 ms more (the import statement is then a dictionary
@@ -84,6 +86,8 @@ def _bits_dense(m: int) -> list[int]:
     import numpy as np
 
     raw = np.frombuffer(m.to_bytes((width + 7) // 8, "little"), np.uint8)
+    if m.bit_count() << 5 >= width:  # one bit in 32 or more: every byte unpacked at once
+        return np.unpackbits(raw, bitorder="little").nonzero()[0].tolist()
     nonzero = raw.nonzero()[0]  # (the methods: numpy's functions wrap them in Python calls)
     byte, bit = np.unpackbits(raw[nonzero], bitorder="little").reshape(-1, 8).nonzero()
     return (nonzero[byte] * 8 + bit).tolist()
