@@ -418,6 +418,7 @@ class PathClosureOp(PhysicalOperator):
         # held start nodes' findings by target list and level: (trgs, level, [sources])
         shared: dict = {}
         pairs = PairRows()  # the rows of one source and one target, one fan per exp
+        fan_pairs = pairs if add is not None else None  # (a held node's followers' too)
         # the one-target findings of start nodes without followers since the last change of
         # level, admitted together (`FanCoverage.admit_pairs`): the found go level by level
         at, one_s, one_t = None, [], []
@@ -474,7 +475,7 @@ class PathClosureOp(PhysicalOperator):
                     if x in watch:
                         before.setdefault(x, {}).update(dict.fromkeys(got, now))
                     follow.changed_held(
-                        closure, x, got, mask, level, now, skip, cover, derived, inserted
+                        closure, x, got, mask, level, now, skip, cover, derived, inserted, fan_pairs
                     )
                 continue
             if x % ns != start:  # a successor's finding: its followers' rows only
@@ -485,7 +486,17 @@ class PathClosureOp(PhysicalOperator):
                     if x in watch:
                         before.setdefault(x, {}).update(dict.fromkeys(trgs, now))
                     follow.changed_held(
-                        closure, x, trgs, mask, level, now, skip, cover, derived, inserted
+                        closure,
+                        x,
+                        trgs,
+                        mask,
+                        level,
+                        now,
+                        skip,
+                        cover,
+                        derived,
+                        inserted,
+                        fan_pairs,
                     )
                     continue
                 got, starts, olds = follow.admit(x, trgs, now, level)

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
-from ..fan_rows import Sources
+from ..fan_rows import PairRows, Sources
 from ..sgt import NEVER
 from ..stateful import restore_into, state_of
 from .coalescer import Coalescer
@@ -211,6 +211,7 @@ class FollowerRows:
         cover: FanCoverage,
         out: list,
         inserted: bool,
+        pairs: PairRows | None = None,
     ) -> None:
         """`changed` for a held start node b (`holds`): its finding `(b, mask, level)`, the
         vertices `got` (b's own vertex left out when b's state is final: (f, b's vertex)
@@ -221,7 +222,9 @@ class FollowerRows:
         (`LevelClosure.reached_before`); a rebuild's findings (not `inserted`) widen ends
         that were the dropped level or below, or a rebuilt level's report above it
         (`reported_before`: a lower bound from a rebuild before, which a higher level now
-        holds). Every row starts `now` (at a live key: from inside its interval)."""
+        holds). Every row starts `now` (at a live key: from inside its interval). With
+        `pairs`, the row of a group of one follower and one target goes there (most: a
+        user with one answer on so `a2q/c2a*`), no fan."""
         apart = self._apart(closure, b, got, skip)
         groups = closure.sole.groups[b]
         # (one mask first: what b reached before at the lowest edge's exp or above; none of
@@ -245,7 +248,11 @@ class FollowerRows:
                             continue
             srcs = group.lists
             if srcs is not None and (not apart or e not in apart):
-                out.append((srcs, trgs, now, exp))  # (most groups: `_fan`'s first case)
+                if pairs is not None and len(trgs) == 1 and len(srcs.names) == 1:
+                    [name], [since], [t] = srcs.names, srcs.since, trgs
+                    pairs.add(name, t, since if since > now else now, exp)
+                else:
+                    out.append((srcs, trgs, now, exp))  # (most groups: `_fan`'s first case)
             else:
                 self._fan(closure, group, apart.get(e), trgs, now, exp, cover, now, out)
 
