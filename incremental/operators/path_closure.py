@@ -276,8 +276,9 @@ class PathClosureOp(PhysicalOperator):
         if coarse:
             # the levels before `now` (`overdue` dropped them between rounds, but not within
             # a span), each at its instant; the level at `now` after this round
-            for level, found in closure.drop_widening(now - 1):
-                self._emit(found, level, early)
+            if closure.due(now - 1):
+                for level, found in closure.drop_widening(now - 1):
+                    self._emit(found, level, early)
             closure.forget_sources(now)
         else:
             self._drop(now, strict=False)
@@ -340,8 +341,9 @@ class PathClosureOp(PhysicalOperator):
             # the level at `now` goes after the batch: what goes on past it widens at `now`
             # where the batch did not widen it further (one row per key and round)
             self.clock = now
-            for level, found in closure.drop_widening(now):
-                self._emit(found, level, result)
+            if closure.due(now):
+                for level, found in closure.drop_widening(now):
+                    self._emit(found, level, result)
         return result
 
     def defers_rows(self) -> bool:

@@ -389,6 +389,12 @@ class LevelClosure(ProductNodes):
         exps = self.exps
         self.recycle((exps[0] if exps and exps[0] < now else now) - 1)
 
+    def due(self, upto: float) -> bool:
+        """Whether `drop_widening(upto)` has a level to drop (each round asks twice: a test,
+        where a generator costs its frame)."""
+        exps = self.exps
+        return bool(exps) and exps[0] <= upto
+
     def drop_widening(self, upto: float) -> Iterator[tuple[int, list]]:
         """`deferring`: drop the live levels `<= upto`, lowest first. When the next live
         level has no closure, the live levels below the next one with a closure get theirs,
@@ -568,8 +574,11 @@ class LevelClosure(ProductNodes):
         self.befores = {}
         if not edges:
             return found
-        for e in {e[2] for e in edges}:
-            self._ensure(e)
+        if len(edges) == 1:  # (most rounds: one edge)
+            self._ensure(edges[0][2])
+        else:
+            for e in {e[2] for e in edges}:
+                self._ensure(e)
         levels, reach_of, anc_of = self.levels, self.reach, self.anc
         derive, followers = self.derive, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
@@ -585,7 +594,8 @@ class LevelClosure(ProductNodes):
             fresh, renewed = {}, {}
         if not edges and not fresh and not renewed:
             return found
-        edges.sort(key=lambda e: -e[2])
+        if len(edges) > 1:
+            edges.sort(key=lambda e: -e[2])
         n = len(edges)
         j = 0
         pending: list = []
