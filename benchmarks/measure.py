@@ -91,15 +91,16 @@ def run_engine(
     """The incremental engine: throughput, latency per timestamp batch and per slide, state.
     On a shared stream (`workload.stream`) the whole delta output is written to a file as
     `sgq run --emit deltas -o FILE` writes it, and that is part of every figure. `options`:
-    the plan options (`PlanOptions.as_dict()`, sgq/options.py), default ones when None; with
+    the plan options (`PlanOptions.as_dict()`, base/options.py), default ones when None; with
     the optimizer on, the plan is chosen over the statistics of the stream's first edges, as
     `sgq run` chooses it. `cpu_seconds` is the process CPU time of the run (the figure to
     compare on a loaded machine), `plan_cpu_seconds` that of planning (sampling included),
     `optimized` whether the optimizer chose a plan other than today's."""
     import tempfile
 
+    from sgq.base.options import PlanOptions
+
     from sgq.api import compile as compile_query
-    from sgq.options import PlanOptions
     from sgq.sampling import sample_input
     from sgq.stream_io import DELTA_FIELDS, ResultWriter
 

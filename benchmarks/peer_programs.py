@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sgq.errors import UserError
+from sgq.base.errors import UserError
 
 from .workloads import DAY, Workload
 

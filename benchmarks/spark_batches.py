@@ -24,7 +24,7 @@ import sgq
 
 from ..generators import generate
 from ..spark_engine.engine import SparkEngine
-from ..spark_engine.source import driver_batches
+from ..spark_source import driver_batches
 from .spark_jobs import job_metrics, profile, profile_lines
 
 REPO = Path(__file__).resolve().parents[1]

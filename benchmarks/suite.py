@@ -17,8 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import attrs
-
-from sgq.options import PlanOptions
+from sgq.base.options import PlanOptions
 
 from .peer_programs import ALGORITHMS
 from .workloads import Workload, specs_dir

@@ -12,8 +12,7 @@ import os
 from pathlib import Path
 
 import attrs
-
-from sgq.errors import UserError
+from sgq.base.errors import UserError
 
 DAY = 86400
 

@@ -34,6 +34,10 @@ import math
 from .state.expiry import ExpiryBuckets
 from .stateful import restore_into, state_of
 
+#: the columns of a result row in each output form: interval tuples and delta events
+INTERVAL_FIELDS = ("src", "trg", "label", "ts", "exp")
+DELTA_FIELDS = ("time", "op", "src", "trg", "label")
+
 
 class DeltaView:
     """Feed results (rows `(src, trg, label, ts, exp, ...)`, e.g. engine `Result`s) and the

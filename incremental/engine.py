@@ -36,8 +36,8 @@ import math
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from ..errors import UserError
-from ..options import PlanOptions
+from ..base.errors import UserError
+from ..base.options import PlanOptions
 from ..sga.algebra import Plan
 from .deltas import DeltaView, csv_plain
 from .runtime import Dataflow

@@ -22,7 +22,7 @@ deletions ends in the same state whichever order its edges were batched in.
 
 from __future__ import annotations
 
-from ..options import PlanOptions
+from ..base.options import PlanOptions
 from ..sga.algebra import (
     Filter,
     Op,
@@ -138,7 +138,7 @@ def _reads(node) -> str:
 
 class _Context:
     """What an operator may ask the runtime for while it is built: `paths` (witness paths
-    wanted), `options` (the user's physical choices, sgq/options.py), the shared indexes."""
+    wanted), `options` (the user's physical choices, base/options.py), the shared indexes."""
 
     __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks", "_direct", "_outputs")
 

@@ -21,15 +21,16 @@ _collecting = _gc.isenabled()
 _gc.disable()
 try:
     from .api import Engine, Query, Result, compile
+    from .base.errors import UserError
+    from .base.options import PlanOptions, Tuning
+    from .base.version import VERSION
     from .datalog.errors import DlError, DlErrors
-    from .errors import UserError
     from .library import Delta
-    from .options import PlanOptions, Tuning
 finally:
     if _collecting:
         _gc.enable()
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "Delta",

@@ -20,11 +20,11 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from .base.errors import UserError
+from .base.options import PlanOptions
 from .datalog.check import check_text
 from .datalog.checked import CheckedProgram
-from .errors import UserError
 from .incremental.engine import Engine, Result
-from .options import PlanOptions
 from .sga.algebra import Plan
 from .sga.cost.statistics import StreamStatistics
 from .sga.optimize.search import Optimized, has_alternatives, optimize
@@ -158,7 +158,7 @@ def compile(
 ) -> Query:
     """Parse, check and plan a program: the `.dl` file at `path`, or the program `text`.
 
-    `window` / `slide` override `.window` / `.slide`. `options` (sgq/options.py) names the
+    `window` / `slide` override `.window` / `.slide`. `options` (base/options.py) names the
     rewrite passes to skip and the PATH operator of the query's engines; with
     `options.optimize`, the plan is the optimizer's choice over `statistics`
     (`sgq.sga.cost.statistics.collect(edges)` of a sample of the stream, or a function giving

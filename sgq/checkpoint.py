@@ -6,7 +6,7 @@ A checkpoint is one file, `DIR/checkpoint.json.gz`: gzip'd JSON (no pickle, no e
   another sgq version is refused, because the engine's state classes may differ;
 - `settings` and their `fingerprint`: the program text's SHA-256 and every option that shapes
   the results, the engine's state or the input read (window, slide, emit, paths, the plan
-  options of sgq/options.py, columns, format, lateness, on-error, output format); a
+  options of base/options.py, columns, format, lateness, on-error, output format); a
   checkpoint of another program or other options is refused with the names of what differs;
 - `layout`: the dataflow's operator names, so a plan that compiles differently is refused;
 - `position`: how far the run got (`Position`): input edges handed to the engine, a CRC of
@@ -32,14 +32,20 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import signal
 import time
 import zlib
-from collections.abc import Callable
 from typing import Any
 
-from . import __version__
-from .errors import UserError
+from .base.durable import (
+    START_OVER,
+    KillSwitch,
+    checkpoint_directory,
+    read_checkpoint_json,
+    text_digest,
+    write_atomic,
+)
+from .base.errors import UserError
+from .base.version import VERSION
 from .state_codec import StateError, decode, encode
 
 FORMAT = 6  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
@@ -94,46 +100,8 @@ def edge_digest(edges, crc: int = 0) -> int:
     return crc
 
 
-def program_digest(text: str) -> str:
-    """The SHA-256 of a program's text (the `program_sha256` setting)."""
-    import hashlib  # (hashlib and gzip only with a checkpoint: 4 ms of every start)
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _fingerprint(settings: dict) -> str:
-    import hashlib
-
-    canon = json.dumps(settings, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
-
-
-class KillSwitch:
-    """Crash tests only: `sgq run --kill-at K` (a hidden option) makes the process SIGKILL
-    itself at its K-th kill point, so the tests can stop a run at chosen, reproducible places.
-    The points are `batch` (a batch's results written), `mid-write` (half of a checkpoint file
-    written) and `written` (a checkpoint just put in place); `K:KIND` counts the points of one
-    kind only. Without it every point is a no-op."""
-
-    def __init__(self, kill_at: str | None = None) -> None:
-        count, _, kind = (kill_at or "").strip().partition(":")
-        self.left = int(count) if count else None
-        self.kind = kind or None
-
-    @property
-    def armed(self) -> bool:
-        return self.left is not None
-
-    def point(self, kind: str, before: Callable[[], None] | None = None) -> None:
-        """A kill point of `kind`; `before` runs first when this is the one (e.g. flush the
-        output, so the file holds rows past the last checkpoint, as after a real crash)."""
-        if self.left is None or (self.kind is not None and kind != self.kind):
-            return
-        self.left -= 1
-        if self.left <= 0:
-            if before is not None:
-                before()
-            os.kill(os.getpid(), signal.SIGKILL)
+    return text_digest(json.dumps(settings, sort_keys=True, separators=(",", ":")))
 
 
 class Checkpoints:
@@ -157,28 +125,21 @@ class Checkpoints:
         one that cannot be is an error before the run, not at its first save). A checkpoint
         of another format, sgq version, program, options or plan is a UserError naming the
         difference."""
-        if os.path.exists(self.directory) and not os.path.isdir(self.directory):
-            raise UserError(f"--checkpoint '{self.directory}' is not a directory")
-        if not os.path.isfile(self.path):
-            try:  # now, so a directory that cannot be made fails before the run, not at save
-                os.makedirs(self.directory, exist_ok=True)
-            except OSError as exc:
-                raise UserError(
-                    f"cannot create the --checkpoint directory "
-                    f"'{self.directory}': {exc.strerror or exc}"
-                ) from None
+        if not checkpoint_directory(self.directory) or not os.path.isfile(self.path):
             return None
-        data = self._read()
+        import gzip  # only with a checkpoint: a few ms of every start otherwise
+
+        data = read_checkpoint_json(self.path, gzip.open)
         where = f"checkpoint '{self.path}'"
-        again = "delete it (or use another --checkpoint directory) to start over"
+        again = START_OVER
         if data.get("format") != FORMAT:
             raise UserError(
                 f"{where} has format {data.get('format')!r}, this sgq reads "
                 f"format {FORMAT}; {again}"
             )
-        if data.get("sgq") != __version__:
+        if data.get("sgq") != VERSION:
             raise UserError(
-                f"{where} was written by sgq {data.get('sgq')}, this is sgq {__version__}; {again}"
+                f"{where} was written by sgq {data.get('sgq')}, this is sgq {VERSION}; {again}"
             )
         if data.get("fingerprint") != self.fingerprint:
             saved = data.get("settings") if isinstance(data.get("settings"), dict) else {}
@@ -198,20 +159,6 @@ class Checkpoints:
             raise UserError(f"{where} cannot be loaded ({exc}); {again}") from None
         return position
 
-    def _read(self) -> dict:
-        import gzip
-
-        try:
-            with gzip.open(self.path, "rb") as handle:
-                data = json.loads(handle.read())
-        except (OSError, EOFError, ValueError) as exc:  # BadGzipFile is an OSError
-            raise UserError(
-                f"checkpoint '{self.path}' is damaged ({exc}); delete it to start over"
-            ) from None
-        if not isinstance(data, dict):
-            raise UserError(f"checkpoint '{self.path}' is not an sgq checkpoint")
-        return data
-
     # ---- saving
     def save(self, roots: dict[str, Any], position: Position) -> None:
         """Write a checkpoint of `roots` at `position`, atomically. The output files must
@@ -226,7 +173,7 @@ class Checkpoints:
         position.checkpoints += 1
         data = {
             "format": FORMAT,
-            "sgq": __version__,
+            "sgq": VERSION,
             "settings": self.settings,
             "fingerprint": self.fingerprint,
             "layout": _layout(roots),
@@ -237,24 +184,13 @@ class Checkpoints:
         blob = gzip.compress(
             json.dumps(data, separators=(",", ":")).encode("utf-8"), compresslevel=1, mtime=0
         )
-        tmp = self.path + ".tmp"
         try:
             os.makedirs(self.directory, exist_ok=True)
-            with open(tmp, "wb") as handle:
-                half = len(blob) // 2
-                handle.write(blob[:half])
-                if self.kill.armed:
-                    handle.flush()
-                    self.kill.point("mid-write")
-                handle.write(blob[half:])
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
+            write_atomic(self.path, blob, self.kill)
         except OSError as exc:  # the previous checkpoint, if any, is still in place
             raise UserError(
                 f"cannot write checkpoint '{self.path}': {exc.strerror or exc}"
             ) from None
-        fsync_dir(self.directory)
         self.bytes = len(blob)
         self.seconds += time.perf_counter() - started
         self.kill.point("written")
@@ -264,44 +200,3 @@ def _layout(roots: dict[str, Any]) -> list:
     """The operator names of the engine's dataflow (`#3 PATH[RL]` ...)."""
     engine = roots.get("engine")
     return list(getattr(getattr(engine, "dataflow", None), "names", []) or [])
-
-
-def fsync_dir(directory: str) -> None:
-    """Make a rename in `directory` durable (where the platform allows it)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def durable_size(handle) -> int:
-    """Flush and fsync an open output file; its length in bytes."""
-    handle.flush()
-    fd = handle.fileno()
-    os.fsync(fd)
-    return os.fstat(fd).st_size
-
-
-def cut_back(path: str, size: int, what: str) -> None:
-    """Truncate the file at `path` to `size` bytes (what a checkpoint recorded); a file that
-    is missing or shorter cannot be resumed."""
-    try:
-        actual = os.path.getsize(path)
-    except OSError:
-        actual = -1
-    if actual < 0 and size == 0:
-        return
-    if actual < size:
-        state = "missing" if actual < 0 else f"shorter ({actual:,} bytes)"
-        raise UserError(
-            f"the {what} '{path}' is {state}, but the checkpoint says it had "
-            f"{size:,} bytes; delete the checkpoint to start over"
-        )
-    if actual > size:
-        os.truncate(path, size)

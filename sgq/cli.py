@@ -11,9 +11,9 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
+from .base.errors import UserError
+from .base.version import VERSION
 from .collector import tune_for_long_run
-from .errors import UserError
 
 # The order here is the order of `sgq --help`.
 COMMANDS = ("check", "explain", "run", "results", "verify", "gen", "bench", "prepare", "stats")
@@ -37,7 +37,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         description="Streaming graph queries: run .dl rule files incrementally over "
         "timestamped edge streams with sliding windows.",
     )
-    parser.add_argument("--version", action="version", version=f"sgq {__version__}")
+    parser.add_argument("--version", action="version", version=f"sgq {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS if only is None else (only,):
         module = _load(name)

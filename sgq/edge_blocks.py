@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 
-from .errors import UserError
+from .base.errors import UserError
 
 #: what `str.strip()` removes besides the line break: a plain chunk has none of it (nor `"`
 #: nor `#`), so its fields need neither stripping nor the csv module

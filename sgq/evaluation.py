@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
 
-from .errors import UserError
+from .base.errors import UserError
 from .incremental.engine import Engine
 
 BATCH_EDGES = 4096  # at most this many edges of one timestamp per engine batch

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-from .errors import UserError
+from .base.errors import UserError
 from .parquet_input import is_prepared, read_prepared
 from .stream_io import TICK, _header_columns, decoded_lines, parse_lines
 
@@ -261,7 +261,7 @@ def landed(path: str, after: str | None, limit: int | None = None) -> list[str]:
     """The subdirectories of the landing directory `path` that `LandingDir` reads next after
     `after` (None: from the first), in name order, up to the first whose job has not
     finished (no manifest yet) and at most `limit`. Shared with the Spark engine's streaming
-    source (spark_engine/landing_stream.py), so both read a landing directory alike."""
+    source (sgq/spark_landing.py), so both read a landing directory alike."""
     try:
         names = sorted(
             n

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
-from .errors import UserError
+from .base.errors import UserError
 from .evaluation import BATCH_EDGES, Evaluation
 from .incremental.deltas import rows_of
 from .incremental.engine import Result

@@ -29,7 +29,7 @@ import os
 import signal
 import time
 
-from .errors import UserError
+from .base.errors import UserError
 from .evaluation import BATCH_EDGES, batches
 from .follow import FileTail, LandingDir, tail_edges
 from .reorder import Reorder

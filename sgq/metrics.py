@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from .errors import UserError
+from .base.errors import UserError
 from .stream_io import open_output
 
 SNAPSHOT_SECONDS = 0.5

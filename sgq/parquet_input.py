@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Iterator
 
-from .errors import UserError
+from .base.errors import UserError
 
 Edge = tuple[str, str, str, int, str]
 

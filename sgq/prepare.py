@@ -25,7 +25,7 @@ import time
 from functools import partial
 from urllib.parse import unquote, urlparse
 
-from .errors import UserError
+from .base.errors import UserError
 from .parquet_input import MANIFEST
 from .prepare_validate import (
     BAD,

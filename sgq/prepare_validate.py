@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from .errors import UserError
+from .base.errors import UserError
 from .stream_io import (
     _ALIASES,
     COLUMNS,

@@ -7,7 +7,8 @@ import argparse
 import csv
 import sys
 
-from .checkpoint import Position, cut_back, durable_size
+from .base.durable import cut_back, durable_size
+from .checkpoint import Position
 from .stream_io import open_output
 
 

@@ -15,7 +15,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from .checkpoint import Checkpoints, Position, cut_back, durable_size, edge_digest
+from .base.durable import cut_back, durable_size
+from .checkpoint import Checkpoints, Position, edge_digest
 from .evaluation import Evaluation
 from .incremental.deltas import csv_plain
 from .metrics import RunMetrics

@@ -19,7 +19,7 @@ import os
 
 import attrs
 
-from .errors import UserError
+from .base.errors import UserError
 from .sga.cost.statistics import StreamStatistics, collect, loads
 
 #: input edges read ahead for statistics when no statistics file is given

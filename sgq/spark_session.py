@@ -18,8 +18,8 @@ import shutil
 import sys
 import tempfile
 
+from .base.errors import UserError
 from .collector import tune_for_spark
-from .errors import UserError
 
 _LOG4J2 = """\
 status = error

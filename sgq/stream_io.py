@@ -19,8 +19,8 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
+from .base.errors import UserError
 from .edge_blocks import EdgeBlock, edge_blocks
-from .errors import UserError
 from .incremental.deltas import Fans, csv_plain, rows_of
 from .incremental.fan_rows import FanRows, Pairs, Sources
 
@@ -496,10 +496,6 @@ def open_output(path: str, mode: str, what: str) -> TextIO:
         return open(path, mode, encoding="utf-8", newline="")
     except OSError as exc:
         raise UserError(f"cannot write the {what} '{path}': {exc.strerror or exc}") from None
-
-
-INTERVAL_FIELDS = ("src", "trg", "label", "ts", "exp")
-DELTA_FIELDS = ("time", "op", "src", "trg", "label")
 
 
 def path_text(path) -> str:

@@ -31,8 +31,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..errors import UserError
-from ..stream_io import DELTA_FIELDS, INTERVAL_FIELDS
+from ..base.errors import UserError
+from ..incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession

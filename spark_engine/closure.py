@@ -1,7 +1,7 @@
 """PATH as a semi-naive closure over the product of the window graph and the automaton,
 iterated to a fixpoint inside each batch (thesis Def 34; specs/semantics.md §4, §6).
 
-The regex becomes the engine's minimal DFA (incremental/dfa.py); a tuple `(a, b)` of letter
+The regex becomes the engine's minimal DFA (base/dfa.py); a tuple `(a, b)` of letter
 `l` is a product edge `(a, s) -> (b, q)` for every transition `s -l-> q`. The closure table
 holds, per root `x` and product node `(v, q)` reached from `(x, start)` by at least one edge,
 the coalesced interval of that reachability (spark_engine/coverage.py): `exp` the largest

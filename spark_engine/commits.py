@@ -22,15 +22,19 @@ ends byte-identical to an uninterrupted run's (rows are written sorted per batch
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
 import shutil
 from typing import Any
 
-from .. import __version__
-from ..checkpoint import KillSwitch, fsync_dir
-from ..errors import UserError
+from ..base.durable import (
+    START_OVER,
+    KillSwitch,
+    checkpoint_directory,
+    read_checkpoint_json,
+    write_json_atomic,
+)
+from ..base.errors import UserError
+from ..base.version import VERSION
 
 FORMAT = 1
 SETTINGS = "settings.json"
@@ -43,7 +47,7 @@ class Commit:
     """The last committed batch: `batch` its number, `edges` input edges consumed (`digest`
     their CRC, for input read on the driver), `rows` and `output_bytes` of the output file,
     `view` the delta view's encoded state (delta output), `state_rows` in the tables;
-    `follow` where a run following a landing directory is (spark_engine/follow.py)."""
+    `follow` where a run following a landing directory is (sgq/spark_follow.py)."""
 
     batch: int = -1
     edges: int = 0
@@ -60,7 +64,7 @@ class SparkCheckpoint:
 
     def __init__(self, directory: str, settings: dict, kill_at: str | None = None) -> None:
         self.directory = directory
-        self.settings = {"format": FORMAT, "sgq": __version__, **settings}
+        self.settings = {"format": FORMAT, "sgq": VERSION, **settings}
         self.kill = KillSwitch(kill_at)
 
     def state_dir(self, batch: int) -> str:
@@ -69,21 +73,18 @@ class SparkCheckpoint:
     def load(self) -> Commit | None:
         """The last commit (None: a fresh start, and the directory is set up now); a
         checkpoint of other settings is a UserError naming what differs."""
-        again = "delete it (or use another --checkpoint directory) to start over"
-        if os.path.exists(self.directory) and not os.path.isdir(self.directory):
-            raise UserError(f"--checkpoint '{self.directory}' is not a directory")
+        again = START_OVER
         settings_path = os.path.join(self.directory, SETTINGS)
-        if not os.path.isfile(settings_path):
+        if not checkpoint_directory(self.directory) or not os.path.isfile(settings_path):
             try:
-                os.makedirs(self.directory, exist_ok=True)
-                _write_atomic(settings_path, self.settings)
+                write_json_atomic(settings_path, self.settings)
             except OSError as exc:
                 raise UserError(
                     f"cannot create the --checkpoint directory '{self.directory}': "
                     f"{exc.strerror or exc}"
                 ) from None
             return None
-        saved = _read(settings_path)
+        saved = read_checkpoint_json(settings_path)
         if saved != self.settings:
             diff = sorted(
                 k for k in set(saved) | set(self.settings) if saved.get(k) != self.settings.get(k)
@@ -95,7 +96,7 @@ class SparkCheckpoint:
         commit_path = os.path.join(self.directory, COMMIT)
         if not os.path.isfile(commit_path):
             return None
-        data = _read(commit_path)
+        data = read_checkpoint_json(commit_path)
         try:
             commit = Commit(**data)
         except TypeError as exc:
@@ -110,37 +111,9 @@ class SparkCheckpoint:
 
     def save(self, commit: Commit) -> None:
         """Commit `commit` (its state directory already written), then drop older state."""
-        _write_atomic(os.path.join(self.directory, COMMIT), dataclasses.asdict(commit))
+        write_json_atomic(os.path.join(self.directory, COMMIT), dataclasses.asdict(commit))
         self.kill.point("written")
         root = os.path.join(self.directory, STATE)
         for name in os.listdir(root) if os.path.isdir(root) else ():
             if name != str(commit.batch):
                 shutil.rmtree(os.path.join(root, name), ignore_errors=True)
-
-
-def settings_digest(text: str) -> str:
-    """The SHA-256 of a text (a program, a prepared directory's manifest)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _read(path: str) -> dict:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError) as exc:
-        raise UserError(
-            f"checkpoint file '{path}' is damaged ({exc}); delete the checkpoint to start over"
-        ) from None
-    if not isinstance(data, dict):
-        raise UserError(f"checkpoint file '{path}' is not an sgq checkpoint")
-    return data
-
-
-def _write_atomic(path: str, data: dict) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, sort_keys=True)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
-    fsync_dir(os.path.dirname(path) or ".")

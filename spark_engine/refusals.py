@@ -13,7 +13,7 @@ seen: the input reader and the command line.
 
 from __future__ import annotations
 
-from ..errors import UserError
+from ..base.errors import UserError
 from ..sga.algebra import Path, Plan, WScan
 
 #: the finest slide the Spark engine takes: the window cut into at most this many batches

@@ -30,9 +30,8 @@ import pytest  # noqa: E402
 def spark():
     """The Spark oracle's shared local SparkSession (started once per test session); skips
     when Java or pyspark is missing."""
+    from sgq.base.errors import UserError
     from sgq.oracle.session import spark_session, stop_session
-
-    from sgq.errors import UserError
 
     try:
         session = spark_session()

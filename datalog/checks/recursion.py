@@ -8,7 +8,7 @@ predicate written first in the file, and the caret sits on the body atom that cl
 
 from __future__ import annotations
 
-from ...components import strongly_connected as components
+from ...base.components import strongly_connected as components
 from ..ast import Loc, Program
 from ..dependency_graph import dependency_graph, find_cycle, first_appearance
 from ..errors import RECURSION, DlError

@@ -20,7 +20,7 @@ from ..stateful import StateError, restore_into, state_of
 from .native_keys import NativeKeys
 
 if TYPE_CHECKING:
-    from ...options import PlanOptions
+    from ...base.options import PlanOptions
     from ...sga.algebra import Op
     from ..deltas import DeltaView
     from ..state.edge_index import EdgeIndex

@@ -2,7 +2,7 @@
 and Appendix A, with the erratum fixed: ExpandableTrees takes trees whose `(u, s)` is still
 valid).
 
-The regex becomes a minimal DFA (incremental/dfa.py). The Δ-PATH index (state/delta_path.py)
+The regex becomes a minimal DFA (base/dfa.py). The Δ-PATH index (state/delta_path.py)
 keeps one spanning tree per root vertex; per `(root, vertex, state)` the path that expires
 last, and runs Expand / Propagate for every new sgt. This operator routes the input ports
 to it and coalesces what it reaches: a final-state node yields `(root, v)` on the node's
@@ -44,8 +44,8 @@ from __future__ import annotations
 from itertools import repeat
 from typing import TYPE_CHECKING
 
+from ...base.dfa import compile_regex
 from ...sga.algebra import regex_labels
-from ..dfa import compile_regex
 from ..sgt import FOREVER, NEVER
 from ..state.coalescer import Coalescer
 from ..state.delta_path import DeltaPath

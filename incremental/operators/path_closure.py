@@ -19,7 +19,7 @@ sources have no coverage of their own: their rows are derived from their success
 port (VERTICES), as in S-PATH.
 
 Hand-over to S-PATH: witness paths (`paths=True`) and the `path_operator="spath"` option
-(sgq/options.py) use S-PATH from the start; `"closure"` turns the density rule below off. On
+(base/options.py) use S-PATH from the start; `"closure"` turns the density rule below off. On
 the first
 explicit deletion (`retract`), when the live levels would exceed `max_levels` (a slide
 much finer than the window: many distinct exps, where per-level closures cost more than
@@ -35,7 +35,7 @@ end keeps its closures; one far sparser, `clearly_sparse`, hands over at once; a
 batch, one whose inserts measurably spent `overwork` times S-PATH's tree work in the slide so
 far (`extend` counts its bitset operations: SGA Q4 on snb, where each edge touches thousands
 of wide rows of inner states, is 150x in its first slide) hands over then; the thresholds
-are `PlanOptions.tuning`, sgq/options.py), or at the first batch where the letters under a
+are `PlanOptions.tuning`, base/options.py), or at the first batch where the letters under a
 star or plus hold `chain_edges` edges, if they form chains there, every source with one edge
 of them in the window (`_chains`, whatever the density), this builds an S-PATH operator for the same node, replays the valid contents of the
 input indexes into it at `now` (its trees then hold each node's largest valid exp), hands it
@@ -99,7 +99,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..dfa import closure_automaton
+from ...base.dfa import closure_automaton
 from ..fan_rows import FanRows, PairRows, Sources, rows_of_fans
 from ..sgt import NEVER
 from ..state.coalescer import Coalescer
@@ -215,7 +215,7 @@ class PathClosureOp(PhysicalOperator):
         self.check_density = False
         self.excess = 0.0  # the closure's work beyond S-PATH's, summed over slides
         self.spent = 0.0  # the closure's measured bitset words in this slide
-        self.tuning = ctx.options.tuning  # the hand-over thresholds (sgq/options.py)
+        self.tuning = ctx.options.tuning  # the hand-over thresholds (base/options.py)
         # the measured work at which the closure is checked within the slide
         self.overwork_at = self.tuning.overwork * self.tuning.min_rows * self.tuning.tree_cost
         self.reread = False  # set by every hand-over: the next retract re-reads

@@ -68,7 +68,7 @@ class PatternOp(ProbingJoin):
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node, ctx)
-        tuning = ctx.options.tuning  # sgq/options.py
+        tuning = ctx.options.tuning  # base/options.py
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
         self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
         self._plan(None)

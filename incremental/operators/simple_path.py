@@ -41,12 +41,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...base.suffix_languages import conflict_free_states
 from ..state.coalescer import Coalescer
 from ..state.delta_path import DeltaPath
 from ..state.simple_search import Budget, Graph, search_unmarked
 from ..state.tree_conflicts import moving_letters, simple_walk
 from ..stateful import restore_into, state_of
-from ..suffix_languages import conflict_free_states
 from .base import BuildContext, PhysicalOperator
 from .path import epsilon_pairs, path_automaton
 

@@ -44,9 +44,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Collection
 
+from ...base.suffix_languages import shortcut
 from ..sgt import FOREVER, NEVER
 from ..stateful import restore_into, state_of
-from ..suffix_languages import shortcut
 from .expiry import ExpiryBuckets
 
 _GONE = ("removed",)  # the parent key of a node `purge` removed (its other items: skipped)
@@ -421,7 +421,7 @@ class DeltaPath:
     def path_to(self, root: str, key: tuple) -> tuple:
         """The witness edges from the root to `key`, following parent pointers; for a simple
         PATH (conflict-free: sga/rewrite/relax_simple_paths.py) the walk cut to a simple path
-        (incremental/suffix_languages.py `shortcut`)."""
+        (base/suffix_languages.py `shortcut`)."""
         tree = self.trees[root]
         parts = []
         vertices = []

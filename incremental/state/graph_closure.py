@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...components import strongly_connected
+from ...base.components import strongly_connected
 from .product_nodes import bits
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 
-from ...errors import UserError
-from ..suffix_languages import shortcut
+from ...base.errors import UserError
+from ...base.suffix_languages import shortcut
 
 
 class SimplePathBudgetError(UserError):

@@ -18,7 +18,7 @@ or that no longer reaches the node's exp, only costs a search, never a wrong ans
 
 from __future__ import annotations
 
-from ..suffix_languages import shortcut
+from ...base.suffix_languages import shortcut
 
 
 def simple_walk(delta_path, letters_of: dict, root: str, key: tuple, now: int) -> tuple | None:

@@ -18,7 +18,7 @@ import math
 
 import attrs
 
-from ...incremental.dfa import compile_regex
+from ...base.dfa import compile_regex
 from ..algebra import Filter, Op, Path, Pattern, Rename, Union, Vertices, WScan
 from .estimates import StreamEstimate, variable_distincts
 

@@ -14,7 +14,7 @@ every rule a PATTERN or RENAME) and hands it to `rewrite`, which runs the passes
 Each pass is a function from a plan to a plan with the same snapshots at every instant (its
 module says why), returning its input itself when it has nothing to change; so any subset
 may be skipped, and the plan says which passes changed it (`Plan.rewrites`). Users choose
-with `PlanOptions(skip_rewrites=...)` (sgq/options.py) or `--no-rewrite NAME`.
+with `PlanOptions(skip_rewrites=...)` (base/options.py) or `--no-rewrite NAME`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ graph and cost what arbitrary paths cost).
 
 For such an automaton every walk spelling a word of L(R) from `x` to `y != x` can be cut into
 a simple path from `x` to `y` spelling a word of L(R), over a subset of the walk's edges, so
-valid at least as long (incremental/suffix_languages.py). The simple results are therefore the
+valid at least as long (base/suffix_languages.py). The simple results are therefore the
 arbitrary ones with the same intervals, except `(x, x)`: under simple semantics only the empty
 path gives it, which the ε-pairs of a nullable regex already do (a cycle back to `x` needs
 edges at `x`, so `x` is in the active domain then), and which the arbitrary-path operators
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import attrs
 
-from ...incremental.dfa import compile_regex
-from ...incremental.suffix_languages import conflict_free
+from ...base.dfa import compile_regex
+from ...base.suffix_languages import conflict_free
 from ..algebra import Op, Path, Plan, map_plan
 
 

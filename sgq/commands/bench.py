@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..base.errors import UserError
 from .common import add_plan_arguments, plan_options
 
 NAME = "bench"

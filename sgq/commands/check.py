@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from ..api import read_program
-from ..errors import UserError
+from ..base.errors import UserError
 from .common import add_window_arguments, window_overrides
 
 NAME = "check"

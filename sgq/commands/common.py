@@ -7,8 +7,8 @@ import argparse
 import sys
 
 from ..api import read_program
-from ..errors import UserError
-from ..options import DEFAULT_SIMPLE_BUDGET, PATH_OPERATORS, PlanOptions
+from ..base.errors import UserError
+from ..base.options import DEFAULT_SIMPLE_BUDGET, PATH_OPERATORS, PlanOptions
 from ..sampling import DEFAULT_SAMPLE, Sampled, read_statistics, sample_input
 from ..sga.rewrite.pipeline import REWRITES
 from ..stream_io import FORMATS
@@ -84,7 +84,7 @@ def window_overrides(args: argparse.Namespace) -> dict:
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--path-operator` and `--no-rewrite NAME` (sgq/options.py); read with `plan_options`."""
+    """`--path-operator` and `--no-rewrite NAME` (base/options.py); read with `plan_options`."""
     parser.add_argument(
         "--path-operator",
         choices=PATH_OPERATORS,

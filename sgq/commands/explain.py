@@ -17,9 +17,9 @@ import argparse
 import sys
 
 from sgq.api import read_program
+from sgq.base.errors import UserError
 from sgq.datalog.check import check_text
 from sgq.datalog.errors import DlErrors
-from sgq.errors import UserError
 from sgq.sga.explain import explain_dot, explain_json, explain_text
 from sgq.sga.optimize.report import optimized_dot, optimized_json, optimized_text
 from sgq.sga.optimize.search import optimize

@@ -11,7 +11,7 @@ import argparse
 import sys
 import time
 
-from ..errors import UserError
+from ..base.errors import UserError
 from ..generators import KINDS, MAX_DELETIONS, generate, gmark_schema, write_csv
 from ..progress import Progress
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import UserError
+from ..base.errors import UserError
 
 NAME = "prepare"
 HELP = (

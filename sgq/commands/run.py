@@ -23,8 +23,9 @@ import sys
 from collections.abc import Iterator
 
 from ..api import Query
-from ..checkpoint import DEFAULT_EVERY, Checkpoints, edge_digest, program_digest
-from ..errors import UserError
+from ..base.durable import text_digest
+from ..base.errors import UserError
+from ..checkpoint import DEFAULT_EVERY, Checkpoints, edge_digest
 from ..evaluation import batches, block_batches
 from ..live import check_arguments as check_follow_arguments
 from ..live import follow_input
@@ -256,7 +257,7 @@ class _Source:
 def _settings(args: argparse.Namespace, query: Query, columns, out_fmt: str) -> dict:
     """What a checkpoint must agree on with the command resuming it."""
     return {
-        "program_sha256": program_digest(query.source),
+        "program_sha256": text_digest(query.source),
         **query.options.as_dict(),
         **window_overrides(args),
         "emit": args.emit,

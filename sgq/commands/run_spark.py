@@ -7,7 +7,7 @@ stream larger than the driver). `--master` points the run at a cluster (`spark:/
 `yarn`, `k8s://...`; default `local[2]`), `--partitions` sets the shuffle partitions, and
 `--checkpoint DIR` commits every batch (spark_engine/commits.py). `--follow DIR` reads a
 landing directory of `sgq prepare` outputs as it grows, as a Structured Streaming query
-(spark_engine/follow.py), until SIGINT/SIGTERM; `--idle-flush S` runs the open batch after
+(sgq/spark_follow.py), until SIGINT/SIGTERM; `--idle-flush S` runs the open batch after
 S seconds without a new output. `-o OUT/` (a trailing
 `/` or an existing directory) has the executors write each batch's rows as
 `OUT/batch=<id>/part-*.csv` (spark_engine/batch_output.py; `sgq results OUT/` reads them back
@@ -20,8 +20,8 @@ import argparse
 import os
 import sys
 
-from ..checkpoint import program_digest
-from ..errors import UserError
+from ..base.durable import text_digest
+from ..base.errors import UserError
 from ..live import check_arguments as check_follow_arguments
 from ..parquet_input import MANIFEST, manifest
 from ..reorder import ordered
@@ -106,8 +106,8 @@ def run(args: argparse.Namespace, query) -> int:
     """Evaluate `query` with the Spark engine as `args` say."""
     from ..run_job import output_format
     from ..spark_engine.commits import SparkCheckpoint
-    from ..spark_engine.driver import DirectorySink, SparkRun, progress_line
     from ..spark_engine.engine import SparkEngine
+    from ..spark_run import DirectorySink, SparkRun, progress_line
     from ..spark_session import start_session
 
     prepared = os.path.isdir(args.input) and not args.follow
@@ -151,13 +151,13 @@ def run(args: argparse.Namespace, query) -> int:
 
 
 def _follow(args: argparse.Namespace, job) -> None:
-    """Follow the landing directory until SIGINT/SIGTERM (spark_engine/follow.py)."""
+    """Follow the landing directory until SIGINT/SIGTERM (sgq/spark_follow.py)."""
     import shutil
     import tempfile
 
     from ..live import StopRequest
     from ..rejects import rejects_path
-    from ..spark_engine.follow import FollowRun
+    from ..spark_follow import FollowRun
 
     scratch = None
     if args.checkpoint:
@@ -177,7 +177,7 @@ def _follow(args: argparse.Namespace, job) -> None:
 
 
 def _batches(args, engine, spark, prepared: bool):
-    from ..spark_engine.source import driver_batches, prepared_batches
+    from ..spark_source import driver_batches, prepared_batches
 
     if prepared:
         if args.format or args.columns:
@@ -211,12 +211,11 @@ def _batches(args, engine, spark, prepared: bool):
 def _settings(args: argparse.Namespace, query, prepared: bool) -> dict:
     """What a checkpoint must agree on with the command resuming it."""
     from ..run_job import output_format
-    from ..spark_engine.commits import settings_digest
 
     if prepared:
         manifest(args.input)  # a clean error if it is not a prepared directory
         with open(os.path.join(args.input, MANIFEST), encoding="utf-8") as handle:
-            source = {"prepared_manifest_sha256": settings_digest(handle.read())}
+            source = {"prepared_manifest_sha256": text_digest(handle.read())}
     elif args.follow:
         source = {"follow": True}
     else:
@@ -226,7 +225,7 @@ def _settings(args: argparse.Namespace, query, prepared: bool) -> dict:
     return {
         "engine": "spark",
         "output_directory": args.output != "-" and is_directory(args.output),
-        "program_sha256": program_digest(query.source),
+        "program_sha256": text_digest(query.source),
         **query.options.as_dict(),
         **window_overrides(args),
         "emit": args.emit,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import UserError
+from ..base.errors import UserError
 from ..sga.cost.statistics import collect
 from ..stream_io import open_output, read_edges
 

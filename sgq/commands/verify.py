@@ -16,7 +16,7 @@ import argparse
 import math
 import sys
 
-from ..errors import UserError
+from ..base.errors import UserError
 from ..incremental.time_order import out_of_order
 from ..stream_io import DELTA_FIELDS, ResultWriter, read_edges
 from .common import (

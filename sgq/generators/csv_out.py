@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from ..errors import UserError
+from ..base.errors import UserError
 
 HEADER = "src,trg,label,ts,op\n"
 _CHUNK = 8192

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from random import Random
 
-from ..errors import UserError
+from ..base.errors import UserError
 from . import gmark, snb, so
 from .deletions import DeletionPool
 from .timeline import timestamps

@@ -11,10 +11,9 @@ import sys
 import textwrap
 
 import pytest
+from sgq.base.errors import UserError
 from sgq.benchmarks import peer_programs, workloads
 from sgq.benchmarks.suite import ratios
-
-from sgq.errors import UserError
 
 SNB_Q2 = next(w for w in workloads.shared() if w.name == "shared-snb-q2")
 SNB_Q5 = next(w for w in workloads.shared() if w.name == "shared-snb-q5")

@@ -426,7 +426,7 @@ def finished(tmp_path, capsys):
 
 def _refused(args, capsys, *pieces) -> str:
     code, _, err = sgq_main(args, capsys)
-    # a usage problem: exit 2 (sgq/errors.py; exit 1 is for a check that ran and failed)
+    # a usage problem: exit 2 (base/errors.py; exit 1 is for a check that ran and failed)
     assert code == 2, (code, err)
     return assert_one_line_error(err, *pieces)
 

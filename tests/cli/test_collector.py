@@ -47,8 +47,9 @@ def test_the_cli_tunes_for_a_long_run(fresh_collector, tmp_path):
 
 def test_starting_a_session_tunes_for_spark(fresh_collector, monkeypatch):
     """`start_session` records Spark before anything else, even when it then fails."""
+    from sgq.base.errors import UserError
+
     from sgq import spark_session
-    from sgq.errors import UserError
 
     gc.set_threshold(*collector.LONG_RUN_THRESHOLDS)
     monkeypatch.setattr(spark_session, "_java_available", lambda: False)

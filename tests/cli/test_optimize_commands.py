@@ -10,9 +10,9 @@ import json
 import sys
 
 from cli_support import prepared_dir, read_edges_csv, sgq_main
+from sgq.base.options import PlanOptions
 
 import sgq
-from sgq.options import PlanOptions
 from sgq.sampling import sample_input
 
 Q4 = ".window 30\nAnswer(x, y) :- [(a/b/c)+](x, y).\n"

@@ -9,8 +9,8 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sgq.base.errors import UserError
 
-from sgq.errors import UserError
 from sgq.stream_io import (
     BadEncoding,
     FileLines,

@@ -6,8 +6,8 @@ import re
 
 import pytest
 from generators.gen_support import csv_text
+from sgq.base.errors import UserError
 
-from sgq.errors import UserError
 from sgq.generators import KINDS, generate, labels_of
 
 DAY = 86400

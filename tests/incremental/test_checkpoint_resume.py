@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from incremental_support import assert_checkpoint_round_trip, compile_text
-
-from sgq.options import PlanOptions
+from sgq.base.options import PlanOptions
 
 OPERATORS = ("auto", "closure", "spath")
 QUERIES = (

@@ -1,4 +1,4 @@
-"""The regex -> minimal DFA construction (incremental/dfa.py) against Python's `re`."""
+"""The regex -> minimal DFA construction (base/dfa.py) against Python's `re`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sgq.incremental.dfa import closure_automaton, compile_regex
+from sgq.base.dfa import closure_automaton, compile_regex
 
 LETTERS = ("a", "b", "c")
 

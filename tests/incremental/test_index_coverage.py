@@ -19,7 +19,7 @@ PATH_OPERATORS = ("spath", "closure")
 
 
 def _query(text=PATHS, path_operator="spath"):
-    from sgq.options import PlanOptions
+    from sgq.base.options import PlanOptions
 
     return compile_text(text, options=PlanOptions(path_operator=path_operator))
 

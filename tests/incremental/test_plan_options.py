@@ -1,4 +1,4 @@
-"""Every choice of PlanOptions (sgq/options.py) gives the reference's snapshots, at every change
+"""Every choice of PlanOptions (base/options.py) gives the reference's snapshots, at every change
 point, and its delta view: each PATH operator, with every rewrite pass run or skipped (a
 finite language left as PATH, joins left flat), over finite and infinite languages, derived
 inputs and deletions; and each choice reaches the operators it names."""
@@ -8,16 +8,16 @@ from __future__ import annotations
 import doctest
 
 import pytest
+import sgq.base.options
 from hypothesis import given, settings
 from incremental_support import assert_matches_reference, compile_text, edge_streams
+from sgq.base.options import PATH_OPERATORS
 from sgq.incremental.operators.path import PathOp
 from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.sga.algebra import Path
 from sgq.sga.rewrite.pipeline import REWRITES
 
-import sgq.options
 from sgq import PlanOptions, UserError
-from sgq.options import PATH_OPERATORS
 
 PROGRAMS = [
     "Answer(x, y) :- [a/b/c](x, y).",
@@ -90,5 +90,5 @@ def test_options_are_frozen_values_with_a_json_form():
 
 
 def test_doctests():
-    failed, tried = doctest.testmod(sgq.options)
+    failed, tried = doctest.testmod(sgq.base.options)
     assert failed == 0 and tried > 0

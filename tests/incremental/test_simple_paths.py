@@ -6,9 +6,9 @@ against the brute-force reference: the harness, tests/harness/, whose programs c
 from __future__ import annotations
 
 import pytest
-from sgq.incremental.dfa import compile_regex
+from sgq.base.dfa import compile_regex
+from sgq.base.suffix_languages import conflict_free, shortcut
 from sgq.incremental.state.simple_search import SimplePathBudgetError
-from sgq.incremental.suffix_languages import conflict_free, shortcut
 
 import sgq
 from sgq.api import PlanOptions

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sgq.base.components import strongly_connected as components
 from sgq.incremental.state.graph_closure import closure
 from sgq.incremental.state.level_closure import LevelClosure
 from sgq.incremental.state.window_closure import WindowClosure
-
-from sgq.components import strongly_connected as components
 
 _graphs = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=30)
 

@@ -9,9 +9,9 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sgq.base.errors import UserError
 
 import sgq.evaluation as evaluation
-from sgq.errors import UserError
 from sgq.evaluation import batches, block_batches
 from sgq.reorder import ordered, ordered_blocks
 from sgq.stream_io import FileLines, StreamError, decoded_lines, parse_blocks, parse_lines

@@ -9,11 +9,11 @@ from unittest import mock
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sgq.base.errors import UserError
 from sgq.incremental.deltas import Fans, csv_plain, rows_of
 from sgq.incremental.fan_rows import FanRows
 
 from sgq import stream_io
-from sgq.errors import UserError
 from sgq.stream_io import (
     INTERVAL_FIELDS,
     ResultWriter,

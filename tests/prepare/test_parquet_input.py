@@ -8,8 +8,8 @@ import os
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from sgq.base.errors import UserError
 
-from sgq.errors import UserError
 from sgq.parquet_input import MANIFEST, is_prepared, manifest, read_prepared
 
 

@@ -13,9 +13,9 @@ import sys
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from sgq.base.errors import UserError
 
 from sgq.cli import main
-from sgq.errors import UserError
 from sgq.parquet_input import MANIFEST, is_prepared, read_prepared
 from sgq.prepare import prepare
 from sgq.stream_io import read_edges

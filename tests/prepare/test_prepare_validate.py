@@ -9,8 +9,8 @@ import tempfile
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sgq.base.errors import UserError
 
-from sgq.errors import UserError
 from sgq.prepare_validate import (
     GOOD,
     iso_to_epoch,

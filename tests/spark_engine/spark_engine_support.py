@@ -9,9 +9,9 @@ from itertools import groupby
 
 from sgq.incremental.deltas import DeltaView, rows_of
 from sgq.spark_engine.engine import SparkEngine
-from sgq.spark_engine.source import driver_batches
 
 from sgq.evaluation import Evaluation
+from sgq.spark_source import driver_batches
 
 
 def coverage(rows) -> dict:

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sgq.base.errors import UserError
 from sgq.spark_engine.batch_output import is_directory, read_rows
 
 from sgq.cli import main
-from sgq.errors import UserError
 from sgq.generators import generate, write_csv
 
 REPO = Path(__file__).resolve().parents[2]

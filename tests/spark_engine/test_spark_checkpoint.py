@@ -8,14 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sgq.base.errors import UserError
 from sgq.sga.cost.statistics import collect
 from sgq.spark_engine.commits import SparkCheckpoint
-from sgq.spark_engine.driver import SparkRun
 from sgq.spark_engine.engine import SparkEngine
-from sgq.spark_engine.source import driver_batches
 
 import sgq
-from sgq.errors import UserError
+from sgq.spark_run import SparkRun
+from sgq.spark_source import driver_batches
 
 pytestmark = pytest.mark.spark
 

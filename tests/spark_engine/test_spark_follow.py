@@ -1,4 +1,4 @@
-"""`sgq run --engine spark --follow DIR` (spark_engine/follow.py): a landing directory filled
+"""`sgq run --engine spark --follow DIR` (sgq/spark_follow.py): a landing directory filled
 output by output while the streaming query runs gives the single-process engine's results
 (interval coverage and deltas), also across a kill in the window between our commit of a
 micro-batch and Spark's; what lands out of order is read, refused or dropped as the
@@ -12,15 +12,15 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from sgq.spark_engine.follow import FollowRun
-from sgq.spark_engine.landing_stream import _Reader
+from sgq.base.errors import UserError
 from spark_engine_support import coverage, delta_rows, flat, interval_rows
 
 import sgq
-from sgq.errors import UserError
 from sgq.evaluation import Evaluation
 from sgq.generators import generate
 from sgq.parquet_input import MANIFEST
+from sgq.spark_follow import FollowRun
+from sgq.spark_landing import _Reader
 
 DAY = 86400
 #: a closure joined with two labels (the recentLiker rule of snb Q7): few Spark jobs a
@@ -140,8 +140,9 @@ def _outputs(edges) -> list[list[tuple]]:
 
 def _follow(spark, query, tmp_path, out, emit, ckpt=None) -> FollowRun:
     from sgq.spark_engine.commits import SparkCheckpoint
-    from sgq.spark_engine.driver import SparkRun
     from sgq.spark_engine.engine import SparkEngine
+
+    from sgq.spark_run import SparkRun
 
     checkpoint = None
     if ckpt is not None:

@@ -4,13 +4,13 @@ Spark work (spark_engine/refusals.py, sgq/commands/run_spark.py)."""
 from __future__ import annotations
 
 import pytest
+from sgq.base.errors import UserError
 from sgq.spark_engine.batch_grid import BatchGrid
 from sgq.spark_engine.refusals import check_supported
-from sgq.spark_engine.source import driver_batches
 
 import sgq
 from sgq.cli import main
-from sgq.errors import UserError
+from sgq.spark_source import driver_batches
 
 
 def test_simple_path_atoms_are_refused():

@@ -1,7 +1,7 @@
 """`sgq run --engine spark --follow DIR`: the Spark engine over a landing directory that grows,
-as a Structured Streaming query (`readStream` of spark_engine/landing_stream.py,
+as a Structured Streaming query (`readStream` of sgq/spark_landing.py,
 `writeStream.foreachBatch`), each micro-batch's new `sgq prepare` outputs handed to the
-batch loop of spark_engine/driver.py.
+batch loop of sgq/spark_run.py.
 
 A stream micro-batch is not an engine batch: the outputs that land carry edges of any
 instants, and an engine batch (a slide bucket, spark_engine/batch_grid.py) is run only once
@@ -12,7 +12,7 @@ that hold them are kept in a list (with the time from which they are still to be
 their rows, so the driver keeps no edge and nothing is copied; the landing directory must
 keep its files while they are held, as it must for the single-process `--follow`, whose
 checkpoint also points into it. Each run batch reads its edges from the held files with
-Spark's Parquet reader (spark_engine/source.py `parquet_batches`).
+Spark's Parquet reader (sgq/spark_source.py `parquet_batches`).
 
 Order (specs/semantics.md §1), with the single-process `--follow`'s rules and messages
 (sgq/reorder.py `Reorder`): an output whose first time is before the last time read is
@@ -46,13 +46,13 @@ import threading
 import time
 from types import SimpleNamespace
 
-from ..errors import UserError
-from ..parquet_input import manifest, read_prepared, time_range
-from ..rejects import Rejects
-from ..reorder import Reorder
-from .driver import SparkRun
-from .landing_stream import NAME, LandingSource
-from .source import parquet_batches
+from .base.errors import UserError
+from .parquet_input import manifest, read_prepared, time_range
+from .rejects import Rejects
+from .reorder import Reorder
+from .spark_landing import NAME, LandingSource
+from .spark_run import SparkRun
+from .spark_source import parquet_batches
 
 #: how often Spark looks for new outputs
 TRIGGER = "1 second"

@@ -12,7 +12,7 @@ with `_` are never listed). Here the unit is a finished prepare output, named by
 An offset is `{"after": the last name read, "names": the names of its micro-batch}`, so a
 micro-batch run again after a restart (Spark's offset log holds its end offset) reads the
 same subdirectories whatever landed since. The rows carry names only: the driver reads the
-edges with Spark's own Parquet reader (spark_engine/follow.py).
+edges with Spark's own Parquet reader (sgq/spark_follow.py).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class _Reader(DataSourceStreamReader):
     def latestOffset(self, start: dict | None = None, limit=None) -> dict:
         """Every finished output after `start` (pyspark before 4.2 passes no `start`: the
         reader's last answer is it)."""
-        from ..follow import landed
+        from .follow import landed
 
         start = self.last if start is None else start
         names = landed(self.path, start["after"])

@@ -23,12 +23,12 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from ..checkpoint import edge_digest
-from ..errors import UserError
-from ..incremental.time_order import out_of_order
-from ..parquet_input import manifest
-from .batch_grid import Batch, BatchGrid
-from .refusals import deletion_refused
+from .base.errors import UserError
+from .checkpoint import edge_digest
+from .incremental.time_order import out_of_order
+from .parquet_input import manifest
+from .spark_engine.batch_grid import Batch, BatchGrid
+from .spark_engine.refusals import deletion_refused
 
 EDGES = T.StructType(
     [

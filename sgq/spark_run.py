@@ -7,7 +7,7 @@ with less machinery. A batch is a slide bucket, known from the times alone, so t
 need to wait for "a later bucket" to close one, and the batch number is the checkpoint's
 offset. An input that grows (`--follow`, a landing directory) is a Structured Streaming
 query whose `foreachBatch` function pushes the batches it completes into the same loop
-(`start`, `push`; spark_engine/follow.py).
+(`start`, `push`; sgq/spark_follow.py).
 
 Output: the single-process engine's formats (sgq/stream_io.py): interval rows
 `src,trg,label,ts,exp`, sorted per batch by (ts, src, trg, label) so that a resumed run
@@ -27,17 +27,17 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
-from ..checkpoint import cut_back, durable_size
-from ..errors import UserError
-from ..incremental.deltas import DeltaView
-from ..state_codec import StateError, decode, encode
-from ..stream_io import DELTA_FIELDS, INTERVAL_FIELDS, ResultWriter, open_output
-from .batch_grid import Batch
-from .batch_output import BatchDirectory, is_directory
-from .commits import Commit, SparkCheckpoint
-from .delta_view import SparkDeltaView
-from .engine import BatchReport, SparkEngine
-from .source import BatchInput
+from .base.durable import cut_back, durable_size
+from .base.errors import UserError
+from .incremental.deltas import DeltaView
+from .spark_engine.batch_grid import Batch
+from .spark_engine.batch_output import BatchDirectory, is_directory
+from .spark_engine.commits import Commit, SparkCheckpoint
+from .spark_engine.delta_view import SparkDeltaView
+from .spark_engine.engine import BatchReport, SparkEngine
+from .spark_source import BatchInput
+from .state_codec import StateError, decode, encode
+from .stream_io import DELTA_FIELDS, INTERVAL_FIELDS, ResultWriter, open_output
 
 
 class SparkRun:
