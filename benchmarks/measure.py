@@ -99,10 +99,11 @@ def run_engine(
     import tempfile
 
     from sgq.base.options import PlanOptions
+    from sgq.incremental.deltas import DELTA_FIELDS
 
     from sgq.api import compile as compile_query
     from sgq.sampling import sample_input
-    from sgq.stream_io import DELTA_FIELDS, ResultWriter
+    from sgq.stream_io import ResultWriter
 
     with open(query_path, encoding="utf-8") as handle:
         text = handle.read()

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 from .base.errors import UserError
 from .evaluation import BATCH_EDGES, Evaluation
-from .incremental.deltas import rows_of
+from .incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS, rows_of
 from .incremental.engine import Result
 from .parquet_input import is_prepared, read_prepared
 from .reorder import ordered
-from .stream_io import _ALIASES, DELTA_FIELDS, INTERVAL_FIELDS, REQUIRED, path_text, read_edges
+from .stream_io import _ALIASES, REQUIRED, path_text, read_edges
 
 if TYPE_CHECKING:
     import pandas

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from .base.durable import cut_back, durable_size
 from .checkpoint import Checkpoints, Position, edge_digest
 from .evaluation import Evaluation
-from .incremental.deltas import csv_plain
+from .incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS, csv_plain
 from .metrics import RunMetrics
 from .progress import Progress, human
 from .rejects import Rejects, rejects_path
-from .stream_io import DELTA_FIELDS, INTERVAL_FIELDS, ResultWriter, open_output, path_text
+from .stream_io import ResultWriter, open_output, path_text
 
 
 class RunJob:

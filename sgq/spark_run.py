@@ -29,7 +29,7 @@ import attrs
 
 from .base.durable import cut_back, durable_size
 from .base.errors import UserError
-from .incremental.deltas import DeltaView
+from .incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS, DeltaView
 from .spark_engine.batch_grid import Batch
 from .spark_engine.batch_output import BatchDirectory, is_directory
 from .spark_engine.commits import Commit, SparkCheckpoint
@@ -37,7 +37,7 @@ from .spark_engine.delta_view import SparkDeltaView
 from .spark_engine.engine import BatchReport, SparkEngine
 from .spark_source import BatchInput
 from .state_codec import StateError, decode, encode
-from .stream_io import DELTA_FIELDS, INTERVAL_FIELDS, ResultWriter, open_output
+from .stream_io import ResultWriter, open_output
 
 
 class SparkRun:

@@ -17,8 +17,9 @@ import math
 import sys
 
 from ..base.errors import UserError
+from ..incremental.deltas import DELTA_FIELDS
 from ..incremental.time_order import out_of_order
-from ..stream_io import DELTA_FIELDS, ResultWriter, read_edges
+from ..stream_io import ResultWriter, read_edges
 from .common import (
     add_input_arguments,
     add_optimizer_arguments,

@@ -7,12 +7,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from sgq.incremental.deltas import DeltaView, Fans, csv_plain, rows_of
+from sgq.incremental.deltas import INTERVAL_FIELDS, DeltaView, Fans, csv_plain, rows_of
 from sgq.incremental.fan_rows import FanRows, PairRows, Pairs, Sources
 from sgq.incremental.state.window_closure import WindowClosure
 
 import sgq
-from sgq.stream_io import INTERVAL_FIELDS, ResultWriter
+from sgq.stream_io import ResultWriter
 
 FIELDS = ("time", "op", "src", "trg", "label")
 
