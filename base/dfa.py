@@ -188,30 +188,36 @@ def _hopcroft(
     delta: list[dict[str, int]], finals: set[int]
 ) -> tuple[list[dict[str, int]], set[int]]:
     """Hopcroft's partition refinement on a (partial) DFA; missing moves go to an implicit
-    dead state, which is kept as its own block and removed again at the end."""
+    dead state, which is kept as its own block and removed again at the end.
+
+    The dead state's block is never a splitter: the work list starts with the finals alone
+    (either initial block will do), and of a split block's halves the one without the dead
+    state is added (either half will do when the block is not pending; the smaller one
+    otherwise, as usual). So a splitter's predecessors are those of its real moves, and a
+    round costs the moves into the splitter, not every letter times every state: a
+    thousand-letter `[l0/l1/.../l999]` is minimised in milliseconds (its completed automaton
+    has a million moves)."""
     n = len(delta)
     dead = n
-    letters = sorted({l for row in delta for l in row})
-    # inverse transitions over the completed automaton (dead state included)
-    inv: dict[str, dict[int, list[int]]] = {l: {} for l in letters}
-    for s in range(n + 1):
-        row = delta[s] if s < n else {}
-        for l in letters:
-            q = row.get(l, dead)
-            inv[l].setdefault(q, []).append(s)
+    inv: list[list[tuple[str, int]]] = [[] for _ in range(n)]  # q -> its (letter, s) moves in
+    for s, row in enumerate(delta):
+        for letter, q in row.items():
+            inv[q].append((letter, s))
     nonfinal = set(range(n + 1)) - finals
     partition: list[set[int]] = [b for b in (set(finals), nonfinal) if b]
     block_of = {s: i for i, b in enumerate(partition) for s in b}
-    work = [i for i in range(len(partition))]
+    work = [block_of[s] for s in finals][:1]  # the finals' block (none: nothing to split)
+    pending = set(work)
     while work:
         a = work.pop()
-        splitter = set(partition[a])
-        for l in letters:
-            pre: set[int] = set()
-            for q in splitter:
-                pre.update(inv[l].get(q, ()))
+        pending.discard(a)
+        by_letter: dict[str, set[int]] = {}
+        for q in partition[a]:
+            for letter, s in inv[q]:
+                by_letter.setdefault(letter, set()).add(s)
+        for letter in sorted(by_letter):
             touched: dict[int, set[int]] = {}
-            for s in pre:
+            for s in by_letter[letter]:
                 touched.setdefault(block_of[s], set()).add(s)
             for b, inside in touched.items():
                 block = partition[b]
@@ -223,10 +229,16 @@ def _hopcroft(
                 new = len(partition) - 1
                 for s in outside:
                     block_of[s] = new
-                if b in work:
-                    work.append(new)
+                if b in pending:
+                    add = new
+                elif dead in inside:
+                    add = new
+                elif dead in outside:
+                    add = b
                 else:
-                    work.append(b if len(inside) <= len(outside) else new)
+                    add = b if len(inside) <= len(outside) else new
+                work.append(add)
+                pending.add(add)
     dead_block = block_of[dead]
     # renumber blocks: the start's block first, then in order of first reach (BFS)
     start_block = block_of[0]

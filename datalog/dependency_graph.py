@@ -38,27 +38,24 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     """
     WHITE, GREY, BLACK = 0, 1, 2
     colour = {node: WHITE for node in graph}
-    stack: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        colour[node] = GREY
-        stack.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if colour.get(nxt, BLACK) == GREY:
-                return stack[stack.index(nxt) :] + [nxt]
-            if colour.get(nxt) == WHITE:
-                found = visit(nxt)
-                if found:
-                    return found
-        stack.pop()
-        colour[node] = BLACK
-        return None
-
-    for node in sorted(graph):
-        if colour[node] == WHITE:
-            found = visit(node)
-            if found:
-                return found
+    for root in sorted(graph):
+        if colour[root] != WHITE:
+            continue
+        colour[root] = GREY
+        stack = [root]  # the grey path, with an iterator over each one's successors
+        work = [iter(sorted(graph.get(root, ())))]
+        while work:  # (iterative: a cycle may run through thousands of predicates)
+            for nxt in work[-1]:
+                if colour.get(nxt, BLACK) == GREY:
+                    return stack[stack.index(nxt) :] + [nxt]
+                if colour.get(nxt) == WHITE:
+                    colour[nxt] = GREY
+                    stack.append(nxt)
+                    work.append(iter(sorted(graph.get(nxt, ()))))
+                    break
+            else:
+                work.pop()
+                colour[stack.pop()] = BLACK
     return None
 
 

@@ -24,6 +24,7 @@ class DlError(Exception):
     source: str | None = None
 
     def __attrs_post_init__(self) -> None:
+        self.message = shown(self.message)
         Exception.__init__(self, self.message)
 
     def __str__(self) -> str:
@@ -40,19 +41,37 @@ class DlError(Exception):
         return self.loc.column if self.loc is not None else None
 
     def render(self) -> str:
-        """`FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under the column."""
+        """`FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under the column
+        (the line's control characters escaped as in the message, a very long line cut to
+        the part around the caret)."""
+        filename = "".join(_escaped(c) for c in self.filename)
         if self.loc is None:
-            return f"{self.filename}: error: {self.message}"
-        head = f"{self.filename}:{self.loc.line}:{self.loc.column}: error: {self.message}"
+            return f"{filename}: error: {self.message}"
+        head = f"{filename}:{self.loc.line}:{self.loc.column}: error: {self.message}"
         line = source_line(self.source, self.loc.line)
         if line is None:
             return head
         width = 1
         if self.loc.end_line == self.loc.line and self.loc.end_column:
             width = max(1, self.loc.end_column - self.loc.column)
-        pad = "".join("\t" if c == "\t" else " " for c in line[: self.loc.column - 1])
-        caret = pad + "^" + "~" * (width - 1)
-        return f"{head}\n    {line}\n    {caret}"
+        pieces = ["\t" if c == "\t" else _escaped(c) for c in line]
+        start = self.loc.column - 1
+        text = "".join(pieces)
+        pad = "".join(p if p == "\t" else " " * len(p) for p in pieces[:start])
+        under = pieces[start : start + width]
+        span = sum(len(p) for p in under) + max(0, width - len(under))
+        caret = "^" + "~" * (max(1, span) - 1)
+        if len(text) > SHOWN_LINE:  # around the caret
+            cut = max(0, len(pad) - SHOWN_LINE // 2)
+            more = "…" if cut + SHOWN_LINE < len(text) else ""
+            text = ("…" if cut else "") + text[cut : cut + SHOWN_LINE] + more
+            pad = (" " if cut else "") + pad[cut:]
+            caret = caret[: SHOWN_LINE - len(pad) + 1]
+        return f"{head}\n    {text}\n    {pad}{caret}"
+
+
+#: the most characters of a source line an error shows (a longer one around its caret)
+SHOWN_LINE = 320
 
 
 class DlErrors(Exception):
@@ -67,6 +86,50 @@ class DlErrors(Exception):
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _escaped(char: str) -> str:
+    """`char` as a message shows it: a control character (or another one a terminal would
+    act on or not show) as `\\x1b` / `\\u200b`, anything else as it is."""
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
+
+
+#: a run of text without spaces longer than this is shortened in a message (user text: a
+#: thousand-letter name or regular expression), keeping both ends
+LONGEST_WORD = 80
+
+
+def shown(message: str) -> str:
+    """`message` safe to print: control characters escaped (`\\x00`, `\\x1b`), so a NUL or an
+    ESC written in a program never reaches the terminal raw, and every run of more than
+    `LONGEST_WORD` characters without a space cut in its middle (`aaaa…aaaa`), so a message
+    stays a line whatever the user wrote."""
+    if message.isprintable() and len(message) <= LONGEST_WORD:
+        return message
+    text = "".join(_escaped(c) for c in message)
+    keep = (LONGEST_WORD - 1) // 2
+    return re.sub(
+        r"[^ ]{" + str(LONGEST_WORD + 1) + ",}",
+        lambda m: m.group()[:keep] + "…" + m.group()[-keep:],
+        text,
+    )
+
+
+def clipped_chain(names: list[str], arrow: str) -> str:
+    """`a -> b -> c`, or for one of more than 12 names its first five and last five around
+    `... (N more)` (a cycle or a chain through hundreds of predicates stays one line)."""
+    if len(names) > 12:
+        names = [*names[:5], f"... ({len(names) - 10} more)", *names[-5:]]
+    return arrow.join(names)
 
 
 def source_line(source: str | None, line: int) -> str | None:
@@ -108,6 +171,7 @@ SYNTAX_DIRECTIVE_VALUE = (
     "'{name}' was read as a value of '.{directive}' (line {line}), so a rule cannot start "
     "here: is a value missing after '.{directive}'?"
 )
+SYNTAX_AFTER_DIRECTIVE = "unexpected '{word}' after '.{directive} {value}' on the same line: {hint}"
 SYNTAX_HEAD = (
     "a rule head is a plain atom such as {name}(x, y); closures and path atoms belong in "
     "rule bodies"
@@ -148,6 +212,14 @@ UNKNOWN_OUTPUT = "output '{name}' is not the head of any rule{hint}"
 UNDEFINED = "predicate '{name}' is never defined: it is no rule's head and is not listed in .input"
 HEAD_IS_INPUT = "'{name}' is an input label ({where}), so it cannot be the head of a rule"
 RECURSION = "recursion is not allowed: {cycle} (a program may recurse only through p+, p* or [R])"
+NESTING_TOO_DEEP = (
+    "the plan of '{name}' nests deeper than {limit} operators ({depth}: {chain}); "
+    "derive it through fewer rules, one on top of another"
+)
+BODY_TOO_LONG = (
+    "a rule body joins at most {limit} atoms, this one {count}: write the join as rules over "
+    "parts of it"
+)
 
 # rules (datalog/checks/*.py)
 ARITY = "atom '{name}' has {count}; atoms are binary: {example}"
@@ -212,6 +284,13 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (SYNTAX_HEAD, (_W + "A+(x, y) :- a(x, y).", _W + "A*(x, y) :- a(x, y).")),
     (
+        SYNTAX_AFTER_DIRECTIVE,
+        (
+            ".window 1 d\n.slide 1\nAnswer(x, y) :- a(x, y).",
+            ".window 10\n.output A B\nA(x, y) :- a(x, y).",
+        ),
+    ),
+    (
         UNKNOWN_DIRECTIVE,
         (".windows 10\nAnswer(x, y) :- a(x, y).", ".foo\n.window 10\nAnswer(x, y) :- a(x, y)."),
     ),
@@ -274,6 +353,19 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
             _W + "Answer(x, y) :- B(x, y).\nB(x, y) :- Answer(x, y).",
             _W + "Answer(x, y) :- Answer+(x, y).",
         ),
+    ),
+    (
+        NESTING_TOO_DEEP,
+        (
+            _W
+            + "P0(x, y) :- a(x, y).\n"
+            + "".join(f"P{i}(x, y) :- P{i - 1}(x, y).\n" for i in range(1, 260))
+            + ".output P259",
+        ),
+    ),
+    (
+        BODY_TOO_LONG,
+        (_W + "Answer(x, y) :- a(x, y), " + ", ".join(f"b(x, z{i})" for i in range(70)) + ".",),
     ),
     (
         ARITY,

@@ -19,7 +19,7 @@ from lark.visitors import Transformer_NonRecursive
 
 from . import ast, errors
 from .errors import DlError, DlErrors
-from .parser import parse_duration
+from .parser import UNITS, parse_duration
 from .parser_cache import cached_parser
 
 
@@ -337,6 +337,58 @@ def _swallowed_by_directive(before: list[tuple[str, str, int]]) -> tuple[str, st
     return None
 
 
+def _after_directive(
+    text: str, before: list[tuple[str, str, int]]
+) -> tuple[str, str, str, int] | None:
+    """When the token just read is a word that follows a directive's values on the
+    directive's own line (`.window 1 d`, `.output A B`), and the parser fails right after
+    it: (that word, the directive, its last value, the word's offset). The parser took the
+    word for the head of a rule, so lark's own complaint is about whatever comes next."""
+    if not before or before[-1][0] not in ("word", "string"):
+        return None
+    for d in range(len(before) - 2, -1, -1):
+        if before[d][0] == "directive":
+            break
+    else:
+        return None
+    directive_line = _line_of(text, before[d][2])
+    tokens = before[d + 1 :]
+    i, value = 0, None
+    while i < len(tokens) and tokens[i][0] in ("word", "string"):  # value (, value)* [for ...]
+        value = tokens[i][1]
+        if i + 1 < len(tokens) and (tokens[i + 1][1] == "," or tokens[i + 1][1] == "for"):
+            i += 2
+        else:
+            i += 1
+            break
+    if value is None or i != len(tokens) - 1 or tokens[i][1] == "for":
+        return None
+    _, word, start = tokens[i]
+    if _line_of(text, start) != directive_line:
+        return None
+    last = tokens[i - 1]
+    values = text[tokens[0][2] : last[2] + len(last[1])]
+    return word, before[d][1][1:], values, start
+
+
+def stray_word_error(stray: tuple[str, str, str, int], filename: str, text: str) -> DlError:
+    """The message for `_after_directive`'s word, at the word."""
+    word, directive, value, start = stray
+    number = value.rsplit(None, 1)[-1]
+    if number.isdigit() and word in UNITS:
+        hint = f"write the unit right after the number, '.{directive} {value}{word}'"
+    else:
+        hint = "separate the values of a directive with ','"
+    return DlError(
+        errors.SYNTAX_AFTER_DIRECTIVE.format(
+            word=word, directive=directive, value=value, hint=hint
+        ),
+        _pos_loc(text, start, len(word)),
+        filename,
+        text,
+    )
+
+
 def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str) -> DlError:
     pos = getattr(exc, "pos_in_stream", None)
     if isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END":
@@ -374,6 +426,9 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
             errors.SYNTAX_CHAR.format(char=ch, expected=_describe(accepts)), loc, filename, text
         )
     tok = exc.token
+    stray = _after_directive(text, before)
+    if stray is not None:
+        return stray_word_error(stray, filename, text)
     if tok.type == "$END":
         loc = _end_loc(text, before)
         if "DOT" in accepts:

@@ -24,7 +24,7 @@ Operators:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 
 import attrs
 
@@ -61,6 +61,17 @@ def regex_nullable(regex: Regex) -> bool:
     if kind == "plus":
         return regex_nullable(regex[1])
     return True  # star, opt
+
+
+def regex_size(regex: Regex) -> int:
+    """The number of nodes of `regex` (labels and operators)."""
+    size, todo = 0, [regex]
+    while todo:
+        node = todo.pop()
+        size += 1
+        if node[0] != "label":
+            todo.extend(node[1:])
+    return size
 
 
 _PRECEDENCE = {"alt": 0, "concat": 1, "star": 2, "plus": 2, "opt": 2, "label": 3}
@@ -316,20 +327,32 @@ class Plan:
 
     def nodes(self) -> Iterator[Op]:
         """Every distinct node once, children before parents (a topological order)."""
-        done: list[Op] = []
-        index: dict[Op, None] = {}
+        return iter(postorder(self.outputs))
 
-        def visit(op: Op) -> None:
-            if op in index:
-                return
-            for child in children(op):
-                visit(child)
-            index[op] = None
-            done.append(op)
 
-        for root in self.outputs:
-            visit(root)
-        return iter(done)
+def postorder(roots: Iterable[Op], known: Container[Op] = ()) -> list[Op]:
+    """Every distinct node under `roots` once, children before parents, in the order of a
+    depth-first walk (children in `children` order, first visit wins); nodes in `known` are
+    neither listed nor walked into. Iterative, so a deep plan costs no Python stack beyond
+    the hash of a node: a node caches its hash, but its first hash recurses through every
+    input not hashed before, so whoever builds a plan hashes each node as it is made
+    (sga/translate.py, `map_plan`), and how deep a plan may nest at all is bounded by
+    datalog/checks/nesting_depth.py (specs/language.md, "Limits")."""
+    done: dict[Op, None] = {}
+    for root in roots:
+        if root in done or root in known:
+            continue
+        work = [(root, iter(children(root)))]
+        while work:
+            op, todo = work[-1]
+            for child in todo:
+                if child not in done and child not in known:
+                    work.append((child, iter(children(child))))
+                    break
+            else:
+                work.pop()
+                done[op] = None
+    return list(done)
 
 
 def map_plan(plan: Plan, rewrite: Callable[[Op], Op]) -> Plan:
@@ -342,27 +365,23 @@ def map_plan(plan: Plan, rewrite: Callable[[Op], Op]) -> Plan:
     def same(new: tuple, old: tuple) -> bool:
         return all(a is b for a, b in zip(new, old))
 
-    def visit(op: Op) -> Op:
-        got = done.get(op)
-        if got is not None:
-            return got
+    for op in postorder(plan.outputs):  # (children first: each input is rewritten before)
         new: Op = op
         if isinstance(op, (Filter, Rename)):
-            inner = visit(op.input)
+            inner = done[op.input]
             if inner is not op.input:
                 new = attrs.evolve(op, input=inner)
         elif isinstance(op, Path):
-            inputs = tuple(visit(i) for i in op.inputs)
-            domain = None if op.domain is None else visit(op.domain)
+            inputs = tuple(done[i] for i in op.inputs)
+            domain = None if op.domain is None else done[op.domain]
             if not same(inputs, op.inputs) or domain is not op.domain:
                 new = attrs.evolve(op, inputs=inputs, domain=domain)
         elif op.inputs:
-            inputs = tuple(visit(i) for i in op.inputs)
+            inputs = tuple(done[i] for i in op.inputs)
             if not same(inputs, op.inputs):
                 new = attrs.evolve(op, inputs=inputs)
-        new = rewrite(new)
-        done[op] = new
-        return new
+        done[op] = new = rewrite(new)
+        hash(new)  # (now, its inputs' hashes known: a first hash recurses, see `postorder`)
 
-    outputs = tuple(visit(root) for root in plan.outputs)
+    outputs = tuple(done[root] for root in plan.outputs)
     return plan if same(outputs, plan.outputs) else attrs.evolve(plan, outputs=outputs)

@@ -35,16 +35,12 @@ from .algebra import (
 def number(plan: Plan) -> dict[Op, int]:
     """Each distinct node -> its id: pre-order from the outputs, first visit wins."""
     ids: dict[Op, int] = {}
-
-    def visit(op: Op) -> None:
-        if op in ids:
-            return
-        ids[op] = len(ids) + 1
-        for child in children(op):
-            visit(child)
-
-    for root in plan.outputs:
-        visit(root)
+    todo = list(reversed(plan.outputs))  # (a stack: iterative, for plans of any depth)
+    while todo:
+        op = todo.pop()
+        if op not in ids:
+            ids[op] = len(ids) + 1
+            todo.extend(reversed(children(op)))
     return ids
 
 
@@ -163,20 +159,19 @@ def explain_text(plan: Plan, annotate: Callable[[Op], str] | None = None) -> str
     lines = ["order: " + ", ".join(plan.order)]
     printed: set[Op] = set()
 
-    def walk(op: Op, depth: int) -> None:
-        pad = "  " * depth
-        if op in printed:
-            lines.append(f"{pad}#{ids[op]} (shared) {describe(op)}")
-            return
-        printed.add(op)
-        note = f"  {annotate(op)}" if annotate is not None else ""
-        lines.append(f"{pad}#{ids[op]} {describe(op)}{note}")
-        for child in children(op):
-            walk(child, depth + 1)
-
     for root in plan.outputs:
         lines.append(f"output {root.label}:")
-        walk(root, 1)
+        todo = [(root, 1)]  # (a stack: iterative, for plans of any depth)
+        while todo:
+            op, depth = todo.pop()
+            pad = "  " * depth
+            if op in printed:
+                lines.append(f"{pad}#{ids[op]} (shared) {describe(op)}")
+                continue
+            printed.add(op)
+            note = f"  {annotate(op)}" if annotate is not None else ""
+            lines.append(f"{pad}#{ids[op]} {describe(op)}{note}")
+            todo.extend((child, depth + 1) for child in reversed(children(op)))
     return "\n".join(lines) + "\n"
 
 

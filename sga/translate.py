@@ -233,6 +233,10 @@ class _Translator:
                     if node not in parts:
                         parts.append(node)
                 self.exp[pred] = parts[0] if len(parts) == 1 else Union(tuple(parts), pred)
+            # hashed now, its inputs' hashes known (a first hash recurses through the inputs
+            # not hashed before: on a long chain of predicates, deeper than Python's stack)
+            if pred in self.exp:
+                hash(self.exp[pred])
         if not self.checked.outputs or any(n not in self.exp for n in self.checked.outputs):
             raise _unchecked("no output, or an output that is no rule's head")
         return Plan(

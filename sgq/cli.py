@@ -62,8 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    from .datalog.errors import DlErrors  # (small: no lark, no attrs beyond the AST's)
+
     try:
         return int(args._run(args) or 0)
+    except DlErrors as exc:  # a program's errors, exactly as `sgq check` prints them
+        print(exc.render(), file=sys.stderr)
+        return 1
     except UserError as exc:
         print(f"sgq {args.command}: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .aliases import check_aliases
 from .arity import check_binary_atoms
+from .body_size import check_body_size
 from .comparisons import check_comparisons
 from .context import CheckContext, DirectiveFacts, directive_facts
 from .directive_duplicates import check_duplicates
@@ -17,6 +18,7 @@ from .durations import check_durations
 from .head_is_input import check_heads_not_inputs
 from .head_safety import check_head_safety
 from .head_terms import check_head_terms
+from .nesting_depth import check_nesting_depth
 from .no_rules import check_has_rules
 from .output_missing import check_has_output
 from .output_unknown import check_outputs_defined
@@ -38,6 +40,7 @@ ALL_CHECKS = (
     check_slide_within_windows,
     check_has_rules,
     check_binary_atoms,
+    check_body_size,
     check_head_terms,
     check_head_safety,
     check_comparisons,
@@ -47,6 +50,7 @@ ALL_CHECKS = (
     check_outputs_defined,
     check_has_output,
     check_no_recursion,
+    check_nesting_depth,
     check_aliases,
     check_simple_targets,
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...base.components import strongly_connected as components
 from ..ast import Loc, Program
 from ..dependency_graph import dependency_graph, find_cycle, first_appearance
-from ..errors import RECURSION, DlError
+from ..errors import RECURSION, DlError, clipped_chain
 from .context import CheckContext
 from .facts import literal_pred_locs
 
@@ -62,5 +62,5 @@ def check_no_recursion(ctx: CheckContext) -> list[DlError]:
     errors = []
     for cycle in cycles(ctx.program):
         loc = _closing_loc(ctx.program, cycle[-2], cycle[-1])
-        errors.append(ctx.error(RECURSION.format(cycle=" -> ".join(cycle)), loc))
+        errors.append(ctx.error(RECURSION.format(cycle=clipped_chain(cycle, " -> ")), loc))
     return errors

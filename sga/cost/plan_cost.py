@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..algebra import Op, Plan, WScan, children
+from ..algebra import Op, Plan, WScan, children, postorder
 from .calibration import CALIBRATION
 from .estimates import StreamEstimate, estimate
 from .operator_costs import Weights, operator_cost
@@ -41,14 +41,19 @@ class CostModel:
         """`op`'s estimate and own cost (its inputs first, recursively)."""
         got = self._costs.get(op)
         if got is None:
-            inputs = [self.of(child).estimate for child in children(op)]
-            if isinstance(op, WScan) and op.conditions:  # rule 12: priced on the raw stream
-                inputs = [self.of(attrs.evolve(op, conditions=())).estimate]
-            out = estimate(op, inputs, self.stats)
-            factor = self.calibration.get(type(op), 1.0)
-            got = OperatorCost(out, factor * operator_cost(op, inputs, out, self.weights))
-            self._costs[op] = got
+            for node in postorder((op,), self._costs):  # (iterative: plans of any depth)
+                self._costs[node] = self._priced(node)
+            got = self._costs[op]
         return got
+
+    def _priced(self, op: Op) -> OperatorCost:
+        """`op`'s estimate and cost, its children's already known."""
+        inputs = [self._costs[child].estimate for child in children(op)]
+        if isinstance(op, WScan) and op.conditions:  # rule 12: priced on the raw stream
+            inputs = [self._priced(attrs.evolve(op, conditions=())).estimate]
+        out = estimate(op, inputs, self.stats)
+        factor = self.calibration.get(type(op), 1.0)
+        return OperatorCost(out, factor * operator_cost(op, inputs, out, self.weights))
 
     def total(self, roots) -> float:
         """The summed cost of the distinct operators under `roots`."""

@@ -9,6 +9,7 @@ import json
 from ..cost.plan_cost import CostModel
 from ..cost.statistics import StreamStatistics
 from ..explain import DOT_HEADER, dot_nodes, explain_data, explain_text
+from .memo import MAX_WIDTH
 from .search import MARGIN, Optimized, RankedPlan
 
 
@@ -55,6 +56,11 @@ def optimized_text(result: Optimized, stats: StreamStatistics, plans: int) -> st
     """The verdict, the chosen plan annotated with costs, and `plans` ranked alternatives."""
     model = CostModel(stats)
     budget = "; budget exhausted" if result.exhausted else ""
+    if result.skipped:
+        budget += (
+            f"; {result.skipped} operator{'s' if result.skipped != 1 else ''} wider than "
+            f"{MAX_WIDTH} kept as rewritten, unexplored"
+        )
     lines = [
         f"optimizer: {result.groups} groups, {result.expressions} expressions{budget}",
         _verdict(result),

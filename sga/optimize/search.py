@@ -17,6 +17,7 @@ the same work, so they are then applied to the plan to run wherever its estimate
 from __future__ import annotations
 
 import itertools
+from collections.abc import Generator
 
 import attrs
 
@@ -47,8 +48,9 @@ class RankedPlan:
 @attrs.frozen
 class Optimized:
     """The optimizer's answer: `chosen` (what runs), `today` (the plan without the optimizer)
-    with its cost, the `ranked` alternatives (cheapest first), and whether the memo's budget
-    ran out (`exhausted`)."""
+    with its cost, the `ranked` alternatives (cheapest first), whether the memo's budget
+    ran out (`exhausted`), and how many expressions were too wide to explore (`skipped`:
+    kept as the rewrite passes left them, memo.MAX_WIDTH)."""
 
     chosen: RankedPlan
     today: RankedPlan
@@ -56,6 +58,7 @@ class Optimized:
     groups: int
     expressions: int
     exhausted: bool
+    skipped: int = 0
 
 
 class _Search:
@@ -68,16 +71,41 @@ class _Search:
         return self.model.total((op,))
 
     def plans(self, group: int) -> list[Op]:
+        """The `keep` cheapest sub-plans of `group` (computed once per group); iteratively,
+        each group's `_ranked` a generator that asks for its children groups' plans, so the
+        memo of a long chain of predicates is searched without deep recursion."""
         got = self.best.get(group)
         if got is not None:
             return got
+        stack = [self._ranked(group)]
+        value: list[Op] | None = None
+        while stack:
+            try:
+                wanted = stack[-1].send(value)
+            except StopIteration as done:
+                stack.pop()
+                value = done.value
+                continue
+            stack.append(self._ranked(wanted))
+            value = None
+        assert value is not None
+        return value
+
+    def _ranked(self, group: int) -> Generator[int, list[Op] | None, list[Op]]:
+        """`group`'s cheapest sub-plans: yields a child group whose plans it needs (and is
+        sent them), returns its own."""
         self.active.add(group)
         found: dict[Op, float] = {}
         for expr in self.memo.groups[group]:
             kid_groups = [self.memo.group_of[c] for c in children(expr)]
             if any(g in self.active for g in kid_groups):
                 continue  # an expression reading its own group: never cheaper
-            choices = [self.plans(g) for g in kid_groups]
+            choices = []
+            for g in kid_groups:
+                got = self.best.get(g)
+                if got is None:
+                    got = yield g
+                choices.append(got)
             for combo in _combinations(choices, COMBINATIONS):
                 op = with_children(expr, list(combo))
                 if op not in found:
@@ -103,24 +131,44 @@ def _combinations(choices: list[list[Op]], limit: int):
 
 
 def _ranks_summing(total: int, sizes: list[int]):
-    """Every tuple of ranks `r_i < sizes[i]` summing to `total` (the first rank slowest)."""
-    if not sizes:
-        if total == 0:
-            yield ()
+    """Every tuple of ranks `r_i < sizes[i]` summing to `total` (the first rank slowest: in
+    lexicographic order). Iterative, O(len(sizes)) per tuple: an expression may read a
+    thousand children (a UNION of as many rules)."""
+    n = len(sizes)
+    room = [0] * (n + 1)  # room[i]: the largest sum of the ranks from i on
+    for i in range(n - 1, -1, -1):
+        room[i] = room[i + 1] + sizes[i] - 1
+    if total < 0 or total > room[0] or any(size < 1 for size in sizes):
         return
-    for r in range(min(total, sizes[0] - 1) + 1):
-        for rest in _ranks_summing(total - r, sizes[1:]):
-            yield (r, *rest)
+    ranks = [0] * n
+
+    def fill(start: int, left: int) -> None:  # the smallest ranks from `start` summing to left
+        for j in range(start, n):
+            ranks[j] = max(0, left - room[j + 1])
+            left -= ranks[j]
+
+    fill(0, total)
+    while True:
+        yield tuple(ranks)
+        after = 0  # the sum of the ranks after i
+        for i in range(n - 2, -1, -1):
+            after += ranks[i + 1]
+            if ranks[i] < sizes[i] - 1 and after >= 1:
+                ranks[i] += 1
+                fill(i + 1, after - 1)
+                break
+        else:
+            return
 
 
 def has_alternatives(plan: Plan, memo: Memo | None = None) -> bool:
-    """Whether the rules give `plan` any equivalent other than itself (a few ms): when not,
-    there is nothing to choose and no statistics to read."""
+    """Whether the rules give `plan` any equivalent other than itself (a few ms: one rule
+    application per node at most, nothing explored): when not, there is nothing to choose
+    and no statistics to read."""
     memo = memo or Memo()
     for op in plan.outputs:
         memo.insert(op)
-    memo.explore()
-    return any(len(group) > 1 for group in memo.groups)
+    return memo.any_alternative()
 
 
 def optimize(
@@ -155,6 +203,7 @@ def optimize(
         len(memo.groups),
         memo.expressions,
         memo.exhausted,
+        memo.skipped,
     )
 
 

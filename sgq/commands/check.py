@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def summary(path: str, checked) -> str:
     """`x.dl: ok — 3 rules, inputs: a, b, outputs: Ans, window 30d, slide 1d`"""
+    from ..datalog.errors import shown
     from ..datalog.parser import format_duration
 
     rules = len(checked.program.rules)
@@ -44,7 +45,7 @@ def summary(path: str, checked) -> str:
         )
     parts.append(window)
     parts.append(f"slide {format_duration(checked.slide)}")
-    return f"{path}: ok — " + ", ".join(parts)
+    return shown(f"{path}: ok — " + ", ".join(parts))  # (a name's control characters escaped)
 
 
 def run(args: argparse.Namespace) -> int:

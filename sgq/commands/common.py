@@ -210,19 +210,16 @@ def compile_program(
     statistics=None,
 ):
     """Parse, check and plan the program at `path` with `options` (and `statistics`, for the
-    optimizer); its errors become a UserError (exit 1)."""
+    optimizer). The file's text is the program, whatever it holds (an empty file is a
+    program with no rules, a file holding a path is not that path); its errors are raised as
+    `DlErrors`, which `sgq` prints as `sgq check` does (exit 1)."""
     from ..api import compile as compile_query
-    from ..datalog.errors import DlErrors
 
-    text = read_program(path)
-    try:
-        return compile_query(
-            text,
-            filename=path,
-            window=window,
-            slide=slide,
-            options=options,
-            statistics=statistics,
-        )
-    except DlErrors as exc:
-        raise UserError(exc.render(), exit_code=1) from None
+    return compile_query(
+        text=read_program(path),
+        filename=path,
+        window=window,
+        slide=slide,
+        options=options,
+        statistics=statistics,
+    )

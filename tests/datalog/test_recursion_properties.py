@@ -14,6 +14,7 @@ from sgq.datalog.errors import DlErrors
 from sgq.datalog.parser import parse
 
 CYCLE = re.compile(r"recursion is not allowed: (.*) \(a program may recurse only through")
+CLIPPED = re.compile(r"\.\.\. \(\d+ more\)")
 
 
 @st.composite
@@ -41,6 +42,8 @@ def test_planted_cycle_is_rejected_with_a_real_cycle(case):
         assert cycle[0] == cycle[-1] and len(cycle) >= 2
         assert len(set(cycle[:-1])) == len(cycle) - 1  # a simple cycle
         for reader, read in zip(cycle, cycle[1:]):
+            if CLIPPED.fullmatch(reader) or CLIPPED.fullmatch(read):
+                continue  # a long cycle names its ends only (errors.clipped_chain)
             assert read in graph[reader], (cycle, text)
     # the planted ring's predicates are all on some reported cycle's component
     on_cycles = {p for cycle in named for p in cycle}
