@@ -177,7 +177,7 @@ class Engine:
     def _push_spans(self, edges: Iterable) -> None:
         """`push_batch` by spans: the `+` edges of consecutive instants with no expiry
         between them (runtime `span_end`) run as one round (`run_span`) while the dataflow
-        takes spans (`span_ready`: its outputs are PATHs giving native deltas). A `-` edge,
+        takes spans (`span_ready`: its outputs are PATHs or PATTERNs giving native deltas). A `-` edge,
         and every instant while the dataflow takes no spans (after a deletion turned PATH's
         results into rows), go through `push`, one round per instant as ever. The deltas are the
         same; a span only saves the per-round work of its instants."""
@@ -216,7 +216,7 @@ class Engine:
                     continue
                 self.flush()
             if not count:
-                if not flow.span_ready():
+                if not flow.span_ready(t):
                     push(src, trg, label, t)
                     continue
                 first, end = t, flow.span_end(t)

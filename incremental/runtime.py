@@ -251,13 +251,12 @@ class Dataflow:
         self._sources = {i for ids in self.wscans.values() for i in ids}
         self._sources |= {i for routes in self.routes.values() for i, _ in routes}
         self.output_labels = {i: nodes[i].label for i in self.outputs}
-        # spans (run_span) only where every output is a PATH, or a RENAME of one: its
-        # results go to the sink, or its rows to the engine's output, instant after instant
-        # (its `spans()` says when)
-        self.spanning = all(
-            isinstance(self.ops[ids[_renamed(nodes[i])]], (PathOp, PathClosureOp))
-            for i in self.outputs
-        )
+        # spans (run_span) only where every output is a PATH or a PATTERN, or a RENAME of
+        # one: its results go to the sink, or its rows to the engine's output, instant after
+        # instant (its `spans()` says when)
+        outputs = [self.ops[ids[_renamed(nodes[i])]] for i in self.outputs]
+        self.spanning = all(isinstance(op, (PathOp, PathClosureOp, PatternOp)) for op in outputs)
+        self._pattern_spans = any(type(op) is PatternOp for op in outputs)
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
         self.names = [f"#{i} {op_kind(n)}[{_reads(n)}]" for i, n in enumerate(nodes)]
 
@@ -354,10 +353,24 @@ class Dataflow:
                 got[i] = rows
         return got
 
-    def span_ready(self) -> bool:
+    def span_ready(self, first: int) -> bool:
         """Whether every operator takes spans now (`Operator.spans`; a PATH stops when a
-        deletion turns its results into rows, so this is asked per span)."""
-        return self.spanning and all(op.spans() for op in self.ops)
+        deletion turns its results into rows, so this is asked per span), and a span may
+        start at `first`. Where a PATTERN gives native deltas it may not start at an instant
+        at which WSCAN tuples expire: a key ending then that a later instant of the span
+        derives again must leave and enter again, and the round at that instant alone says so
+        (its Coalescer takes a key whose end is the round's instant as going on)."""
+        if not (self.spanning and all(op.spans() for op in self.ops)):
+            return False
+        return not (self._pattern_spans and self._expires_at(first))
+
+    def _expires_at(self, t: int) -> bool:
+        """Whether some WSCAN tuple may expire at `t` (`t = ⌊t'/β⌋·β + ω` for some t')."""
+        for i in self._sources:
+            node = self.nodes[i]
+            if (t - node.window) % node.slide == 0:
+                return True
+        return False
 
     def span_end(self, first: int) -> int:
         """The first instant after `first` that a span starting at `first` must not reach:

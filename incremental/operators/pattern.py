@@ -49,9 +49,6 @@ from .probing_join import ProbingJoin
 if TYPE_CHECKING:
     from ...sga.algebra import Op
 
-#: what `dict.get` gives for a frontier key not reached yet: older than any real combination
-_ABSENT = (NEVER, NEVER)
-
 
 class PatternOp(ProbingJoin):
     __slots__ = (
@@ -171,17 +168,43 @@ class PatternOp(ProbingJoin):
                 result = list(last.values())
         return result
 
+    def spans(self) -> bool:
+        """Native deltas from the keyed batch join: a span's sgts (several instants of one
+        expiry-free stretch, each at its own `ts`) are joined at once (`process_span`)."""
+        return (
+            self.native is not None
+            and self.functional is None
+            and self.batched
+            and self.frontier_plans is not None
+            and not self.paths
+        )
+
+    def process_span(self, batches: list) -> list:
+        """`process` over a span (see `spans`): each input's batch joined as of the span's
+        first instant (no index entry valid then ends inside the span: runtime `span_end`),
+        and the keys all of them derive merged before they are admitted, so that a key enters
+        at its earliest combination whichever input found it. With re-derived ends, a batch's
+        sgts that renew a tuple valid before the span are left out (`_started_since`)."""
+        first = min(ts for batch in batches if batch for _s, _t, ts, _exp, _wit in batch)
+        fresh = self.native.rederive is not None
+        keys: dict = {}
+        for i, batch in enumerate(batches):
+            if fresh and batch:
+                batch = _started_since(batch, self.indexes[i].by_src, first)
+            if batch:
+                for key, (ts, exp) in self._batch_keys(i, batch, first).items():
+                    _widest(keys, key, ts, exp)
+        if keys:
+            self.native.admit(((key, ts, exp) for key, (ts, exp) in keys.items()), first)
+        return []
+
     def _join_batch(self, i, batch, now, result) -> None:
-        """Join a whole batch of input i breadth-first (`_frontier`) and admit each head key
+        """Join a whole batch of input i breadth-first (`_batch_keys`) and admit each head key
         once, with its largest exp."""
+        frontier = self._batch_keys(i, batch, now)
+        if not frontier:
+            return
         native = self.native
-        fresh = self.deferred or (native is not None and native.rederive is not None)
-        frontier = self._seed(i, batch, now, False, fresh)
-        if not frontier:
-            return
-        frontier = self._frontier(self.frontier_plans[i], frontier, now)
-        if not frontier:
-            return
         if native is not None:
             native.admit(((key, ts, exp) for key, (ts, exp) in frontier.items()), now)
             return
@@ -192,6 +215,15 @@ class PatternOp(ProbingJoin):
                 src, trg = key
                 g_ts, g_exp = got
                 result.append((src, trg, g_ts, g_exp, None))
+
+    def _batch_keys(self, i, batch, now) -> dict:
+        """The head keys `{(src, trg): (ts, exp)}` a batch of input i derives (`_frontier`)."""
+        native = self.native
+        fresh = self.deferred or (native is not None and native.rederive is not None)
+        frontier = self._seed(i, batch, now, False, fresh)
+        if not frontier:
+            return frontier
+        return self._frontier(self.frontier_plans[i], frontier, now)
 
     def _seed(self, i, batch, now, retracting: bool, fresh: bool = False) -> dict:
         """The starting frontier `{(s, t): (ts, exp)}` of a batch of input i (an end record
@@ -223,18 +255,16 @@ class PatternOp(ProbingJoin):
                 vals[t_slot] = t
                 if not conditions_hold(conds, vals):
                     continue
-            row = (s, t)
-            _cur_ts, cur_exp = frontier.get(row, _ABSENT)
-            if exp > cur_exp:
-                frontier[row] = (ts, exp)
+            _widest(frontier, (s, t), ts, exp)
         return frontier
 
     def _frontier(self, fsteps, frontier: dict, now) -> dict:
         """Run partial results `{row: (ts, exp)}` through the steps of `frontier_steps`:
-        after each step project on the variables still needed and merge by largest exp (a
-        result's exp is a max over combinations of a min over inputs, so merging early is
-        exact; a key's ts only matters when the key is new, and then every combination has
-        ts = now). Returns `{(head src, head trg): (ts, exp)}`. Same result as joining tuple by
+        after each step project on the variables still needed and merge, per projected row, the
+        earliest start and the latest end of its combinations (`_widest`). Merging early is
+        exact because every combination of a round holds at its last instant (a round is one
+        instant, or a span with no expiry inside): intervals that share a point unite into one,
+        and `[max ts, min exp)` is monotone in each input's bounds. Returns `{(head src, head trg): (ts, exp)}`. Same result as joining tuple by
         tuple, up to coalescing, with much less work when many combinations share their head
         key (thesis 5.5.3: batch the work per operator)."""
         for step in fsteps:
@@ -309,9 +339,13 @@ class PatternOp(ProbingJoin):
                 if sconds and not _holds_on(sconds, ext):
                     continue
                 key = project(ext)
-                _cur_ts, cur_exp = get(key, _ABSENT)
-                if c_exp > cur_exp:
+                cur = get(key)
+                if cur is None:
                     nxt[key] = (c_ts, c_exp)
+                else:
+                    cur_ts, cur_exp = cur
+                    if c_exp > cur_exp or c_ts < cur_ts:
+                        nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
         return nxt
 
     def _scan(self, step, frontier: dict, now) -> dict:
@@ -552,11 +586,16 @@ def _expand_to_pairs(frontier: dict, adjacency, fixed_at: int, recipe: tuple, no
             if e_exp <= now:
                 continue
             c_exp = exp if exp < e_exp else e_exp
+            e_ts = e.ts
+            c_ts = ts if ts > e_ts else e_ts
             key = (v, other) if ahead else (other, v)
-            _cur_ts, cur_exp = get(key, _ABSENT)
-            if c_exp > cur_exp:
-                e_ts = e.ts
-                nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
+            cur = get(key)
+            if cur is None:
+                nxt[key] = (c_ts, c_exp)
+            else:
+                cur_ts, cur_exp = cur
+                if c_exp > cur_exp or c_ts < cur_ts:
+                    nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
     return nxt
 
 
@@ -570,11 +609,37 @@ def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
         if e_exp <= now or (sconds and not _holds_on(sconds, ext)):
             continue
         c_exp = exp if exp < e_exp else e_exp
+        e_ts = e.ts
+        c_ts = ts if ts > e_ts else e_ts
         key = project(ext)
-        _cur_ts, cur_exp = get(key, _ABSENT)
-        if c_exp > cur_exp:
-            e_ts = e.ts
-            nxt[key] = (ts if ts > e_ts else e_ts, c_exp)
+        cur = get(key)
+        if cur is None:
+            nxt[key] = (c_ts, c_exp)
+        else:
+            cur_ts, cur_exp = cur
+            if c_exp > cur_exp or c_ts < cur_ts:
+                nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
+
+
+def _started_since(batch: list, by_src: dict, first: int) -> list:
+    """The sgts of a span's `batch` whose tuple is valid since `first` or later in the
+    input's index: the others renew a tuple valid before the span, and a combination through
+    one of them either held before the span (its key is live, and a producer whose ends are
+    re-derived admits no widening) or holds a tuple new in the span, whose own batch finds
+    it."""
+    return [(s, t, ts, exp, w) for s, t, ts, exp, w in batch if by_src[s][t].ts >= first]
+
+
+def _widest(frontier: dict, key, ts, exp) -> None:
+    """Merge a combination valid on `[ts, exp)` into `frontier[key]`: the earliest start and
+    the latest end (exact, see `PatternOp._frontier`)."""
+    cur = frontier.get(key)
+    if cur is None:
+        frontier[key] = (ts, exp)
+    else:
+        cur_ts, cur_exp = cur
+        if exp > cur_exp or ts < cur_ts:
+            frontier[key] = (min(ts, cur_ts), max(exp, cur_exp))
 
 
 def _holds_on(conds, ext) -> bool:

@@ -287,3 +287,56 @@ def test_closure_interval_rows_of_spans_are_those_of_one_round_per_instant(
     query = compile_text(".window 1\n" + text, window=window, slide=slide, options=options)
     edges = _stream(drawn, deletions=False)
     assert _intervals(query, edges, spans=True)[0] == _intervals(query, edges, spans=False)[0]
+
+
+PATTERNS = [
+    "Answer(m1, m2) :- a(x, y), b(m1, x), b(m2, y), c(m2, m1).",  # cyclic, a meet (SGA Q5)
+    "Answer(x, z) :- a(x, y), b(y, z).",
+    "Answer(x, z) :- a(x, y), a(y, z), x != z.",  # one input twice, a condition
+    "Answer(x, y) :- a(x, y), b(y, x).",  # both head variables bound by each atom
+]
+
+
+@pytest.mark.parametrize("text", PATTERNS)
+@settings(max_examples=80, deadline=None)
+@given(
+    drawn=edge_lists,
+    window=st.integers(3, 7),
+    slide=st.integers(1, 3),
+    deletions=st.booleans(),
+)
+def test_a_native_pattern_in_spans_gives_the_deltas_of_one_round_per_instant(
+    text, drawn, window, slide, deletions
+):
+    """PATTERN's keys of a span enter at their earliest combination, whichever input batch
+    found it, and a key ending where a span would start leaves before it enters again."""
+    query = compile_text(".window 1\n" + text, window=window, slide=slide)
+    edges = _stream(drawn, deletions)
+    assert _events(query, edges, spans=True) == _events(query, edges, spans=False)
+
+
+def test_a_native_pattern_takes_spans_but_not_from_an_expiry_instant():
+    text = PATTERNS[0]  # (a two-atom chain starts as a FunctionalJoin: per instant)
+    # window 10, slide 5: tuples expire at 10, 15, ...; 0 and 5 count as expiry instants too
+    edges = [("1", "2", "a", t) for t in range(1, 5)] + [("2", "3", "b", t) for t in (6, 7, 9)]
+    assert _spanned_rounds(text, edges) == (2, 0)
+    # window 7, slide 5: tuples of bucket 0 expire at 7; the round at 7 runs alone
+    edges = [("1", "2", "a", t) for t in (5, 6, 7, 8)]
+    assert _spanned_rounds(text, edges, window=7) == (2, 1)
+    assert _spanned_rounds(text, edges, window=7, deltas=False) == (0, 4)  # rows: per instant
+
+
+def test_a_pattern_key_ending_at_an_expiry_instant_enters_again_later_in_the_bucket():
+    # window = slide = 3: (1, 3)'s coverage ends at 3; at 5 a new b edge derives it again
+    text = "Answer(x, z) :- a(x, y), b(y, z), c(x, z)."
+    edges = [("1", "2", "a", 0), ("2", "3", "b", 1), ("1", "3", "c", 2), ("5", "6", "a", 3)]
+    edges += [("1", "2", "a", 4), ("1", "3", "c", 4), ("2", "3", "b", 5)]
+    query = compile_text(".window 1\n" + text, window=3, slide=3)
+    events = _events(query, edges, spans=True)
+    assert events == _events(query, edges, spans=False)
+    assert [e for e in events if e[2] == "1"] == [
+        (2, "+", "1", "3", "Answer"),
+        (3, "-", "1", "3", "Answer"),
+        (5, "+", "1", "3", "Answer"),
+        (6, "-", "1", "3", "Answer"),
+    ]
