@@ -1,16 +1,17 @@
-"""Interval rows kept as fans: the rows of an output PATH on closures (operators/
-path_closure.py), which finds its results a source at a time, each source widening a set of
-targets to one exp at one instant.
+"""Interval rows kept as fans: the rows of an output PATH on closures (state/interval_rows.py),
+which finds its results a source at a time, each source widening a set of targets to one exp at
+one instant.
 
 A fan `(src, trgs, ts, exp)` stands for the rows `(src, trg, ts, exp, None)`, trg in trgs, in
 that order; `ts` is one start for all (the instant they were found: new keys) or a list of
 starts beside `trgs` (a live key's widening keeps its start). Its `src` may be `Pairs`, one
-source beside each target: the fan then stands for those pairs' rows. Its `src` may be `Sources`, many
-sources each with a start of its own: the fan then stands for the cross product, every source
-with every target, each row starting at the later of its source's and its target's start (the
-sole-edge sources of one vertex and exp, state/follower_rows.py `changed`). The engine keeps an output's rows as it got them (incremental/engine.py
-`drain_segments`), so a fan reaches the writer whole and is written with one `join` of its
-targets (sgq/stream_io.py `write_segments`): no tuple and no formatted line per row. Everything
+source beside each target: the fan then stands for those pairs' rows. Its `src` may be
+`Sources`, many sources each with a start of its own: the fan then stands for the cross
+product, every source with every target, each row starting at the later of its source's and
+its target's start (the followers of one successor and exp, state/follower_rows.py). The
+engine keeps an output's rows as it got them (incremental/engine.py `drain_segments`), so a
+fan reaches the writer whole and is written with one `join` of its targets (sgq/stream_io.py
+`write_segments`): no tuple and no formatted line per row. Everything
 else reads the rows one by one (iteration gives them as tuples), so FanRows goes only where
 nothing but the engine's output reads it (runtime `_Context.fan_rows`). `plain` says that
 every vertex in it is a string CSV writes as it is (deltas.py `csv_plain`): the producer's
@@ -58,9 +59,9 @@ class Sources:
 
 class Pairs:
     """The sources of a fan of pairs: its i-th row is `(names[i], trgs[i], ts or ts[i],
-    exp)`, one target per source (operators/path_closure.py: the findings of one instant and
-    level that widen one target each, most of a closure's on so `a2q*/c2a*`; a fan each cost
-    the writer a loop step per row). A list it was given is kept: do not change it after."""
+    exp)`, one target per source (state/round_rows.py: the findings of one instant and level
+    that widen one target each; a fan each would cost the writer a loop step per row). A list
+    it was given is kept: do not change it after."""
 
     __slots__ = ("names",)
 
@@ -82,9 +83,9 @@ class Pairs:
 
 class PairRows:
     """Rows of one source and one target each, gathered by exp and put out as one fan of
-    `Pairs` per exp (`into`): the producers find them one at a time (operators/
-    path_closure.py: the findings that widen one target, the followers' rows of one source
-    and one target), and a fan each would cost the writer a loop step per row."""
+    `Pairs` per exp (`into`): the producers find them one at a time (state/round_rows.py: the
+    findings that widen one target, the followers' rows of one source and one target), and a
+    fan each would cost the writer a loop step per row."""
 
     __slots__ = ("by_exp",)
 
@@ -117,8 +118,8 @@ class PairRows:
     def __bool__(self) -> bool:
         return bool(self.by_exp)
 
-    #: the most rows in one fan: the writer formats a fan whole (so RPQ8 has rounds of 1M
-    #: such rows: one text of them all was 30 MB of peak RSS)
+    #: the most rows in one fan: the writer formats a fan whole (one text of a round's
+    #: rows, which may be many, would weigh on the peak memory)
     MOST = 1 << 15
 
     def into(self, result: FanRows) -> None:

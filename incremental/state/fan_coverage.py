@@ -1,27 +1,22 @@
-"""The emitted coverage of the closure PATH's interval rows, kept by source vertex
-(operators/path_closure.py): what the Coalescer (state/coalescer.py) keeps, in the shape the
-closure finds its results in.
+"""What the closure PATH's interval rows emitted, kept by source vertex (state/interval_rows.py):
+a Coalescer's rules (state/coalescer.py, thesis Def 11, specs/semantics.md §2 and §5) in the
+shape the closure finds its results in.
 
-A batch's findings are fans: a start vertex x widens a set of target vertices to the same
-bottleneck L at once (state/level_closure.py `insert`). Keyed by `(x, y)`, each target costs a
-key tuple, a hash of it, and an expiry entry that the purge reads back one by one: on `knows*`
-over the snb 100k stream, 857k rows in 210k fans, that bookkeeping was a fifth of the run.
-Here the coverage is `{x: {y: (start, until)}}`, and one expiry entry per fan holds x and the
-fan's target list (the list the rows were made of: no copy), so a purge reads each target once
-per widening, never a source's other targets (`admit_pairs`: one entry for many one-target
-fans of one exp, a source beside each target). The rules are the Coalescer's (thesis Def 11,
-specs/semantics.md §2 and §5): a row goes out only where it widens what was emitted for its
-key, a live key keeps its start, an expired key counts as absent.
+A round's findings are fans: a start vertex x widens a set of target vertices to one bottleneck
+L at once (state/level_closure.py `insert`). So the coverage is `{x: {y: (start, until)}}`, and
+one expiry entry per fan holds x and the fan's target list (the list the rows were made of: no
+copy), not a key tuple, a hash and an expiry entry per row: a purge reads each target once per
+widening, never a source's other targets. A row goes out only where it widens what was emitted
+for its key, a live key keeps its start, an expired key counts as absent.
 
-For the hand-over to S-PATH and for checkpoints the same coverage becomes a Coalescer
-(`coalescer()`, `of()`), so the checkpoint form is the Coalescer's.
+*Held* sources (state/interval_rows.py) keep no keys here: their findings are exactly their
+widenings, so their rows are only logged, one entry per fan (`hold`, `hold_all`), for the
+readers that need their starts: a follower made rows and the hand-over to S-PATH
+(`coalescer(held=True)`), which also take the rows by source of a held source with followers
+(`index`). A source held again after it kept keys has them moved to the log (`hold_keys`).
 
-*Held* sources (operators/path_closure.py `implicit`): where the closure's findings of a
-start node are exactly its widenings, the node keeps no keys here; its rows are only logged,
-one entry per fan (`hold`: no work per target, none in the purge but dropping the expired
-entries), for the one reader that needs their starts, the Coalescer of a hand-over
-(`coalescer(held=True)`: each key's rows coalesced, the run that holds its largest end).
-A source held again after it kept keys has them moved to that log (`hold_keys`).
+Cost: O(1) per target admitted, one expiry entry per call; a purge O(targets its expired
+entries name), or one pass over a source's keys where they name many of them (`SWEEP`).
 """
 
 from __future__ import annotations
@@ -29,8 +24,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from ..stateful import restore_into, state_of
 from .coalescer import Coalescer
 from .expiry import ExpiryBuckets
+
+_NO_KEYS: dict = {}  # (`keys_of` a source without keys; never written)
 
 
 class FanCoverage:
@@ -106,7 +104,7 @@ class FanCoverage:
 
     def keyless(self, src: Hashable) -> bool:
         """Whether src has no keys here but maybe `(src, src)` (an ε-pair's or a cycle's,
-        kept for every source): a held source's (operators/path_closure.py `implicit`)."""
+        kept for every source): a held source's (state/interval_rows.py)."""
         fan = self.live.get(src)
         return fan is None or (len(fan) == 1 and src in fan)
 
@@ -120,9 +118,7 @@ class FanCoverage:
         that was not live: state/follower_rows.py reads what a widening moved). The targets
         are `trgs` itself when every one widens (nearly always: the closures report only
         bottlenecks that grew), else a new list. O(1) per target, the new keys sharing one
-        `(now, exp)` (a widened key gets its own), one expiry entry per call. (Entering the
-        new keys of a call by one `dict.update` when none is covered yet was measured
-        slower: the test for it costs a pass over the targets.)"""
+        `(now, exp)` (a widened key gets its own), one expiry entry per call."""
         fan = self.live.get(src)
         if fan is None:
             if not trgs:
@@ -175,8 +171,7 @@ class FanCoverage:
     def admit_pairs(self, srcs: list, trgs: list, now: int, exp: int) -> tuple[list, list, list]:
         """`admit_fan` of the one-target fans `(srcs[i], [trgs[i]])`, in order, all to `exp`:
         the sources, targets and starts of the keys this widens. One expiry entry for all,
-        the sources beside the targets (a source's keys are not read per call: on so
-        `a2q*/c2a*`, 1.5M of the 1.8M findings of start nodes widen one target each)."""
+        the sources beside the targets (a source's keys are not read per call)."""
         live = self.live
         fresh = (now, exp)  # one tuple for every new key
         got_s: list = []
@@ -322,15 +317,11 @@ class FanCoverage:
         source named at least `len(fan) / SWEEP` times is swept: its ended targets are found
         by one comprehension over its fan, then deleted. The others are read target by
         target from their entries, a lookup each in a large dict, most of them for keys
-        widened since. On snb `(knows|replyOf|hasCreator)*` with interval rows (first 40k
-        edges) a purge's entries name about half as many targets as their sources hold, a
-        quarter of which ended: sweeping took the purges from 2.6 to 2.1 s (whole stream:
-        5.9-6.3 to 4.7-5.0 s of 42-46 s), the same rows."""
+        widened since."""
         self.held.expired(now)
         expired = self.heap.expired(now)
         if not expired:
             return
-        live = self.live
         named: dict = {}  # src -> how many targets its expired entries name
         get = named.get
         for src, trgs in expired:
@@ -339,26 +330,10 @@ class FanCoverage:
                     named[s] = get(s, 0) + 1
             else:
                 named[src] = get(src, 0) + len(trgs)
-        sweep = self.SWEEP
-        swept = None  # the sources swept whole (their entries are not read)
-        for src, n in named.items():
-            fan = live.get(src)
-            if fan is None:
-                continue
-            if n * sweep >= len(fan):
-                ended = [t for t, cur in fan.items() if cur[1] <= now]
-                if len(ended) == len(fan):
-                    del live[src]
-                else:
-                    for t in ended:
-                        del fan[t]
-                if swept is None:
-                    swept = {src}
-                else:
-                    swept.add(src)
-        if swept is not None and len(swept) == len(named):
+        swept = self._sweep(named, now)
+        if swept and len(swept) == len(named):
             return
-        swept = swept or ()
+        live = self.live
         for src, trgs in expired:
             if type(src) is list:  # (`admit_pairs`: a source beside each target)
                 for s, t in zip(src, trgs):
@@ -381,6 +356,40 @@ class FanCoverage:
                     del fan[trg]
             if not fan:
                 del live[src]
+
+    def _sweep(self, named: dict, now: int) -> set | tuple:
+        """Sweep the sources `named` (`{src: targets named}`) at least `len(fan) / SWEEP`
+        times: their ended targets found by one comprehension over their fan. Returns them
+        (their entries are not read)."""
+        live, sweep = self.live, self.SWEEP
+        swept = None
+        for src, n in named.items():
+            fan = live.get(src)
+            if fan is None:
+                continue
+            if n * sweep >= len(fan):
+                ended = [t for t, cur in fan.items() if cur[1] <= now]
+                if len(ended) == len(fan):
+                    del live[src]
+                else:
+                    for t in ended:
+                        del fan[t]
+                if swept is None:
+                    swept = {src}
+                else:
+                    swept.add(src)
+        return () if swept is None else swept
+
+    def keys_of(self, src: Hashable) -> dict:
+        """`{trg: (start, until)}` of src's keys (stale ones included; read, never changed)."""
+        return self.live.get(src, _NO_KEYS)
+
+    def has_keys(self, src: Hashable) -> bool:
+        return src in self.live
+
+    def sources(self) -> list:
+        """The sources with keys."""
+        return list(self.live)
 
     def until(self, key: tuple) -> int | None:
         """The end of the coverage emitted for `key` (possibly `<= now`: over), or None."""
@@ -473,13 +482,34 @@ class FanCoverage:
     def of(cls, coalescer: Coalescer) -> FanCoverage:
         """The coverage a Coalescer holds (a restored checkpoint)."""
         out = cls()
+        out._load(coalescer)
+        return out
+
+    def _load(self, coalescer: Coalescer) -> None:
+        """Take the keys of `coalescer` (this coverage holding none)."""
         ends: dict = {}  # (until, src) -> targets
         for (src, trg), (start, until) in coalescer.live.items():
-            out.live.setdefault(src, {})[trg] = (start, until)
+            self.live.setdefault(src, {})[trg] = (start, until)
             ends.setdefault((until, src), []).append(trg)
         for (until, src), trgs in ends.items():
-            out.heap.add(until, (src, trgs))
-        return out
+            self.heap.add(until, (src, trgs))
+
+    STATE_VERSION = 1  # the keys (as a Coalescer's), the held log, the held rows by source
+
+    def state(self) -> dict:
+        return {
+            "keys": state_of(self.coalescer()),
+            "held": self.held_state(),
+            "held_by_source": self.index_state(),
+        }
+
+    def restore(self, state: dict) -> None:
+        keys = Coalescer()
+        restore_into(keys, state["keys"])
+        self.__init__()
+        self._load(keys)
+        self.restore_held(state["held"])
+        self.restore_index(state["held_by_source"])
 
     def _check(self) -> None:
         """Invariants: intervals non-empty, no empty fan, and an expiry entry naming the source

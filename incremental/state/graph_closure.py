@@ -49,7 +49,7 @@ def extend(
     ab = anc.get(b, 0)
     # a node that reached b before holds all of desc already, a node a reached before is
     # reached by all of srcs already: both are left out by one mask operation each
-    # (`s ^ (s & m)`, never `s & ~m`: a negative int makes CPython's `&` 5-10x slower), so
+    # (`s ^ (s & m)`, never `s & ~m`: CPython's `&` with a negative int is much slower), so
     # every node left gains something (each x lacks b, each y lacks a): nothing is tested
     # before an update, and what x held of desc is read only for the nodes reported.
     # Every x but a reaches a, every y but b is reached from b (anc is reach transposed), so

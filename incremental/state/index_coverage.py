@@ -1,13 +1,12 @@
-"""A WSCAN's emitted coverage read off its node's shared EdgeIndex (thesis Def 11, 5.4).
+"""A WSCAN's emitted coverage read off its node's shared EdgeIndex (thesis Def 11, §5.4).
 
 A WSCAN coalesces its output per key (state/coalescer.py): it emits an edge only where it
 widens what the key was emitted for. When every reader of the WSCAN is a PATH, its output
 also goes, row for row, into the node's shared index (state/edge_index.py), which keeps per
 key the same interval: its entry's `exp` is the key's emitted end and its `ts` the start of
 the run of coverage that end belongs to (an entry is made anew, or its `ts` reset, when a
-row comes at or after its end, as a Coalescer forgets a key at its end). Keeping a Coalescer
-beside it held every edge of the window twice, and cost the per-edge bookkeeping twice
-(snb Q2, `[likes/replyOf*]`: 3.4% of the run's instructions, callgrind).
+row comes at or after its end, as a Coalescer forgets a key at its end). A Coalescer beside
+it would hold every edge of the window twice, and cost the per-edge bookkeeping twice.
 
 `IndexCoverage` answers a WSCAN's questions from the index instead: `admit_edges`, `admit`,
 `until` and `cut` as a Coalescer does, reading only; the runtime then inserts the rows (and

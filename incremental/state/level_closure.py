@@ -1,73 +1,52 @@
-"""Reachability per expiry level: the state of the closure PATH operator
-(operators/path_closure.py) when it emits interval rows, whose exp is a pair's bottleneck as
-soon as it enters (delta output keeps one closure instead: state/window_closure.py).
+"""Reachability per expiry level: the closures of the closure PATH's interval rows
+(state/interval_rows.py), whose exp is a pair's bottleneck as soon as it enters (native deltas
+keep one closure instead: state/window_closure.py).
 
-PATH's result for `(x, y)` is valid until the largest *bottleneck* expiry over the paths
-x -> y of the product of the window graph and the DFA (the `min` exp of a path's tuples,
-maximised over paths; specs/semantics.md §6). That value is always some input tuple's exp, and
-with slides those take few distinct values (the slide buckets' expiries; per-label windows add
-a few; derived inputs intersect intervals, so their exps stay on the same grid). So, per live
-*level* `L` (a distinct exp `> now` of an input tuple), this keeps the transitive closure of
+Invariant. For each live *level* `L` (a distinct exp `> now` of an input tuple) this holds the
+transitive closure of
 
     G_L = the product edges of the input tuples with exp >= L
 
 as Python-int bitsets over interned product nodes (`node = vertex_index * nstates + state`):
-`reach[L][n]` (nodes reachable from n by >= 1 edge) and `anc[L][n]` (nodes reaching n). For
-`L1 > L2`, `G_L1 ⊆ G_L2`: the closures are nested, and `(x, y)` has bottleneck `max{L : y in
-reach[L][x]}`.
+`reach[L][n]` (nodes reachable from n by >= 1 edge) and `anc[L][n]` (nodes reaching n, reach
+transposed). For `L1 > L2`, `G_L1 ⊆ G_L2`: the closures nest.
 
-Inserting a product edge `a -> b` into level L (state/graph_closure.py `extend`): a no-op iff `b` is already in `reach[L][a]`
-(then it is a no-op at every lower level too: nestedness); else every `x` in `{a} ∪ anc[a]`
-gains `{b} ∪ reach[b]`, and every `y` there gains `{a} ∪ anc[a]` as ancestors. A batch goes
-top-down over the levels `<= exp` of its edges, dropping an edge at the first level where it
-changes nothing. A start-state node whose reach gains final-state nodes at L that the next
-higher level does not have found a result with exp L (`insert` reports them).
+The maths. PATH's result `(x, y)` is valid until the largest *bottleneck* over the product
+paths x -> y (the `min` exp of a path's tuples, maximised over paths; specs/semantics.md §6),
+which is `max{L : y in reach[L][x]}`. It is always some input tuple's exp, and with slides those
+take few distinct values (the slide buckets' expiries; per-label windows add a few).
 
-Levels: a tuple whose exp is not a level creates one: a copy of the next higher level (no
-valid tuple has an exp in between), or an empty one on top. `drop(now)` deletes the levels
-`<= now` whole. Vertex indexes are recycled once every tuple at the vertex expired (no level
-`> now` mentions it then), so bitsets stay as wide as the live vertex set and memory is bounded
-by the window. Cost of one edge at one level: O(|anc(a)| + |reach(b)|) bitset operations of
-O(live nodes / 64) words each; O(1) when it is implied.
+Inserting `a -> b` at level L (state/graph_closure.py `extend`) is a no-op iff `b` is in
+`reach[L][a]`, and then at every lower level too; else every `x` in `{a} ∪ anc[a]` gains
+`{b} ∪ reach[b]`. A batch goes top-down over the levels `<= exp` of its edges, dropping an edge
+at the first level where it changes nothing. A start node whose reach gains final-state nodes
+at L that the next higher level does not hold found a result with bottleneck L (`insert`
+reports `(x, mask, L)`). A tuple whose exp is not a level makes one (a copy of the next higher
+level, or an empty top); `drop(now)` deletes the levels `<= now`; vertex indexes are recycled
+once every tuple at the vertex expired, so bitsets stay as wide as the live vertex set.
 
-**Coarse levels** (`deferring`, `every > 1`; operators/path_closure.py turns them on for
-rows only the engine's output reads, once its inserts work hard). Each level costs about the
-same `extend` work (so RPQ8, first 20k edges: 0.4M to 0.8M bitset operations at each of the
-ten levels), so this keeps a closure for one new top level in `every` only, and for the
-lowest live level. A tuple goes into the levels with a closure `<= exp`; a result found at
-level L but not at the next level with a closure gets the end L, a lower bound of its
-bottleneck (the levels between have no closure to tell). When the lowest level L comes up
-(`drop_widening`, at its end: the caller emits what it reports at L), the live levels below
-the next level with a closure are rebuilt from their edges (kept by exp: `closure`, O(edges)
-bitset operations with the components condensed), and each result they hold that the next
-level with a closure does not is widened to its exact bottleneck among them: its end was
-L or below, since no level between had a closure. One rebuilt level in `isqrt(every)`
-keeps its closure (each kept, a tuple went into up to ten closures for the window after a
-rebuild); the next rebuild among them would report again what this one widened, so a
-rebuilt level left without a closure keeps the start nodes' masks it reported (`rebuilt`,
-until the level goes) and the next rebuild of it reports only what they do not hold. Going coarse (`coarsen`) keeps the lowest and the top of the closures made
-before. So a result gets a row when found, one at each kept level it newly reaches, and
-one at most per rebuilt gap: rows that read per
-key give the exact validity, with fewer closures per tuple (first 20k edges: so RPQ8's
-interval run -28% CPU with 21% more rows, snb RPQ10's -17% with 19% more, at `every` 3;
-at 10, the default since, so RPQ8 another -16%: fewer results reported at a level only to
-be reported again at the next one up, docs/benchmarks.md Run 45). The levels go after the round at their instant, so the round's findings at a level
-`<= now` are not results (the caller drops them), and the sole-edge sources whose edge ended
-are forgotten before the round (`forget_sources`).
+Cost: one edge at one level O(|anc(a)| + |reach(b)|) bitset operations of O(live nodes / 64)
+words each, O(1) when implied.
 
-Sole-edge sources (as in state/window_closure.py): a start node with no edge in and all its
-edges to one node b (a post's `hasCreator` edge before `knows*`) reaches `{b} ∪ reach_L(b)`
-at every level L up to its edge's exp, so it is kept as that alias (`sole`,
-state/sole_sources.py), in no level's rows and among no node's ancestors; what b finds at a
-level, its followers find with it. With `derive`, followers are not reported at all: their
-rows are b's, clipped by their edge (state/follower_rows.py), b's findings are reported
-whatever its state while it has followers, and the caller derives the followers' rows from
-them and from what `take_followers` lists: the sources new in a batch, the renewed ones, the
-ones that became rows, and the successors (not start nodes) that got their first follower.
-The caller interns a new edge source *cold* (state/product_nodes.py): a sole-edge source keeps
-that index and takes no bit position; a cold vertex is `promote`d to a dense index before any
-node of it becomes a bit (an edge into it, or rows of its own), and the caller is told which
-followers changed their node (`take_followers`).
+**Coarse levels** (`deferring`, `every > 1`). Each level costs about the same `extend` work, so
+this may keep a closure for one new top level in `every` only, and for the lowest live level.
+A result found at L but not at the next level with a closure gets the end L, a lower bound of
+its bottleneck. When the lowest level comes up (`drop_widening`), the live levels below the
+next one with a closure are rebuilt from their edges (kept by exp, `_rebuild`), and each
+result they hold beyond it is widened to its exact bottleneck among them. A rebuilt level left
+without a closure keeps what its rebuild reported (its *memo*, `rebuilt`), so the next rebuild
+reports only what is new. With memos, a start node's emitted end is the highest level whose
+closure holds it or whose memo names it (`bottlenecks`). The levels go after the round at
+their instant, so the round's findings at a level `<= now` are not results.
+
+**Followers** (`sole`, state/sole_sources.py): a start node with no edge in and all its edges
+to one node b reaches `{b} ∪ reach_L(b)` at every level up to its edge's exp, so it is kept as
+that alias, in no level's rows and among no node's ancestors. With `derive` followers are not
+reported: b's findings are, and the caller derives the followers' rows from them and from what
+`take_followers` gives. A new edge source is interned *cold* (state/product_nodes.py): a
+follower takes no bit position until a node of it needs one (`promote`).
+
+The why of each idea: docs/design/path-closure.md.
 """
 
 from __future__ import annotations
@@ -79,13 +58,13 @@ from math import isqrt
 from ..sgt import NEVER
 from .graph_closure import closure, extend
 from .product_nodes import COLD, ProductNodes, bits
-from .sole_sources import SoleSources
+from .sole_sources import FollowerChanges, SoleSources
 
 
 class LevelClosure(ProductNodes):
     """Nested per-level closures of the product graph, with interned vertices."""
 
-    STATE_VERSION = 3  # 2: the edges by exp and `every` (coarse levels); 3: `rebuilt`
+    STATE_VERSION = 3  # the levels' closures, the followers, the edges by exp, `every`, memos
 
     __slots__ = (
         "levels",
@@ -159,16 +138,38 @@ class LevelClosure(ProductNodes):
             self.fresh or self.renewed or self.unaliased or self.new_successors or self.renamed
         )
 
-    def take_followers(self) -> tuple[dict, list, dict, list, list]:
-        """With `derive`: the followers whose node changed (`{old: new}`, promoted: the others
-        name them by the new one), the followers that the inserts since the last call made
-        new, renewed (`{x: its exp before}`) and made rows (`(x, b, exp)`), and the successors
-        other than start nodes that got their first follower (their findings were not
-        reported before)."""
-        got = self.renamed, self.fresh, self.renewed, self.unaliased, self.new_successors
+    def take_followers(self) -> FollowerChanges:
+        """With `derive`: what changed among the followers since the last call."""
+        got = FollowerChanges(
+            self.renamed, self.fresh, self.renewed, self.unaliased, self.new_successors
+        )
         self.fresh, self.renewed, self.unaliased, self.new_successors = [], {}, [], []
         self.renamed = {}
         return got
+
+    def followed(self) -> dict:
+        """`{successor: {follower: None}}` of every followed node (read, never changed)."""
+        return self.sole.followers
+
+    def followers(self) -> dict:
+        """`{follower: its successor}` (read, never changed)."""
+        return self.sole.succ
+
+    def followers_of(self, b: int) -> dict:
+        """`{follower: None}` of the successor b, in the order they came (read only)."""
+        return self.sole.followers[b]
+
+    def groups_of(self, b: int) -> dict:
+        """`{exp: FollowerGroup}`: b's followers by their edge's exp (state/sole_sources.py)."""
+        return self.sole.groups[b]
+
+    def successor(self, f: int) -> int:
+        """The one node the follower f's edge goes to."""
+        return self.sole.succ[f]
+
+    def edge_exp(self, f: int) -> int:
+        """The exp of the follower f's edge (f is in G_L for every level L up to it)."""
+        return self.sole.exp[f]
 
     def _promote(self, x: int) -> int:
         """The node of a dense index for node x of a cold vertex (every node of the vertex
@@ -196,7 +197,7 @@ class LevelClosure(ProductNodes):
         """`{final node: level}` of the final nodes x reaches, each at the highest level
         `> after` whose closure reaches it or whose rebuild or coarsening reported it
         (`rebuilt`, start nodes only). For a start node whose coverage the caller does not
-        keep (operators/path_closure.py `implicit`) that is what its results were emitted
+        keep (a held source, state/interval_rows.py) that is what its results were emitted
         until: every such report went out as a row."""
         out: dict = {}
         for level, new in self._by_level(x, after, 0):
@@ -272,7 +273,7 @@ class LevelClosure(ProductNodes):
     def remember(self, x: int, masks: dict) -> None:
         """Take `{level: mask}` as reported for the start node x at those live levels without
         a closure (`rebuilt`: their next rebuild reports only what they do not hold), where
-        the caller emitted x's results until them (operators/path_closure.py `_rehold`)."""
+        the caller emitted x's results until them (state/interval_rows.py `_rehold`)."""
         rebuilt = self.rebuilt
         for level, m in masks.items():
             assert self.unclosed(level), level
@@ -282,11 +283,32 @@ class LevelClosure(ProductNodes):
             else:
                 got[x] = got.get(x, 0) | m
 
+    def memo_of(self, ends: dict) -> dict | None:
+        """`{level: mask}` of `{level: [vertex, ...]}` (a vertex as its first final state's
+        node, as `fold` names it), or None if a level is not one without a closure."""
+        vid, ns, final = self.vid, self.nstates, self.finals[0]
+        memo: dict = {}
+        for end, trgs in ends.items():
+            if not self.unclosed(end):
+                return None
+            memo[end] = sum(1 << (vid[t] * ns + final) for t in trgs)
+        return memo
+
+    def memos(self) -> Iterable[tuple[int, dict]]:
+        """`(level, {node: mask})` of each level without a closure that has a memo."""
+        return self.rebuilt.items()
+
+    def reported_sources(self) -> set:
+        """The nodes a closure or a memo has a row of (checks)."""
+        sources = {x for rows in self.reach.values() for x in rows}
+        sources.update(x for got in self.rebuilt.values() for x in got)
+        return sources
+
     def remember_ends(self, x: int, keys: dict) -> None:
         """`remember` the ends of the start node x's keys `{vertex: (start, until)}` that are
         live levels without a closure: the highest level whose closure holds such a key
         for x lies below its end (a key's end at a level with a closure is that level's:
-        state/follower_rows.py `take_over`)."""
+        state/follower_rows.py `_take_over`)."""
         vid, ns, final = self.vid, self.nstates, self.finals[0]  # (a vertex as `fold` names it)
         unclosed = {level for level in self.by_exp if level not in self.reach}
         memo: dict = {}
@@ -311,15 +333,14 @@ class LevelClosure(ProductNodes):
         self.levels = [int(level) for level in state["levels"]]
         self.reach = {int(level): dict(m) for level, m in state["reach_by_level"].items()}
         self.anc = {int(level): dict(m) for level, m in state["ancestors_by_level"].items()}
-        self.sole.restore(state.get("sole", {}))  # none in older checkpoints
+        self.sole.restore(state["sole"])
         edges = state["edges_by_exp"]  # (empty unless `deferring`)
         self.by_exp = {int(e): set(map(tuple, got)) for e, got in edges.items()}
         self.exps = sorted(self.by_exp)
         self.every = int(state["every"])
-        # (none before version 3: the coverage held every emitted key then)
         self.rebuilt = {
             int(level): {int(x): int(m) for x, m in got.items()}
-            for level, got in state.get("rebuilt", {}).items()
+            for level, got in state["rebuilt"].items()
         }
 
     def rows(self, level: int) -> dict:
@@ -352,9 +373,8 @@ class LevelClosure(ProductNodes):
     def coarsen(self, every: int) -> None:
         """From now on a closure for one new top level in `every` (`deferring` only), and,
         from the levels that have one now, only the lowest's and the top's stay: the state
-        coarse levels would have made. (Kept, the levels made before cost a closure update
-        per tuple each until they expire, a window later: snb RPQ10's interval run, first
-        20k edges, spent 3.8 closures per insert.) A result the dropped levels held keeps
+        coarse levels would have made (kept, the levels made before would cost a closure
+        update per tuple each until they expire). A result the dropped levels held keeps
         the end it was given; one found later in between gets a lower bound, as any other."""
         assert self.deferring, "coarse levels need the edges by exp"
         self.every = every
@@ -396,25 +416,13 @@ class LevelClosure(ProductNodes):
         return bool(exps) and exps[0] <= upto
 
     def drop_widening(self, upto: float) -> Iterator[tuple[int, list]]:
-        """`deferring`: drop the live levels `<= upto`, lowest first. When the next live
-        level has no closure, the live levels below the next one with a closure get theirs,
-        rebuilt from their edges (state/graph_closure.py `closure`), and what goes on past
-        the dropped level L is reported: `(L, found)`, before the next level goes, `found`
-        as `insert`'s, `(x, mask, L2)` for the results that rebuilt level L2 holds and the
-        next level up does not. Those are results whose emitted end was L or below (a
-        result's end is the highest level with a closure that held it when it was found),
-        now widened to their bottleneck L2 (not the start nodes' targets an earlier rebuild
-        of L2 reported: `rebuilt`; other results widened to L2 already, the caller's
-        coverage drops). Where the next level had a closure,
-        everything it holds was reported with an end at it or above already. Then one
-        rebuilt level in `isqrt(every)` keeps its closure, the lowest first: a tuple goes
-        into fewer closures until those levels expire (so RPQ8's interval run over the whole
-        shared stream: 45.6 s user CPU with every rebuilt level kept against 36.4 at one in
-        three, 9.30M rows against 9.75M), and a result found later between two of them
-        gets the lower one as its end, widened when that comes up. Without `rebuilt`, the
-        caller's coverage dropped 45% of the start nodes' targets these reports name on so
-        `a2q*` (whole shared stream: 818k of 1.81M), 51% on so RPQ8 and 42% on so Q2 (first
-        20k edges), 36% on snb RPQ10 (first 40k); with it 7%, 19%, 17% and 1%."""
+        """`deferring`: drop the live levels `<= upto`, lowest first, each reported as
+        `(L, found)` before the next level goes. Where the next live level has no closure,
+        the live levels below the next one with a closure are rebuilt (`_rebuild`), and
+        `found` is what goes on past the dropped level L, as `insert`'s findings `(x, mask,
+        L2)`: results whose emitted end was L or below, now widened to their bottleneck L2.
+        Where the next level had a closure, everything it holds was reported with an end at
+        it or above already (`found` is empty)."""
         exps, levels = self.exps, self.levels
         while exps and exps[0] <= upto:
             level = exps.pop(0)
@@ -428,37 +436,47 @@ class LevelClosure(ProductNodes):
                 self.sole.forget(x)
             if not exps or (levels and levels[0] == exps[0]):
                 continue
-            top = levels[0] if levels else None
-            gap = [e for e in exps if top is None or e < top]
-            sole, by_exp = self.sole.succ, self.by_exp
-            found: list = []
-            rebuilt = self.rebuilt
-            self.prior = {low: rebuilt[low] for low in gap if low in rebuilt}
-            spaced = isqrt(self.every)
-            for i in range(len(gap) - 1, -1, -1):
-                low = gap[i]
-                edges = (
-                    edge
-                    for e in exps
-                    if e >= low
-                    for edge in by_exp[e]
-                    if not sole or edge[0] not in sole
-                )
-                self.reach[low], self.anc[low] = closure(edges)
-                levels.insert(0, low)
-                got = self._lowest_found()
-                before = rebuilt.pop(low, None)
-                if spaced > 1 and i % spaced:  # no closure kept: what it reported, kept
-                    rebuilt[low] = {x: m for x, m, _ in got}  # (start nodes, followed nodes)
-                if before:
-                    got = _unreported(got, before)
-                found += got
-            if spaced > 1:  # one rebuilt level in `spaced` keeps its closure, the lowest first
-                for i in range(1, len(gap)):
-                    if i % spaced:
-                        del self.reach[gap[i]], self.anc[gap[i]]
-                levels[: len(gap)] = gap[::spaced]
-            yield level, found
+            yield level, self._rebuild()
+
+    def _rebuild(self) -> list:
+        """Closures for the live levels below the lowest one with a closure (the gap), from
+        their edges (state/graph_closure.py `closure`, O(edges)); returns what each holds and
+        the next level up does not, less what its memo (`rebuilt`) names. Then one rebuilt
+        level in `isqrt(every)` keeps its closure, the lowest first (a tuple goes into fewer
+        closures; a result found later between two of them gets the lower one as its end);
+        the others keep what they reported as their memo, so their next rebuild reports only
+        what is new."""
+        exps, levels, by_exp, rebuilt = self.exps, self.levels, self.by_exp, self.rebuilt
+        top = levels[0] if levels else None
+        gap = [e for e in exps if top is None or e < top]
+        sole = self.sole.succ
+        found: list = []
+        self.prior = {low: rebuilt[low] for low in gap if low in rebuilt}
+        spaced = isqrt(self.every)
+        for i in range(len(gap) - 1, -1, -1):
+            low = gap[i]
+            edges = (
+                edge
+                for e in exps
+                if e >= low
+                for edge in by_exp[e]
+                if not sole or edge[0] not in sole
+            )
+            self.reach[low], self.anc[low] = closure(edges)
+            levels.insert(0, low)
+            got = self._lowest_found()
+            before = rebuilt.pop(low, None)
+            if spaced > 1 and i % spaced:  # no closure kept: what it reported, kept
+                rebuilt[low] = {x: m for x, m, _ in got}  # (start nodes, followed nodes)
+            if before:
+                got = _unreported(got, before)
+            found += got
+        if spaced > 1:  # one rebuilt level in `spaced` keeps its closure, the lowest first
+            for i in range(1, len(gap)):
+                if i % spaced:
+                    del self.reach[gap[i]], self.anc[gap[i]]
+            levels[: len(gap)] = gap[::spaced]
+        return found
 
     def _lowest_found(self) -> list:
         """`(x, mask, L)` for what the lowest level L holds and the next level does not: start
@@ -579,28 +597,43 @@ class LevelClosure(ProductNodes):
         else:
             for e in {e[2] for e in edges}:
                 self._ensure(e)
-        levels, reach_of, anc_of = self.levels, self.reach, self.anc
-        derive, followers = self.derive, self.sole.followers
         fresh, renewed, edges = self._sources(edges)
         if self.deferring:
             by_exp = self.by_exp
             for a, b, e in edges:
                 by_exp[e].add((a, b))
-        ns, start, fmask = self.nstates, self.start, self.fmask  # (`_promote` may grow it)
-        if derive and (fresh or renewed):  # the caller's
+        if self.derive and (fresh or renewed):  # the caller's
             self.fresh += fresh
             for x, before in renewed.items():
                 self.renewed.setdefault(x, before)  # (renewed twice before a take: the first)
             fresh, renewed = {}, {}
-        if not edges and not fresh and not renewed:
-            return found
+        if edges:
+            self._top_down(edges, fresh, renewed, found)
+        # sole-edge sources new in this batch, or in G_L of higher levels now: whole rows
+        if fresh or renewed:
+            for x in fresh:
+                self._report(x, 0, found)
+            for x, below in renewed.items():
+                self._report(x, below, found)
+            # higher levels first, as the loop above gives them: a key two final states of a
+            # vertex reach at two levels then gets one row, the higher (stable: ties keep order)
+            found.sort(key=lambda f: -f[2])
+        return found
+
+    def _top_down(self, edges: list, fresh: dict, renewed: dict, found: list) -> None:
+        """`extend` each level `<= exp` by the edges `(a, b, exp)`, the highest level first,
+        an edge dropped at the first level where it is implied (then it is at every lower
+        one); what the nodes gain goes to `found` (`_found`)."""
+        levels, reach_of, anc_of = self.levels, self.reach, self.anc
+        derive, followers = self.derive, self.sole.followers
+        ns, start, fmask = self.nstates, self.start, self.fmask  # (`_promote` may grow it)
         if len(edges) > 1:
             edges.sort(key=lambda e: -e[2])
         n = len(edges)
         j = 0
         pending: list = []
         work = 0
-        idx = bisect_right(levels, edges[0][2]) - 1 if edges else -1
+        idx = bisect_right(levels, edges[0][2]) - 1
         while idx >= 0:
             level = levels[idx]
             while j < n and edges[j][2] >= level:
@@ -614,7 +647,6 @@ class LevelClosure(ProductNodes):
             R = reach_of[level]
             A = anc_of[level]
             gained: list = []
-            # an edge implied here is implied at every lower level
             kept = []
             for e in pending:
                 ops = extend(R, A, e[0], e[1], ns, start, fmask, gained, followers)
@@ -630,16 +662,6 @@ class LevelClosure(ProductNodes):
                     self._found_following(gained, level, idx, fresh, renewed, found)
             idx -= 1
         self.work += work
-        # sole-edge sources new in this batch, or in G_L of higher levels now: whole rows
-        if fresh or renewed:
-            for x in fresh:
-                self._report(x, 0, found)
-            for x, below in renewed.items():
-                self._report(x, below, found)
-            # higher levels first, as the loop above gives them: a key two final states of a
-            # vertex reach at two levels then gets one row, the higher (stable: ties keep order)
-            found.sort(key=lambda f: -f[2])
-        return found
 
     def _found(self, gained: list, level: int, higher: dict | None, found: list) -> None:
         """`found` gets `(x, mask, level)` for each gaining node x (with `derive`: start nodes
@@ -749,23 +771,7 @@ class LevelClosure(ProductNodes):
             edges = self._warm(edges, [b for _a, b, _e in edges if b >= cold])
         sources = self.sole
         sole, followers = sources.succ, sources.followers
-        outs: dict = {}
-        for a, b, e in edges:
-            got = outs.get(a)
-            if got is None:
-                outs[a] = [b, e]
-            else:
-                if got[0] != b:
-                    got[0] = None
-                if e > got[1]:
-                    got[1] = e
-        if sole:
-            for _a, b, _e in edges:
-                if b in sole:
-                    self._unalias(b)
-            for a, (b, _e) in outs.items():
-                if a in sole and sole[a] != b:
-                    self._unalias(a)
+        outs = self._outs(edges)
         ns, start = self.nstates, self.start
         lowest = self.levels[0]
         R, A = self.reach[lowest], self.anc[lowest]
@@ -801,6 +807,30 @@ class LevelClosure(ProductNodes):
                 fresh = {moved(x): None for x in fresh}
                 renewed = {moved(x): before for x, before in renewed.items()}
         return fresh, renewed, edges
+
+    def _outs(self, edges: list) -> dict:
+        """`{a: [b, exp]}` per edge source a of the batch: its one target b (None: several)
+        and its largest exp. A sole-edge source with an edge in, or an edge to another node,
+        becomes rows first (`_unalias`)."""
+        outs: dict = {}
+        for a, b, e in edges:
+            got = outs.get(a)
+            if got is None:
+                outs[a] = [b, e]
+            else:
+                if got[0] != b:
+                    got[0] = None
+                if e > got[1]:
+                    got[1] = e
+        sole = self.sole.succ
+        if sole:
+            for _a, b, _e in edges:
+                if b in sole:
+                    self._unalias(b)
+            for a, (b, _e) in outs.items():
+                if a in sole and sole[a] != b:
+                    self._unalias(a)
+        return outs
 
     def _moved(self, x: int) -> int:
         """Node x, or its node now if `_promote` moved its vertex."""
@@ -888,6 +918,8 @@ class LevelClosure(ProductNodes):
         if levels:
             want = self.density_of(self.rows(levels[0]))
             assert self.density() == want, "density differs from the rows'"
+        for level in self.rebuilt:  # (memos: live levels without a closure)
+            assert level in self.exps and level not in self.reach, level
         prev = None
         for level in reversed(levels):
             R, A = self.rows(level), self.anc[level]

@@ -1,6 +1,10 @@
 """Nodes of the product of the window graph and a path atom's DFA, as bit positions: what the
 closure states of PATH (state/level_closure.py, state/window_closure.py) have in common.
 
+Contract: `intern` gives a vertex an index, product node `(vertex, state)` is bit `index *
+nstates + state`, and masks over them are Python ints; `recycle` frees the indexes of expired
+vertices. Cost: O(1) per intern, O(mask width / 64) words per mask operation.
+
 A vertex gets a dense index when a tuple first mentions it (`intern`), and product node
 `(vertex, state)` is bit `index * nstates + state`, so a set of nodes is one Python int. An
 index is recycled once every tuple at the vertex expired (`recycle`), so bitsets stay as wide
@@ -8,7 +12,7 @@ as the live vertex set. A vertex first seen as the source of an edge may be inte
 (`intern(..., cold=True)`): an index from `COLD` on, kept aside, so the sole-edge sources of a
 closure (state/sole_sources.py: a post on its way to its creator, most vertices of an snb
 window) take no bit position between the vertices the bitsets hold, which would make every
-bitset as wide as the whole window (65 times wider on snb `[hasCreator?/knows*]`). A cold
+bitset as wide as the whole window. A cold
 vertex has no node in any bitset: its closure `promote`s it to a dense index first. `plain`
 says whether every vertex interned so far is a string CSV writes as it is (no quoting): a
 writer given results of such names need not check its text. `vertices_of` folds the final-state
@@ -34,7 +38,7 @@ def bits(m: int) -> list[int]:
 
     The top bit first, by `bit_length` (O(1)) and one xor that shortens `m` to its next
     bit: on a wide mask with few bits, a few short operations, where `bit_count`, `m & -m` or
-    a shift would each walk the whole width (a 40k-bit mask with 5 bits: 2.4 us against 10).
+    a shift would each walk the whole width.
     A dense mask goes to `_bits_dense` at once (a narrow one's `bit_count` is a few words),
     the rest of any mask from its 40th bit on.
 
@@ -67,16 +71,11 @@ _wide_before_numpy = _WIDE_BEFORE_NUMPY
 
 def _bits_dense(m: int) -> list[int]:
     """`bits` of a mask with many 1 bits, in C, lowest first. Up to `_NARROW` bits wide: the
-    binary text reversed, its digits as bytes 0/1, `compress` of the positions by them (an
-    O(width) pass, 5 us at 256 bits with 80 of them set, where numpy's fixed cost is ~7 us and
-    the bit-by-bit loop 8); wider, numpy: the bytes of m, then the bits of the non-zero ones
-    (a 16k-bit mask with 200 bits: 28 us against 350 by the text), or of every byte at once
-    where one bit in 32 or more is set (2.5k bits with 300 set: 10 us against 15; so Q2's
-    closures read thousands of such masks). numpy is imported here,
-    after the first `_WIDE_BEFORE_NUMPY` wide dense masks (read by the text): a run that has
-    none or a few (snb Q2: two, before S-PATH takes over) does not pay its ~50 ms import, and
-    one that has many pays at most ~20 ms more (the import statement is then a dictionary
-    lookup)."""
+    binary text reversed, its digits as bytes 0/1, `compress` of the positions by them (one
+    O(width) pass, below numpy's fixed cost); wider, numpy: the bytes of m, then the bits of
+    the non-zero ones, or of every byte at once where one bit in 32 or more is set. numpy is
+    imported here, after the first `_WIDE_BEFORE_NUMPY` wide dense masks (read by the text):
+    a run that has none or a few does not pay its import."""
     global _wide_before_numpy
     width = m.bit_length()
     if width <= _NARROW or _wide_before_numpy:
@@ -159,10 +158,10 @@ class ProductNodes:
         self.named = {}
         self.names = list(state["vertices"])
         self.vid = {v: i for i, v in enumerate(self.names) if v is not None}
-        cold = state.get("cold_vertices", [])  # none in older checkpoints
+        cold = state["cold_vertices"]
         self.cold = {int(i): v for i, v, _exp in cold}
         self.cold_exp = {int(i): int(exp) for i, _v, exp in cold}
-        self.next_cold = int(state.get("next_cold", COLD))
+        self.next_cold = int(state["next_cold"])
         self.vid.update({v: i for i, v in self.cold.items()})
         self.plain = all(csv_plain(v) for v in self.vid)
         self.free = list(state["free"])
@@ -217,6 +216,50 @@ class ProductNodes:
             self.vexp[i] = exp
             self.vheap.add(exp, i)
         return i
+
+    def product_edges(self, batches: list, moves: list, now: int, cold: bool = False) -> list:
+        """The product edges `(a, b, exp)` of the tuples of `batches` valid after `now`, a
+        batch per letter, `moves[port]` the automaton's moves `(p, q)` on the port's letter
+        (`cold`: a new edge source is interned cold)."""
+        ns, intern = self.nstates, self.intern
+        edges: list = []
+        for port in range(min(len(moves), len(batches))):
+            batch = batches[port]
+            if not batch:
+                continue
+            letter = moves[port]
+            if not letter:
+                continue
+            for u, v, _ts, exp, _wit in batch:
+                if exp <= now:
+                    continue
+                a = intern(u, exp, cold) * ns
+                b = intern(v, exp) * ns
+                for s, q in letter:
+                    edges.append((a + s, b + q, exp))
+        return edges
+
+    def exceeds_levels(self, edges: list, most: int) -> bool:
+        """Whether inserting `edges` would make more than `most` live levels (the closure's
+        `live_levels` and `new_levels`)."""
+        live = self.live_levels()
+        # (a bound first: a round's edges are few, their new levels fewer)
+        return live + len(edges) > most and live + self.new_levels(e for _a, _b, e in edges) > most
+
+    def graph_of(self, inputs: list, moves: list):
+        """`graph(level)`: the product edges of the input indexes' tuples with exp `>= level`
+        (a closure's `_check`)."""
+        vid, ns = self.vid, self.nstates
+
+        def graph(level):
+            for port, index in enumerate(inputs):
+                for s, t, entry in index.entries():
+                    if entry.exp >= level:
+                        a, b = vid[s] * ns, vid[t] * ns
+                        for p, q in moves[port]:
+                            yield a + p, b + q
+
+        return graph
 
     def name_of(self, i: int):
         """The vertex of index i, dense or cold."""
@@ -325,8 +368,7 @@ class ProductNodes:
         `ends_by_level`) is read in C: the binary text of m from the final state's bit (of its
         vertices, `vertices_of`, with several final states), every `nstates`-th digit, picks
         the names by `compress` (O(width)); a sparser one bit by bit, a name lookup per node
-        (so `a2q/c2a*`: a mask of 150 nodes over 1,200 bits 8 us against 20, one of 15 over
-        700 4.3 against 3.0, hence the threshold).
+        (O(nodes)).
 
         >>> c = ProductNodes(2, 0, {1}); _ = [c.intern(v, 9) for v in "abcd"]
         >>> sorted(c.final_names(0b1000_0010))   # (a, final) and (d, final)

@@ -1,15 +1,16 @@
-"""Sole-edge sources of a closure's product graph (state/window_closure.py,
+"""The followers (sole-edge sources) of a closure's product graph (state/window_closure.py,
 state/level_closure.py).
 
-A start node with no edge in and one edge out, `x -> b` (a post's `hasCreator` edge on the
-way to `knows*`: most start nodes on the snb stream), reaches exactly `{b} ∪ reach(b)`. A
-closure keeps it as that alias instead of a row: no bitset of its own, among no node's
-ancestors, so an edge no longer walks every such source above it; what `b` gains or loses,
-its followers gain or lose with it. This is the bookkeeping both closures share: who is an
-alias of whom, until when, and the followers of each successor, also grouped by their edge's
-exp: window ends are slide-aligned, so the followers of one successor fall into a few groups
-(on snb, a person's messages of one day), and a group's followers get the same targets when
-their successor widens (state/follower_rows.py `changed`: one fan per group, not per source).
+A start node with no edge in and one edge out, `x -> b` (a post's `hasCreator` edge on the way
+to `knows*`), reaches exactly `{b} ∪ reach(b)`. A closure keeps it as that alias, a *follower*
+of its successor b, instead of a row: no bitset of its own, among no node's ancestors; what b
+gains or loses, its followers gain or lose with it.
+
+Contract: who follows whom, until when (`succ`, `exp`), the followers of each successor
+(`followers`), also grouped by their edge's exp (`groups`): window ends are slide-aligned, so
+the followers of one successor fall into a few groups, and a group's followers get the same
+targets when their successor widens (state/follower_rows.py: one fan per group). Cost: O(1)
+per follower added, renewed, rekeyed or forgotten. The why: docs/design/path-closure.md.
 """
 
 from __future__ import annotations
@@ -25,6 +26,30 @@ class FollowerGroup:
     def __init__(self) -> None:
         self.members: dict[int, None] = {}
         self.lists: tuple | None = None
+
+    def keep(self, lists) -> None:
+        """Keep what the reader derived from the members, until they change."""
+        self.lists = lists
+
+
+class FollowerChanges:
+    """What changed among the followers since the caller last asked (`LevelClosure.
+    take_followers`): `renamed` `{old node: new node}` (a cold source promoted: the others
+    name it by the new one), `fresh` the new followers, `renewed` `{follower: its edge's exp
+    before}`, `made_rows` `[(follower, successor, exp)]` (an edge into it, or a second
+    successor), and `first_followed` the successors other than start nodes that got their
+    first follower (their findings were not reported before)."""
+
+    __slots__ = ("renamed", "fresh", "renewed", "made_rows", "first_followed")
+
+    def __init__(
+        self, renamed: dict, fresh: list, renewed: dict, made_rows: list, first_followed: list
+    ) -> None:
+        self.renamed = renamed
+        self.fresh = fresh
+        self.renewed = renewed
+        self.made_rows = made_rows
+        self.first_followed = first_followed
 
 
 class SoleSources:

@@ -1,5 +1,5 @@
-"""Reachability over the whole window, the next level rebuilt at each expiry: the state of the
-closure PATH operator when its results are native deltas (operators/path_closure.py).
+"""Reachability over the whole window, the next level rebuilt at each expiry: the closure of
+the closure PATH's native deltas (operators/closure_deltas.py).
 
 A delta needs two facts per result pair: the instant it enters, and the expiry level it leaves
 at (its bottleneck, specs/semantics.md §6). state/level_closure.py keeps one closure per live
@@ -16,8 +16,8 @@ edges with exp > L is computed from scratch (state/graph_closure.py: O(edges) bi
 operations, the components condensed), and the start rows' final vertices that it lacks are
 exactly the pairs whose bottleneck is L: those leave at L.
 
-So a tuple costs one closure update, plus one rebuild per level of its life, instead of one
-update per level; the memory is one level's bitsets instead of all of them. Interval rows,
+Cost: a tuple costs one closure update, plus one rebuild per level of its life, instead of
+one update per level; the memory is one level's bitsets instead of all of them. Interval rows,
 which carry a pair's exp when it enters, stay with state/level_closure.py.
 
 A result is a pair of vertices, whichever final state reaches it. With several final states
@@ -25,13 +25,12 @@ per vertex, each start row also keeps its vertices folded (`vreach`, `vertices_o
 reach): the results a row gains are then one `&` of two vertex sets, and those it loses at a
 drop one `^`, instead of a test per final node against the row's whole reach.
 
-**Sole-edge sources.** A start node with no edge in and one edge out, `x -> b` (a post's
-`hasCreator` edge on the way to `knows*`: most rows on the snb stream), reaches exactly
-`{b} ∪ reach(b)`. It is kept as that alias (`sole`, state/sole_sources.py), not as a row:
-no bitset of its own, not among anyone's ancestors, so an edge no longer walks every such
-source above it. What `b` gains (or loses at a drop), its followers gain (or lose) with it,
-one shared list per `b`.
-An edge into the source, or a second edge out of it, makes it an ordinary row again.
+**Followers.** A start node with no edge in and one edge out, `x -> b` (a post's `hasCreator`
+edge on the way to `knows*`), reaches exactly `{b} ∪ reach(b)`. It is kept as that alias
+(`sole`, state/sole_sources.py), not as a row: no bitset of its own, not among anyone's
+ancestors. What `b` gains (or loses at a drop), its followers gain (or lose) with it, one
+shared list per `b`. An edge into the source, or a second edge out of it, makes it an ordinary
+row again. The why: docs/design/path-closure.md.
 """
 
 from __future__ import annotations
@@ -74,7 +73,7 @@ class WindowClosure(ProductNodes):
         self.reach = dict(state["reach"])
         self.anc = dict(state["ancestors"])
         self.vreach = self._folded(self.reach) if self.vreach is not None else None
-        self.sole.restore(state.get("sole", {}))  # none in older checkpoints
+        self.sole.restore(state["sole"])
 
     def _row(self, x: int) -> int:
         """The reach of node x, a sole-edge source's included."""
@@ -175,6 +174,13 @@ class WindowClosure(ProductNodes):
                 continue
             work += extend(R, A, a, b, ns, start, fmask, gained, followers)
         self.work += work
+        self._entering(gained, fresh, entering)
+
+    def _entering(self, gained: list, fresh: set, entering: list) -> None:
+        """`insert`'s `entering` from what the rows `gained` (`extend`'s) and the followers:
+        what their successor gained, or its whole reach for the `fresh` ones."""
+        ns, start, R = self.nstates, self.start, self.reach
+        sole, followers = self.sole.succ, self.sole.followers
         # most start nodes gain the very same set (extend): its vertices once per set
         per_set: dict = {}
         vertices_of, vreach = self.vertices_of, self.vreach
@@ -255,8 +261,6 @@ class WindowClosure(ProductNodes):
         if not k:
             return []
         ns, start, vertices_of = self.nstates, self.start, self.vertices_of
-        sources = self.sole
-        sole_exp, followers = sources.exp, sources.followers
         report = []
         for level in levels[:k]:
             del self.by_exp[level]
@@ -287,33 +291,40 @@ class WindowClosure(ProductNodes):
                     gone.remove(x - start)
                 if gone:
                     rows.append((x, gone))
-            # sole-edge sources: all of their successor's set when their edge goes, else
-            # what their successor lost
-            for b, xs in list(followers.items()):
-                bb = 1 << b
-                old_m, new_m = bb | self.reach.get(b, 0), bb | reach.get(b, 0)
-                held = vertices_of(old_m)
-                lost = whole = None
-                for x in list(xs):
-                    if sole_exp[x] <= level:
-                        if whole is None:  # one list for all of b's followers
-                            whole = bits(held)
-                        gone = whole
-                        sources.forget(x)  # (and b's followers entry after its last)
-                    else:
-                        if lost is None:
-                            lost = bits(held ^ vertices_of(new_m)) if new_m != old_m else []
-                        gone = lost
-                    if own_vertex and x - start in gone:
-                        gone = [v for v in gone if v != x - start]
-                    if gone:
-                        rows.append((x, gone))
+            self._followers_lost(level, reach, own_vertex, rows)
             report.append((level, rows))
             self.reach, self.anc = reach, anc
             if vreach is not None:
                 self.vreach = kept
         del levels[:k]
         return report
+
+    def _followers_lost(self, level: int, reach: dict, own_vertex: bool, rows: list) -> None:
+        """`drop_reporting`'s rows of the sole-edge sources at `level`: all of their
+        successor's vertices when their edge goes (forgotten then), else what their
+        successor lost (`reach`: the closure without the level's edges)."""
+        start, vertices_of = self.start, self.vertices_of
+        sources = self.sole
+        sole_exp, followers = sources.exp, sources.followers
+        for b, xs in list(followers.items()):
+            bb = 1 << b
+            old_m, new_m = bb | self.reach.get(b, 0), bb | reach.get(b, 0)
+            held = vertices_of(old_m)
+            lost = whole = None
+            for x in list(xs):
+                if sole_exp[x] <= level:
+                    if whole is None:  # one list for all of b's followers
+                        whole = bits(held)
+                    gone = whole
+                    sources.forget(x)  # (and b's followers entry after its last)
+                else:
+                    if lost is None:
+                        lost = bits(held ^ vertices_of(new_m)) if new_m != old_m else []
+                    gone = lost
+                if own_vertex and x - start in gone:
+                    gone = [v for v in gone if v != x - start]
+                if gone:
+                    rows.append((x, gone))
 
     def _edges(self) -> Iterator[tuple[int, int]]:
         """The kept edges but the sole-edge sources' (which no row's reach depends on)."""

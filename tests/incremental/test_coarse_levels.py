@@ -21,6 +21,7 @@ from sgq.incremental.operators.path_closure import PathClosureOp
 from sgq.incremental.state import level_closure
 from sgq.incremental.state.fan_coverage import FanCoverage
 from sgq.incremental.state.follower_rows import FollowerRows
+from sgq.incremental.state.interval_rows import IntervalRows
 from test_follower_rows import PROGRAMS, follower_streams
 
 from sgq import Engine, PlanOptions, Tuning
@@ -96,7 +97,7 @@ def test_a_closure_goes_coarse_only_past_its_work_and_where_only_the_output_read
         engine = _query(text, 6, 1, tuning).engine()
         engine.push_batch(edges)
         engine.flush()
-        assert [op.closure.every > 1 for op in _closures(engine)] == [coarse], text
+        assert [op.mode.closure.every > 1 for op in _closures(engine)] == [coarse], text
     engine = _query(star, 6, 1).engine(history=False, deltas=True)
     assert not any(op.defers_rows() for op in _closures(engine))  # native deltas instead
 
@@ -274,9 +275,9 @@ def test_going_coarse_keeps_the_lowest_and_the_top_closure():
     engine = query.engine()
     _rounds_of(engine, edges[:5])
     (op,) = _closures(engine)
-    assert op.closure.levels == [6, 7, 8]
-    op.closure.coarsen(2)
-    assert op.closure.levels == [6, 8]
+    assert op.mode.closure.levels == [6, 7, 8]
+    op.mode.closure.coarsen(2)
+    assert op.mode.closure.levels == [6, 8]
     _rounds_of(engine, edges[5:])
     engine.close()
     spans = _spans(engine.history)
@@ -320,9 +321,9 @@ def test_going_coarse_mid_stream_keeps_the_exact_validity(name, edges, window, c
     levels_before = []
     for op in _closures(engine):
         if op.defers_rows():  # (not handed over to S-PATH, rows only the output reads)
-            levels_before.append(len(op.closure.levels))
-            op.closure.coarsen(every)
-            assert len(op.closure.levels) <= 2
+            levels_before.append(len(op.mode.closure.levels))
+            op.mode.closure.coarsen(every)
+            assert len(op.mode.closure.levels) <= 2
     _rounds_of(engine, edges[cut:])
     engine.close()
     assert _spans(engine.history) == _spath_spans(query, edges), levels_before
@@ -379,7 +380,7 @@ def _rejected_by_coverage(engine, edges, monkeypatch) -> int:
 
     monkeypatch.setattr(FanCoverage, "admit_fan", counting)
     # (the sources keep their coverage: held again, their findings would skip it)
-    monkeypatch.setattr(PathClosureOp, "_rehold", lambda self, x, now: False)
+    monkeypatch.setattr(IntervalRows, "_rehold", lambda self, x, now: None)
     monkeypatch.setattr(FollowerRows, "holds_made_rows", lambda self, *args: False)
     _rounds(engine, edges)
     monkeypatch.undo()

@@ -166,8 +166,8 @@ def test_a_follower_renewed_while_its_successor_widens_gets_one_row():
     eng.push_batch(edges[:2])
     eng.advance(2)
     (op,) = _closure_ops(eng)
-    assert op.follow.since  # s is derived, not rows
-    assert set(op.out.live["s"]) == {"s"}  # its ε-pair only: no coverage of (s, h), (s, t)
+    assert op.mode.follow.since  # s is derived, not rows
+    assert set(op.mode.cover.keys_of("s")) == {"s"}  # its ε-pair only: no (s, h), (s, t)
 
 
 def test_a_renewed_follower_compares_with_its_successors_end_before_the_round():
@@ -267,8 +267,8 @@ def test_checkpoint_round_trip_keeps_the_followers(name):
     first.push_batch(edges[:4])
     first.advance(4)
     (op,) = _closure_ops(first)
-    assert op.follow.since  # s and u are derived
-    assert bool(op.follow.succ.live) == (name == "a_bplus_c")  # h's inner node's coverage
+    assert op.mode.follow.since  # s and u are derived
+    assert bool(op.mode.follow.succ.sources()) == (name == "a_bplus_c")  # h's inner node's
     head = first.drain()
     saved = json.loads(json.dumps(encode({"engine": first})))
     second = Engine(query.plan)
@@ -286,25 +286,39 @@ def test_a_follower_gets_no_row_of_its_successors_vertex_without_epsilon_pairs()
     from types import SimpleNamespace
 
     from sgq.incremental.state.fan_coverage import FanCoverage
-    from sgq.incremental.state.sole_sources import SoleSources
+    from sgq.incremental.state.sole_sources import FollowerChanges, SoleSources
 
     sole = SoleSources()
     sole.add(2, 0, 9)  # node 2 (vertex "s") follows node 0 (vertex "h") until 9
     names = ["h", "s", "t"]
     closure = SimpleNamespace(
-        names=names, name_of=names.__getitem__, vid={"h": 0, "s": 1, "t": 2}, nstates=2, sole=sole
+        names=names,
+        name_of=names.__getitem__,
+        vid={"h": 0, "s": 1, "t": 2},
+        nstates=2,
+        start=0,
+        finals=[0],
+        groups_of=sole.groups.__getitem__,
+        followers_of=sole.followers.__getitem__,
+        edge_exp=sole.exp.__getitem__,
     )
-    rows = FollowerRows(start=0, finals=[0], loops=True)
+    cover = FanCoverage()
+    rows = FollowerRows(closure, cover, loops=True)
     rows.since[2] = 1
-    cover, got = FanCoverage(), []
     trgs, starts, olds = cover.admit_fan("h", ["h", "t"], 3, 7)
-    rows.changed(closure, 0, trgs, starts, olds, 7, 3, (), cover, got)
-    assert list(rows_of_fans(got)) == [("s", "t", 3, 7, None)]
+    rows.begin(FollowerChanges({}, [], {}, [], []), 3, True, None)
+    rows.changed(0, trgs, starts, olds, 7)
+    assert list(rows_of_fans(rows.take_rows())) == [("s", "t", 3, 7, None)]
 
 
 def test_follower_rows_state_round_trips():
-    rows = FollowerRows(start=0, finals=[0], loops=True)
+    from types import SimpleNamespace
+
+    from sgq.incremental.state.fan_coverage import FanCoverage
+
+    closure = SimpleNamespace(start=0, finals=[0])
+    rows = FollowerRows(closure, FanCoverage(), loops=True)
     rows.since = {3: 10, 7: 12}
-    again = FollowerRows(start=0, finals=[0], loops=True)
+    again = FollowerRows(closure, FanCoverage(), loops=True)
     again.restore(json.loads(json.dumps(rows.state())))
     assert again.since == rows.since

@@ -183,10 +183,10 @@ def test_deletion_hands_over_with_exact_end_records():
     eng = q.engine()
     eng.push_batch(edges[:4])
     (op,) = path_ops(eng)
-    assert op.spath is None and op.closure.levels == [10, 12, 13, 14]
+    assert op.spath is None and op.mode.closure.levels == [10, 12, 13, 14]
     eng.drain()
     eng.push_batch(edges[4:5])
-    assert op.spath is not None and op.closure is None and op.spath.out is op.out
+    assert op.spath is not None and op.mode is None
     got = sorted((r.src, r.trg, r.ts, r.exp) for r in eng.drain())
     # (2, 3) and (2, 4) end at 5; (1, 3) and (1, 4) fall back to the direct edge 1 -> 3
     assert got == [("1", "3", 0, 10), ("1", "4", 4, 10), ("2", "3", 3, 5), ("2", "4", 4, 5)]
@@ -202,7 +202,7 @@ def test_levels_per_bucket_and_bitsets():
     eng = q.engine()
     eng.push_batch([(1, 2, "a", 0), (2, 3, "b", 1), (3, 4, "b", 6)])
     (op,) = path_ops(eng)
-    c = op.closure
+    c = op.mode.closure
     assert c.levels == [10, 15]  # one level per slide bucket
     node = {v: c.vid[v] * c.nstates for v in "1234"}
     x = node["1"] + c.start
@@ -232,7 +232,7 @@ def test_sole_edge_sources_take_no_bit_position():
     eng.push_batch([e for e in edges if e[3] < 15])
     eng.advance(15)
     (op,) = path_ops(eng)
-    c = op.closure
+    c = op.mode.closure
     widest = max(m.bit_length() for level in c.levels for m in c.reach[level].values())
     assert widest <= 4 * c.nstates  # persons only: 200 posts, none a bit
     assert sum(i >= COLD for i in c.vid.values()) == 200
@@ -256,15 +256,15 @@ def test_state_is_bounded_and_empty_at_the_end():
         eng.push_batch(batch)
         eng.drain()
         (op,) = path_ops(eng)
-        widths.append(len(op.closure.names))
-        levels.append(len(op.closure.levels))
+        widths.append(len(op.mode.closure.names))
+        levels.append(len(op.mode.closure.levels))
     eng.dataflow._check()
     assert max(levels) <= 6
     assert max(widths[500:]) <= 1.5 * max(widths[100:500]), widths
     assert eng.stats()["state"] > 0
     eng.close()
     assert eng.stats()["state"] == 0
-    assert op.closure.levels == [] and op.closure.names == []
+    assert op.mode.closure.levels == [] and op.mode.closure.names == []
 
 
 def test_checkpoint_round_trip_keeps_the_closure():
@@ -289,7 +289,7 @@ def test_checkpoint_round_trip_keeps_the_closure():
     second = q.engine()
     decode(data, {"dataflow": second.dataflow})
     (op,) = path_ops(second)
-    assert type(op) is PathClosureOp and op.closure.levels
+    assert type(op) is PathClosureOp and op.mode.closure.levels
     second.dataflow._check()
     second.push_batch(tail)
     second.close()
