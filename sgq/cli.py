@@ -16,7 +16,18 @@ from .base.version import VERSION
 from .collector import tune_for_long_run
 
 # The order here is the order of `sgq --help`.
-COMMANDS = ("check", "explain", "run", "results", "verify", "gen", "bench", "prepare", "stats")
+COMMANDS = (
+    "check",
+    "explain",
+    "run",
+    "results",
+    "verify",
+    "gen",
+    "data",
+    "bench",
+    "prepare",
+    "stats",
+)
 
 
 def _load(name: str):
