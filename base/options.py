@@ -49,7 +49,8 @@ def _check_rewrites(_options: Any, _field: Any, value: frozenset[str]) -> None:
 @attrs.frozen
 class Tuning:
     """The thresholds of the choices the physical operators make on their own (expert
-    knobs: the defaults are measured; tests and experiments move them to force a choice).
+    knobs: the defaults are measured, docs/benchmarks.md; tests and experiments move them to
+    force a choice).
 
     PATH on closures (incremental/operators/path_closure.py):
     - `max_levels`: live expiry levels beyond which S-PATH takes over (a slide much finer
@@ -58,27 +59,28 @@ class Tuning:
       reads, once a slide's inserts measurably spent `coarse_work` words, keeps a closure
       for one new top level in `level_every` (and the lowest): its rows' ends are then
       lower bounds, widened when they come up (state/level_closure.py; 1: a closure per
-      level, exact ends, as below that work, where the levels cost little; 10: measured
-      against 3 at ten slides per window, -14% to -18% CPU on the dense so rows' interval
-      output, the same on the snb rows); the levels rebuilt when the lowest comes up keep
-      one closure in `isqrt(level_every)`; `coarse_work` 1e5 (was 3e5, under which snb
-      `knows*` stayed exact: its interval run -12% CPU with 22% more rows, the thesis
-      workloads unchanged within noise, docs/benchmarks.md Run 51);
+      level, exact ends, as below that work, where the levels cost little); the levels
+      rebuilt when the lowest comes up keep one closure in `isqrt(level_every)`. Both
+      defaults were measured at ten slides per window: a closure per ten levels costs less
+      CPU than one per three on the dense so rows' interval output and the same on the snb
+      rows, and `coarse_work` is low enough that snb `knows*` coarsens too (less CPU for a
+      few more rows; the thesis workloads unchanged);
     - `min_rows`: rows of the largest level from which a sparse closure hands over;
     - `tree_cost`: what one S-PATH tree node costs in 64-bit bitset words (set on the snb
-      workloads: RPQ Q2/Q3/Q6/Q7 and SGA Q4 run 3-23x faster on S-PATH, where start pairs x
-      16 < rows x words + pairs; knows*, RPQ Q8 and the so streams run faster on closures);
+      workloads: RPQ Q2/Q3/Q6/Q7 and SGA Q4, where start pairs x `tree_cost` < rows x words
+      + pairs, run much faster on S-PATH; knows*, RPQ Q8 and the so streams run faster on
+      closures);
     - `clearly_sparse`: a closure this many times S-PATH's estimated work hands over at once,
-      without waiting for the excess to pay for the replay (SGA Q4 on snb: 1.8x at its 2nd
-      slide, 2.6x at its 3rd, which took 21 s on closures and 3 on S-PATH).
+      without waiting for the excess to pay for the replay (SGA Q4 on snb passes it in its
+      second and third slides, where its closures run far behind S-PATH).
     - `chain_edges`: edges of the repeated letters (those under a star or plus) at which a
       closure decides, once, whether they are chains (one edge per source in the window) and
       if so hands over, whatever its density (S-PATH's trees are then the reach);
     - `overwork`: within a slide, the words of bitset work the closure's inserts measurably
       spent, over S-PATH's estimated tree work, at which S-PATH takes over at once (SGA Q4
-      on snb: 150x in its first slide, 430x in its second; the closure workloads that win
-      stay below 5x; a word costs about 5 ns, a tree node about 4 us, so 16 words per node
-      breaks even near 50x).
+      on snb is far above it from its first slide, the closure workloads that win far below;
+      a tree node costs so many more bitset words than `tree_cost` says that the measured
+      break-even lies well above that estimate).
 
     PATTERN (incremental/operators/pattern.py):
     - `shared_keys`: re-derive deleted head keys from their endpoints when they average this
@@ -169,5 +171,5 @@ class PlanOptions:
             out["tuning"] = attrs.asdict(self.tuning)
         if self.simple_budget != DEFAULT_SIMPLE_BUDGET:
             out["simple_budget"] = self.simple_budget
-        out["optimize"] = self.optimize  # always: its default changed (checkpoint format 6)
+        out["optimize"] = self.optimize  # always, default or not: how the run was planned
         return out

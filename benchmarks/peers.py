@@ -5,7 +5,7 @@ set ratios on.
 
 The shared streams (benchmarks/streams/, workloads `shared-*` in workloads.py) are the ones
 the C++ S-PATH and C++ LM-SRPQ figures below were measured on, one after another on a machine
-of the kind the project runs on (2 cores, shared; figures vary by up to 2x between runs), edges
+of the kind the project runs on (2 cores, shared; figures vary widely between runs), edges
 per second over the whole process. Those programs process edge by edge, expire once per slide
 and only count result pairs (LM-SRPQ never expires results); `None`: not done in 300 s. The
 per-slide recompute program of the same measurements is not quoted: sgq's own re-evaluation

@@ -125,7 +125,8 @@ def _join_all(tables: list, keep: set) -> tuple[tuple[str, ...], list]:
     then join the connected table with the smallest estimated result (rows x matches per key),
     projecting each intermediate on the variables still needed (`keep` and those of the
     tables left) with duplicates removed. The order of the rule body would cross, on SGA Q5,
-    every message of x with every message of y (15 GB at a 67k-edge window)."""
+    every message of x with every message of y (more memory than a machine has, at a full
+    window of the thesis workloads)."""
     if not tables:
         return (), [()]
     left = min(tables, key=lambda t: len(t[1]))

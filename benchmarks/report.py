@@ -190,8 +190,8 @@ def deletion_rows(result: dict) -> list[list[str]]:
 
 def simple_rows(result: dict) -> list[list[str]]:
     """Issue 17: each `rspq-...` workload against its `rpq-...` twin of the same run (same
-    stream, the query without `simple`): throughput and tail latency ratios (RPQ paper §5.5
-    reports 1.4-5.4x on tail latency)."""
+    stream, the query without `simple`): throughput and tail latency ratios (as the RPQ
+    paper §5.5 compares them)."""
     rows = []
     by_name = {r["workload"]["name"]: r for r in result["rows"]}
     for name, row in by_name.items():
@@ -323,7 +323,7 @@ PEER_HEADERS = [
 def peer_rows(result: dict) -> list[list[str]]:
     """The C++ peers measured in the same run (`--systems spath,lmsrpq`): CPU seconds of the
     whole process each, sgq's with its delta output written; "sgq vs X" is X's CPU over
-    sgq's (above 1x: sgq is faster)."""
+    sgq's (above 1: sgq is faster)."""
 
     def cpu(m: dict) -> str:
         if not m:
@@ -428,7 +428,7 @@ def _pattern_state(m: dict) -> int:
 
 
 def _fmt_speedup(x: float) -> str:
-    """A timing speed-up: two decimals below 10x (whether the order helps at all is the
+    """A timing speed-up: two decimals below ten (whether the order helps at all is the
     question on the closest rows)."""
     return f"{x:.2f}x" if x < 10 else _fmt_ratio(x)
 

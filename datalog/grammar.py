@@ -41,7 +41,7 @@ def parse_text(text: str, filename: str = "<string>") -> ast.Program:
 @functools.cache
 def _lark() -> Lark:
     # (next to this module, as the package data is installed: importlib.resources would
-    # import tempfile, shutil and zipfile, 6 ms of a start)
+    # import tempfile, shutil and zipfile, a noticeable part of a start)
     with open(os.path.join(os.path.dirname(__file__), "dl.lark"), encoding="utf-8") as f:
         grammar = f.read()
     return cached_parser(

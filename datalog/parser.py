@@ -2,8 +2,8 @@
 
 A program read from a file is kept, parsed, in the user's cache (datalog/parser_cache.py
 `saved_program`): a later process that reads the same text takes it from there without
-importing lark, whose import and tables are most of what parsing costs (about 35 ms of a
-`sgq run` start, against about 2 ms to load a saved program). Anything else, and any text not
+importing lark, whose import and tables are most of what parsing costs (a large part of a
+`sgq run` start, against little to load a saved program). Anything else, and any text not
 seen before, goes to the grammar (datalog/grammar.py).
 """
 

@@ -1,14 +1,14 @@
 """What parsing keeps between processes: the LALR tables of the `.dl` grammar, and programs
 parsed before.
 
-Building the tables is most of what compiling a small program costs (about 60 ms of a `sgq check`
-or `sgq run` start, against about 6 ms to load them), so the first process saves the built
-parser (lark's `save`) under the user's cache directory, and later ones `load` it. The file's
-name holds a digest of the grammar and of lark's version: another grammar or another lark
+Building the tables is most of what compiling a small program costs (a large part of a `sgq
+check` or `sgq run` start, many times what loading them costs), so the first process saves the
+built parser (lark's `save`) under the user's cache directory, and later ones `load` it. The
+file's name holds a digest of the grammar and of lark's version: another grammar or another lark
 never reads it. It is written to a temporary name and renamed into place, so a process never
 reads a half-written one. Anything that goes wrong (no cache directory, no permission, a file
-lark cannot read) only means building the tables as before. `SGQ_CACHE_DIR` moves the cache
-(an empty value turns it off).
+lark cannot read) only means building the tables as before. `SGQ_CACHE_DIR` moves the cache (an
+empty value turns it off).
 
 Parsed programs are kept there too (`saved_program`, `save_program`): a program read from a
 file is most likely run again, and loading it parsed skips lark altogether. Such a file holds
@@ -71,7 +71,7 @@ def _write(where: Path, path: Path, save: Callable) -> bool:
     """`save(file)` into `path` through a temporary file renamed into place; False when the
     cache cannot be written."""
     try:
-        import tempfile  # (only when saving: most starts load, 4 ms of imports saved)
+        import tempfile  # (only when saving: most starts load, and skip its imports)
 
         where.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where, prefix=".dl-")

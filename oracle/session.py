@@ -13,7 +13,7 @@ _SESSION = None
 
 
 def spark_session():
-    """The shared SparkSession (started on the first call, ~5-10 s)."""
+    """The shared SparkSession (started on the first call, which takes seconds)."""
     global _SESSION
     if _SESSION is None:
         _SESSION = start_session("sgq-oracle", "the Spark oracle")

@@ -101,7 +101,7 @@ def regex_text(regex: Regex, outer: int = 0) -> str:
 # ---- conditions --------------------------------------------------------------------------
 # Nodes and conditions are frozen and hash their whole sub-plan, so each caches its hash
 # (`cache_hash`; unpickling clears it): the optimizer hashes the same deep nodes millions of
-# times (memo groups, the cost model's cache), which took 29 s of a 6-atom rule's planning.
+# times (memo groups, the cost model's cache), most of a 6-atom rule's planning otherwise.
 
 
 @attrs.frozen(cache_hash=True)

@@ -15,8 +15,8 @@ import gc as _gc
 
 # Importing sgq makes tens of thousands of containers (classes, functions, attrs' generated
 # methods) and no cyclic garbage: the cyclic collector, which would run about fifty times on
-# them, is off until the imports are done, then as the importer had it (8 ms of a 0.2 s
-# `sgq run` start; the collector's settings of a run: sgq/collector.py).
+# them, is off until the imports are done, then as the importer had it (a measurable part
+# of a `sgq run` start; the collector's settings of a run: sgq/collector.py).
 _collecting = _gc.isenabled()
 _gc.disable()
 try:

@@ -48,12 +48,7 @@ from .base.errors import UserError
 from .base.version import VERSION
 from .state_codec import StateError, decode, encode
 
-FORMAT = 6  # 2: the delta view is the engine's own (native deltas), one root; 3: a native PATH
-#              keeps one window closure (state/window_closure.py), not one per level; 4: the
-#              plan options are settings (a closure PATH keeps whether it may hand over); 5:
-#              each part's own state() under names it keeps (incremental/stateful.py), not a
-#              dump of its attributes; 6: the settings always say whether the cost-based
-#              optimizer planned the run (on by default since this format)
+FORMAT = 6  # the layout above: settings with the plan options, each part's own state()
 FILE = "checkpoint.json.gz"
 DEFAULT_EVERY = 100_000  # input edges between checkpoints
 
@@ -93,7 +88,7 @@ class Position:
 
 def edge_digest(edges, crc: int = 0) -> int:
     """The running CRC-32 of `edges` `(src, trg, label, ts, op)`: a resumed run checks that
-    the input it skips is the input the checkpoint consumed. ~1 µs per edge."""
+    the input it skips is the input the checkpoint consumed. O(1) per edge."""
     crc32 = zlib.crc32
     for e in edges:
         crc = crc32(f"{e[0]}\x1f{e[1]}\x1f{e[2]}\x1f{e[3]}\x1f{e[4]}\n".encode(), crc)

@@ -42,7 +42,7 @@ def _load(name: str):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of the command `only` alone (what `main` builds when
     the command is named: the other command modules, and what they import, are not loaded,
-    which is a tenth of a short run's process)."""
+    a measurable part of a short run's process)."""
     parser = argparse.ArgumentParser(
         prog="sgq",
         description="Streaming graph queries: run .dl rule files incrementally over "

@@ -4,15 +4,15 @@ the benchmark children).
 sgq's state is many small long-lived containers (closure rows, coverage entries, index
 entries) and its garbage is almost never cyclic: reference counting frees it at once. With
 CPython's default thresholds (700, 10, 10) the collector still runs a full collection, which
-walks every live container, after every ~70,000 net container allocations: 28 of them in
-`sgq run` of `[knows*]` with interval rows over the snb 100k stream, about a fifth of its
-CPU. A young generation of 1,000,000 makes even young collections rare (so Q6 with delta
-rows over the so stream: 94 of them, 4.6 s, at 100,000; none at 1,000,000).
+walks every live container, after every ~70,000 net container allocations: a large share of
+the CPU of `sgq run` of `[knows*]` with interval rows over the snb stream. A young generation
+of 1,000,000 makes even young collections rare (so Q6 with delta rows over the so stream
+still spends seconds in them at 100,000, none at 1,000,000).
 
 A process that runs Spark keeps a young generation of 100,000: the Python proxies of JVM
 objects (py4j) free their JVM side when they are collected, and those in reference cycles
 wait for the cyclic collector; collected ten times less often they held the Spark driver's
-memory until its aggregations failed (docs/benchmarks.md, Run 47). `start_session` calls
+memory until its aggregations failed. `start_session` calls
 `tune_for_spark`, and a later `tune_for_long_run` in the same process keeps its setting.
 
 A library user's process keeps its own settings: these are called only where sgq owns the

@@ -306,8 +306,8 @@ _READ = 1 << 20  # bytes asked of a finished file per read
 class FileLines:
     """The lines of a finished binary file (no TICK: nothing waits for more), as
     `decoded_lines` gives them, read a chunk at a time: one decode and one split per chunk
-    instead of a read, a decode and a generator step per line (a third of reading the 100k-line
-    shared streams). stdin and followed files keep `decoded_lines`: there a line must go on as
+    instead of a read, a decode and a generator step per line (measurably less of reading
+    the shared streams). stdin and followed files keep `decoded_lines`: there a line must go on as
     soon as it is there. `done`: the bytes read so far (the progress bar).
 
     Same lines and errors: a chunk that is not valid UTF-8 is decoded line by line, a bad
@@ -509,7 +509,7 @@ _KEPT_LINES = 1 << 13  # fans' lines the writer keeps between calls (`_write_fan
 
 
 def _plain_csv(rows, sixth: bool = False) -> str | None:
-    """Five-field rows as CSV text by plain string formatting (about 3x faster than the csv
+    """Five-field rows as CSV text by plain string formatting (several times faster than the csv
     module), or None when some field would need what the csv module does: quoting (a `,`,
     `"`, CR or LF inside a field) or writing None as an empty field. The check reads the
     formatted text once: exactly four commas and one newline per row, no quote, CR or None.

@@ -14,7 +14,7 @@ def check_unknown_directives(ctx: CheckContext) -> list[DlError]:
     for d in ctx.program.directives:
         if d.name in KNOWN:
             continue
-        import difflib  # (only for a program with an unknown directive: a start's 1 ms)
+        import difflib  # (only for a program with an unknown directive: a start skips it)
 
         close = difflib.get_close_matches(d.name, KNOWN, n=1, cutoff=0.75)
         hint = f" (did you mean '.{close[0]}'?)" if close else ""

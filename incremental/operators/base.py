@@ -119,7 +119,7 @@ class CoalescedOperator(PhysicalOperator):
 
     __slots__ = ("out", "native")
 
-    STATE_VERSION = 2  # 2: whether the keys go out as native deltas
+    STATE_VERSION = 2  # the output's coverage, and whether its keys go out as native deltas
 
     def __init__(self, node: Op) -> None:
         super().__init__(node)

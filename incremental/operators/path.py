@@ -79,7 +79,7 @@ class PathOp(PhysicalOperator):
         "epsilon",
     )
 
-    STATE_VERSION = 2  # 2: the ε-pairs of a PATH giving native deltas are native keys
+    STATE_VERSION = 2  # the trees, the output's coverage; with native deltas, native keys
 
     def __init__(self, node: Op, ctx: BuildContext, out: Coalescer | None = None) -> None:
         super().__init__(node)

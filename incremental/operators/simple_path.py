@@ -71,7 +71,7 @@ class SimplePathOp(PhysicalOperator):
         "budget",
     )
 
-    STATE_VERSION = 2  # 2: S-PATH's trees and the unmarked results (1: searched per round)
+    STATE_VERSION = 2  # S-PATH's trees, the output's coverage and the unmarked results
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)

@@ -28,13 +28,13 @@ class Coalescer:
     """`admit(key, ts, exp, now)` -> the interval to emit, or None when already covered.
 
     A native producer's keys (`entering` ... `rederive_all`, operators/native_keys.py) hold
-    their end only, `live[key] = until`: nothing reads their start, and a list per key is a
-    third of the memory of a run with tens of millions of live keys. `adopt` gives them a
+    their end only, `live[key] = until`: nothing reads their start, and a list per key is
+    much of the memory of a run with tens of millions of live keys. `adopt` gives them a
     start again when rows take over."""
 
     __slots__ = ("live", "heap")
 
-    STATE_VERSION = 2  # 2: a native producer's keys hold their end only
+    STATE_VERSION = 2  # coverage per key (a native producer's: its end only), the expiry index
 
     def __init__(self) -> None:
         self.live: dict = {}  # key -> [start, until] (rows), or until (a native producer)

@@ -20,7 +20,7 @@ that ends at `now` must still be there at `now`: the runtime purges indexes up t
 The map by trg is kept only once a reader asks for it (`by_targets`): a PATTERN step that
 probes an input with both ends bound or from its src, and S-PATH without deletions, read rows
 by src only, so an index read only so pays for one map, not two (so Q6 on the so stream: the
-index of `a2q+`'s rows takes 3.5M rows and none of its readers asks).
+index of `a2q+`'s rows is its largest, and none of its readers asks).
 
 Cost: `insert` O(1) (plus O(log k) for a new expiry instant); lookups O(1) per returned entry.
 """
@@ -83,7 +83,7 @@ class EdgeIndex:
         "top",
     )
 
-    STATE_VERSION = 3  # 2: entries carry their run's start; 3: no map by trg until asked
+    STATE_VERSION = 3  # entries with their run's start; the map by trg only once asked for
 
     def __init__(self) -> None:
         self.by_src: dict[str, dict[str, list]] = {}

@@ -3,9 +3,9 @@ empirically), measured by `python -m benchmarks.calibrate_costs docs/optimizer-o
 
 The formulas of operator_costs.py price every operator in the same unit (Table 6.1's weights
 all 1), but they do not err alike: over the bench programs' operators (docs/optimizer.md,
-"Calibration") PATH's eqs. 6.25-6.28 overestimate its measured CPU time about 3,700 times more
-than WSCAN's eq. 6.18 does (the `n² k` expiry term is a worst case our per-level closures
-rarely reach), PATTERN's about 12 times. A single set of Table 6.1 weights cannot absorb this:
+"Calibration") PATH's eqs. 6.25-6.28 overestimate its measured CPU time by orders of magnitude
+more than WSCAN's eq. 6.18 does (the `n² k` expiry term is a worst case our per-level closures
+rarely reach), PATTERN's by about one. A single set of Table 6.1 weights cannot absorb this:
 fitting the six weights to the same rows drove P_h, U_pq and P_pq to zero and lowered the
 correlation, since PATTERN and PATH share P_h. So each operator kind's cost is multiplied by
 its factor below: the median, over that kind's measured operators, of measured CPU time over
