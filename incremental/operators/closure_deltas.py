@@ -13,7 +13,7 @@ bottleneck is L. Pairs are per vertex; with a nullable regex `(v, v)` is the dom
 Contract: the closure side of operators/path_closure.py (`insert`, `begin`, `end`, `purge`,
 `settle`, ...), results written to the engine's DeltaView (`sink`) as fans `{src: [trg, ...]}`
 per instant. Cost: a round's edges one closure update each; a dropped level one rebuild,
-O(edges) bitset operations; O(1) per delta.
+O(edges) bitset operations; O(1) per delta. The why: docs/design/path-closure.md.
 """
 
 from __future__ import annotations
@@ -65,7 +65,12 @@ class ClosureDeltas:
         return self.closure.product_edges(batches, self.moves, now)
 
     def exceeds_levels(self, edges: list, most: int) -> bool:
-        return self.closure.exceeds_levels(edges, most)
+        """Whether `edges` would make more than `most` live levels."""
+        closure = self.closure
+        live = closure.live_levels()  # (a bound first: a round's new levels are fewer)
+        return (
+            live + len(edges) > most and live + closure.new_levels(e for _a, _b, e in edges) > most
+        )
 
     def new_rows(self) -> FanRows | list:
         return FanRows(self.closure.plain) if self.fans else []
@@ -75,18 +80,19 @@ class ClosureDeltas:
         self.drop(now, strict=False)
         return []
 
-    def insert(self, edges: list, now: int, result) -> None:
-        """The round's product edges; the pairs they make reachable enter at `now`."""
+    def insert(self, edges: list, now: int, result) -> float:
+        """The round's product edges; the pairs they make reachable enter at `now`. Returns
+        the bitset words the closure spent (`take_work`)."""
         entering: list = []
         self.closure.insert(edges, entering)
-        if not entering:
-            return
-        # (x, x) is an ε-pair's, or none (a simple PATH), never the closure's
-        fans = self._fans(entering, self.own_vertex)
-        if self.reverse:
-            self.sink.enter(now, self._reversed_keys(fans))
-        else:
-            self.sink.enter_fans(now, self.label, fans, self.closure.plain)
+        if entering:
+            # (x, x) is an ε-pair's, or none (a simple PATH), never the closure's
+            fans = self._fans(entering, self.own_vertex)
+            if self.reverse:
+                self.sink.enter(now, self._reversed_keys(fans))
+            else:
+                self.sink.enter_fans(now, self.label, fans, self.closure.plain)
+        return self.closure.take_work()
 
     def admit_epsilon(self, batch: list, now: int, result) -> None:
         enter_epsilon(self.epsilon, batch, now)
@@ -130,9 +136,6 @@ class ClosureDeltas:
 
     def density(self) -> tuple:
         return self.closure.density()
-
-    def take_work(self) -> float:
-        return self.closure.take_work()
 
     def __len__(self) -> int:
         return len(self.closure) + len(self.out)

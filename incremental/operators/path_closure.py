@@ -43,6 +43,7 @@ class PathClosureOp(PhysicalOperator):
 
     __slots__ = (
         "dfa",
+        "nullable",
         "letters",
         "inputs",
         "domain",
@@ -67,7 +68,7 @@ class PathClosureOp(PhysicalOperator):
         self.dfa, self.letters = path_automaton(node)
         # the closures' automaton: the same non-empty words, maybe fewer states (`a+` as `a*`)
         auto = closure_automaton(node.regex)
-        nullable = self.dfa.nullable
+        self.nullable = nullable = self.dfa.nullable
         self.inputs = [ctx.index_of(inp) for inp in node.inputs]
         # (S-PATH's indexes: the domain only matters for a nullable regex)
         self.domain = ctx.index_of(node.domain) if node.domain is not None and nullable else None
@@ -126,9 +127,8 @@ class PathClosureOp(PhysicalOperator):
             if mode.exceeds_levels(edges, self.tuning.max_levels):
                 result = result + self._hand_over(now)
             else:
-                mode.insert(edges, now, result)
-            self.spent += mode.take_work()
-        if self.dfa.nullable and len(batches) > nletters and batches[nletters]:
+                self.spent += mode.insert(edges, now, result)
+        if self.nullable and len(batches) > nletters and batches[nletters]:
             if self.spath is None or self.sink is not None:
                 mode.admit_epsilon(batches[nletters], now, result)
             else:  # (handed over in this round: S-PATH's coverage)

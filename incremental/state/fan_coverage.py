@@ -16,7 +16,8 @@ readers that need their starts: a follower made rows and the hand-over to S-PATH
 (`index`). A source held again after it kept keys has them moved to the log (`hold_keys`).
 
 Cost: O(1) per target admitted, one expiry entry per call; a purge O(targets its expired
-entries name), or one pass over a source's keys where they name many of them (`SWEEP`).
+entries name), or one pass over a source's keys where they name many of them (`SWEEP`). The
+why of held sources: docs/design/path-closure.md.
 """
 
 from __future__ import annotations

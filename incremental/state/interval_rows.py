@@ -15,8 +15,8 @@ forgets what ended, `handed_over` gives what was emitted as a Coalescer; `state`
 
 A start node is *held* (`held`: where only the engine's output reads the rows) while it has no
 keys of its own: its emitted ends are the closure's, so its findings are its widenings. It
-gets keys when it stops being a follower, and is held again (`_rehold`) once its ends are the
-closure's. One round's rows: state/round_rows.py. The why: docs/design/path-closure.md.
+has keys only when it was a follower made rows whose successor was not held, and is held again
+(`_rehold`) once its ends are the closure's. One round's rows: state/round_rows.py. The why: docs/design/path-closure.md.
 
 Cost per round: the closure's inserts (state/level_closure.py), O(1) per finding of a held
 node sharing the previous one's targets, else O(targets), and one fan per group of followers.
@@ -64,7 +64,12 @@ class IntervalRows:
         return self.closure.product_edges(batches, self.moves, now, True)
 
     def exceeds_levels(self, edges: list, most: int) -> bool:
-        return self.closure.exceeds_levels(edges, most)
+        """Whether `edges` would make more than `most` live levels."""
+        closure = self.closure
+        live = closure.live_levels()  # (a bound first: a round's new levels are fewer)
+        return (
+            live + len(edges) > most and live + closure.new_levels(e for _a, _b, e in edges) > most
+        )
 
     def new_rows(self) -> FanRows | list:
         """An empty result: fans where only the engine's output reads the rows."""
@@ -84,13 +89,15 @@ class IntervalRows:
         closure.forget_sources(now)
         return early
 
-    def insert(self, edges: list, now: int, result) -> None:
-        """The round's product edges into the closure, and the rows of its findings."""
+    def insert(self, edges: list, now: int, result) -> float:
+        """The round's product edges into the closure, and the rows of its findings. Returns
+        the bitset words the closure spent (`take_work`)."""
         closure = self.closure
         found = closure.insert(edges)
         if closure.deferring:  # a result whose highest level is `now` is not valid at `now`
             found = [(x, m, level) for x, m, level in found if level > now]
         self._rows(found, now, result, inserted=True)
+        return closure.take_work()
 
     def admit_epsilon(self, batch: list, now: int, result) -> None:
         """The ε-pairs `(v, v)` of the domain's tuples (a nullable regex), through the
@@ -170,9 +177,6 @@ class IntervalRows:
 
     def density(self) -> tuple:
         return self.closure.density()
-
-    def take_work(self) -> float:
-        return self.closure.take_work()
 
     def handed_over(self, now: int) -> Coalescer:
         """What was emitted, as the Coalescer S-PATH takes over (the followers' derived

@@ -239,13 +239,6 @@ class ProductNodes:
                     edges.append((a + s, b + q, exp))
         return edges
 
-    def exceeds_levels(self, edges: list, most: int) -> bool:
-        """Whether inserting `edges` would make more than `most` live levels (the closure's
-        `live_levels` and `new_levels`)."""
-        live = self.live_levels()
-        # (a bound first: a round's edges are few, their new levels fewer)
-        return live + len(edges) > most and live + self.new_levels(e for _a, _b, e in edges) > most
-
     def graph_of(self, inputs: list, moves: list):
         """`graph(level)`: the product edges of the input indexes' tuples with exp `>= level`
         (a closure's `_check`)."""

@@ -17,7 +17,8 @@ exp (fan_rows.py `PairRows`). The order of a round's rows is part of the output:
 the findings in their order, then the held nodes' fans, the followers' fans, the pairs.
 
 Cost: O(1) per finding of a held node that shares its target list with the finding before,
-O(targets) per other finding; each mask named once per round.
+O(targets) per other finding; each mask named once per round. The why of held sources and
+followers: docs/design/path-closure.md.
 """
 
 from __future__ import annotations
