@@ -272,7 +272,7 @@ class Engine:
         self._closed = True
         self.time = math.inf
         self._widen(FOREVER, True)  # time runs on: every deferred widening is due
-        self.dataflow.purge(1 << 62)
+        self.dataflow.purge(FOREVER)
 
     # ---- output
     def drain(self) -> list[Result]:

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 Sgt = tuple  # (src: str, trg: str, ts: int, exp: int, wit: tuple | None)
 
-NEVER = -(1 << 62)  # ts of a PATH root node: valid since forever
-FOREVER = 1 << 62  # exp of a PATH root node: valid for ever
+# Just outside int64, the range of every input time and expiry (sgq's reader refuses an edge
+# whose window would end past it, specs/semantics.md §7): no real time reaches them
+NEVER = -(1 << 63) - 1  # ts of a PATH root node: valid since forever
+FOREVER = 1 << 63  # exp of a PATH root node: valid for ever
 
 
 def wscan_expiry(t: int, window: int, slide: int) -> int:

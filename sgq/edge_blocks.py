@@ -7,7 +7,7 @@ whole when it is *plain*: no quote, comment, blank line or whitespace but its li
 the TSV tab), every line with as many delimiters as the columns need. Then its fields are one
 split of the chunk, its columns slices of that list, its times one `map(int, ...)`: loops in C,
 no bytecode per edge. Any other chunk, or one whose fields would not make edges (an empty
-vertex, a time that is not an integer, an unknown op), is read by the line reader, so errors,
+vertex, a time that is not one or out of range, an unknown op), is read by the line reader, so errors,
 `--on-error skip`, quoting and comments are exactly its own; so is a file's first line (a
 header, or the line that fixes the number of columns).
 
@@ -23,6 +23,9 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 
 from .base.errors import UserError
+
+INT64_MIN = -(1 << 63)  # the range of a time (specs/semantics.md §1)
+INT64_MAX = (1 << 63) - 1
 
 #: what `str.strip()` removes besides the line break: a plain chunk has none of it (nor `"`
 #: nor `#`), so its fields need neither stripping nor the csv module
@@ -101,7 +104,8 @@ def _by_lines(read_lines: Callable[..., Iterator], lines, lineno: int) -> Iterat
 
 #: per delimiter, a character that makes a chunk not plain (a non-ASCII chunk's search)
 _NOT_PLAIN = {
-    d: re.compile("[" + re.escape('"#' + _WHITESPACE.replace(d, "")) + "]") for d in (",", "\t")
+    d: re.compile("[" + re.escape('"#\ufeff' + _WHITESPACE.replace(d, "")) + "]")
+    for d in (",", "\t")
 }
 
 
@@ -111,7 +115,8 @@ def _plain(text: str, parser, first: int) -> EdgeBlock | None:
     d = parser.delimiter
     if text[0] == "\n" or "\n\n" in text:  # a blank line
         return None
-    if text.isascii():
+    ascii = text.isascii()
+    if ascii:
         for c in _ASCII_NOT_PLAIN:
             if c in text and c != d:
                 return None
@@ -131,9 +136,18 @@ def _plain(text: str, parser, first: int) -> EdgeBlock | None:
     src, trg, label = fields[i_src::width], fields[i_trg::width], fields[i_label::width]
     if "" in src or "" in trg or "" in label:
         return None
+    stamps = fields[i_ts::width]
     try:
-        times = list(map(int, fields[i_ts::width]))
+        times = list(map(int, stamps))
     except ValueError:
+        return None
+    # `int` takes more than times (stream_io.time_of): a `+`, a `_`, digits of other scripts
+    # (whitespace: not in a plain chunk); the column is checked only if the chunk has them
+    if not ascii or "_" in text or "+" in text:
+        joined = "".join(stamps)
+        if not joined.isascii() or "_" in joined or "+" in joined:
+            return None
+    if times and (max(times) > INT64_MAX or ("-" in text and min(times) < INT64_MIN)):
         return None
     if i_op is None:
         ops = repeat("+", n)

@@ -15,6 +15,7 @@ from operator import itemgetter
 
 from .base.errors import UserError
 from .incremental.engine import Engine
+from .reorder import TimeLimit
 
 BATCH_EDGES = 4096  # at most this many edges of one timestamp per engine batch
 
@@ -95,6 +96,9 @@ class Evaluation:
         self.sort_rows = sort_rows and not self.deltas
         self.segments = segments and not (self.deltas or self.paths or self.sort_rows)
         self.engine: Engine = query.engine(paths=self.paths, history=False, deltas=self.deltas)
+        #: the latest input time the query takes (its windows end within int64): the time
+        #: order check refuses later edges (sgq/reorder.py)
+        self.limit = TimeLimit.of(query.plan)
         self.view = self.engine.delta_view() if self.deltas else None
 
     def push(self, batch: list) -> list:

@@ -10,6 +10,7 @@ live stream.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
@@ -20,7 +21,17 @@ from .incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS, rows_of
 from .incremental.engine import Result
 from .parquet_input import is_prepared, read_prepared
 from .reorder import ordered
-from .stream_io import _ALIASES, REQUIRED, path_text, read_edges
+from .stream_io import (
+    _ALIASES,
+    INT64_MAX,
+    INT64_MIN,
+    REQUIRED,
+    StreamError,
+    blamed,
+    is_time,
+    path_text,
+    read_edges,
+)
 
 if TYPE_CHECKING:
     import pandas
@@ -52,16 +63,21 @@ def run_query(
     evaluation = Evaluation(query, emit, paths=paths)
     name, stream = edge_stream(edges)
     position = [0]
-    timed = ordered(_counted(stream, position), name, position, max_lateness)
+    timed = ordered(
+        _counted(stream, position), name, position, max_lateness, limit=evaluation.limit
+    )
     instant: list = []
-    for edge in timed:
-        if instant and (edge[3] != instant[0][3] or len(instant) >= BATCH_EDGES):
-            # the instant is complete once a later time is read: hand it over and move the
-            # frontier to that time, so what it made final comes out now
-            yield from _changes(evaluation, evaluation.push(instant))
-            yield from _changes(evaluation, evaluation.advance(edge[3]))
-            instant = []
-        instant.append(edge)
+    try:
+        for edge in timed:
+            if instant and (edge[3] != instant[0][3] or len(instant) >= BATCH_EDGES):
+                # the instant is complete once a later time is read: hand it over and move the
+                # frontier to that time, so what it made final comes out now
+                yield from _changes(evaluation, evaluation.push(instant))
+                yield from _changes(evaluation, evaluation.advance(edge[3]))
+                instant = []
+            instant.append(edge)
+    except StreamError as exc:  # in a damaged .gz, the damage's doing: said so
+        raise blamed(name, exc) from None
     if instant:
         yield from _changes(evaluation, evaluation.push(instant))
     yield from _changes(evaluation, evaluation.close())
@@ -75,23 +91,69 @@ def _changes(evaluation: Evaluation, out: list) -> list:
 
 def _counted(edges: Iterable[tuple], position: list[int]) -> Iterator[tuple]:
     """Edges as `(src, trg, label, ts, op)` with an integer time, `position[0]` their number
-    (for messages); a malformed tuple is a one-line UserError naming it."""
+    (for messages); a malformed tuple is a one-line UserError naming it. What the file
+    readers refuse is refused here too (specs/semantics.md §7): a time that is no integer
+    (a float, a bool, `"1_000"`) or is outside int64, a vertex or label that is neither a
+    string nor an integer (None, a float, a container)."""
     for i, edge in enumerate(edges, start=1):
         position[0] = i
         try:
             n = len(edge)
-            ts = edge[3]
-            t = ts if type(ts) is int else int(ts)
+            src, trg, label, ts = edge[0], edge[1], edge[2], edge[3]
+            t = ts if type(ts) is int else _time(ts)
         except (TypeError, ValueError, IndexError):
             raise UserError(
-                f"edge #{i} {edge!r}: expected (src, trg, label, ts[, op]) with an integer ts"
+                f"edge #{i} {_shown(edge)}: expected (src, trg, label, ts[, op]) with an integer ts"
             ) from None
+        if not (INT64_MIN <= t <= INT64_MAX):
+            raise UserError(f"edge #{i} {_shown(edge)}: time {t} is outside int64")
+        if not (type(src) is str and type(trg) is str and type(label) is str) and not (
+            _is_id(src) and _is_id(trg) and _is_id(label)
+        ):
+            raise UserError(
+                f"edge #{i} {_shown(edge)}: a vertex or a label is a string or an integer"
+            )
         if n == 4:
-            yield (edge[0], edge[1], edge[2], t, "+")
+            yield (src, trg, label, t, "+")
         elif n == 5:
-            yield (edge[0], edge[1], edge[2], t, edge[4])
+            yield (src, trg, label, t, edge[4])
         else:
-            raise UserError(f"edge #{i} {edge!r}: expected 4 or 5 values, found {n}")
+            raise UserError(f"edge #{i} {_shown(edge)}: expected 4 or 5 values, found {n}")
+
+
+def _time(ts) -> int:
+    """An edge's time other than an int: a time's text (stream_io.is_time) or an integer
+    of another type (numpy's); ValueError for the rest (a float, a bool, other text)."""
+    if isinstance(ts, str):
+        text = ts.strip()
+        if not is_time(text) or len(text) > 20:
+            raise ValueError(ts)
+        return int(text)
+    if isinstance(ts, bool | float):
+        raise ValueError(ts)
+    return operator.index(ts)  # TypeError for what is no integer
+
+
+def _is_id(value) -> bool:
+    """A vertex or a label: a string or an integer (not a bool, a float, None, a container)."""
+    kind = type(value)
+    if kind is str or kind is int:
+        return True
+    if isinstance(value, str):
+        return True
+    if isinstance(value, bool | float) or value is None:
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _shown(edge) -> str:
+    """An edge for a message: its repr, cut and without control characters."""
+    text = repr(edge)
+    return text if len(text) <= 80 else text[:80] + "..."
 
 
 def edge_stream(edges: EdgeInput) -> tuple[str, Iterable[tuple]]:

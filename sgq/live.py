@@ -91,7 +91,7 @@ def follow_input(job: RunJob, args: argparse.Namespace, columns) -> None:
         source = FileTail(args.input, resume=saved["source"] if saved else None)
         fmt = args.format or guess_format(args.input)
         items = tail_edges(source, fmt, columns, on_error, position, position[0])
-    reorder = Reorder(args.input, position, args.max_lateness, on_late)
+    reorder = Reorder(args.input, position, args.max_lateness, on_late, job.evaluation.limit)
     loop = _Loop(job, source, reorder, position, args.idle_flush)
     if saved:
         reorder.restore(saved["reorder"])

@@ -5,7 +5,10 @@ input order) and `_PREPARED.json`, written last, which lists the part files in s
 Files are read one after another, a record batch at a time (pyarrow `iter_batches`), so memory
 stays within one row group whatever the stream's size. The reader checks that times never go
 back, which is what `sgq run` needs (specs/semantics.md §1); a directory that breaks it (or lacks the
-manifest, e.g. a job that did not finish) is a UserError, never silently misread.
+manifest, e.g. a job that did not finish) is a UserError, never silently misread. So is a part
+whose columns are not what sgq prepare writes: text for src, trg, label and op, an integer
+(int64 at most) for ts, and no nulls (specs/semantics.md §7; checked on the schema and on each
+batch's null counts, never row by row).
 """
 
 from __future__ import annotations
@@ -72,10 +75,14 @@ def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iter
             missing = [c for c in _COLUMNS if c not in names]
             if missing:
                 raise UserError(f"{name} lacks column(s) {', '.join(missing)}")
+            _check_types(name, pfile.schema_arrow)
             for batch in pfile.iter_batches(batch_size=batch_rows, columns=_COLUMNS):
                 n = batch.num_rows
                 if not n:
                     continue
+                nulls = [c for c, col in zip(_COLUMNS, batch.columns) if col.null_count]
+                if nulls:
+                    raise UserError(f"{name}: column(s) {', '.join(nulls)} hold nulls")
                 ts = batch.column(3)
                 first = ts[0].as_py()
                 if (last is not None and first < last) or (
@@ -88,6 +95,23 @@ def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iter
             raise
         except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
             raise UserError(f"cannot read {name}: {exc}") from None
+
+
+def _check_types(name: str, schema) -> None:
+    """A part's columns are those sgq prepare writes: text, and an int64-sized integer ts."""
+    import pyarrow as pa
+
+    for column in _COLUMNS:
+        kind = schema.field(column).type
+        if column == "ts":
+            fits = pa.types.is_integer(kind) and not (
+                pa.types.is_unsigned_integer(kind) and kind.bit_width == 64
+            )
+        else:
+            fits = pa.types.is_string(kind) or pa.types.is_large_string(kind)
+        if not fits:
+            want = "an integer (int64 at most)" if column == "ts" else "text"
+            raise UserError(f"{name}: column {column} is {kind}, not {want}")
 
 
 def time_range(files: list[str]) -> tuple[int, int] | None:

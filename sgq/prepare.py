@@ -192,7 +192,10 @@ def prepare(
     files = _expand_inputs(raws)
     formats = [raw_format(f, fmt) for f in files]
     _check_output(output, files, overwrite)
-    plans = [plan_file(i, f, ff, cols, header) for i, (f, ff) in enumerate(zip(files, formats))]
+    iso = time_format == "iso8601"
+    plans = [
+        plan_file(i, f, ff, cols, header, iso) for i, (f, ff) in enumerate(zip(files, formats))
+    ]
 
     if spark is None:
         from .oracle.session import spark_session

@@ -4,8 +4,9 @@ record at a time, so that Spark workers can apply them to any slice of a file.
 `stream_io` reads a file front to back and keeps two facts across lines: whether the first
 data line was a header, and (without `--columns`) how many columns the file has. Here the
 driver finds both once per file (`plan_file`, reading only the head of the file); every
-other decision is per record and reuses stream_io's own `_edge` (empty ids, integer time,
-op), so a record is accepted or rejected exactly as `sgq run` would (specs/semantics.md §1, §7).
+other decision is per record and reuses stream_io's own `_edge` (empty ids, time, op) and
+`json_values` (a JSON record's fields and their types), so a record is accepted or rejected
+exactly as `sgq run` would (specs/semantics.md §1, §7).
 `tests/prepare/test_prepare_validate.py` checks that agreement on random files.
 """
 
@@ -14,18 +15,21 @@ from __future__ import annotations
 import calendar
 import csv  # csv.Error
 import gzip
-import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from .base.errors import UserError
 from .stream_io import (
-    _ALIASES,
+    BOM,
     COLUMNS,
     REQUIRED,
     StreamError,
     _edge,
-    _header_columns,
+    _escaped,
+    _header_names,
+    first_order,
+    header_columns,
+    json_values,
     split_fields,
 )
 
@@ -85,9 +89,20 @@ def iso_to_epoch(text: str) -> int:
 
 class FilePlan:
     """What the driver learned from the head of one raw file: its place in the input order,
-    its format, its column order and the line of its header (0 if none)."""
+    its format, its column order, the line of its header (0 if none) and `first_line`, the
+    line of its header or first good line: every line before it is bad, read as stream_io
+    reads a first line (its width fixing its columns, `DelimitedParser._first_line`)."""
 
-    __slots__ = ("index", "path", "fmt", "order", "header_line", "columns_given", "ts_epoch")
+    __slots__ = (
+        "index",
+        "path",
+        "fmt",
+        "order",
+        "header_line",
+        "columns_given",
+        "ts_epoch",
+        "first_line",
+    )
 
     def __init__(
         self,
@@ -97,10 +112,12 @@ class FilePlan:
         order: tuple[str, ...] | None,
         header_line: int,
         columns_given: bool,
+        first_line: int = 0,
     ):
         self.index, self.path, self.fmt = index, path, fmt
         self.order, self.header_line, self.columns_given = order, header_line, columns_given
         self.ts_epoch = False  # a Parquet timestamp column, already turned into epoch seconds
+        self.first_line = first_line
 
     def __getstate__(self):
         return tuple(getattr(self, n) for n in self.__slots__)
@@ -115,76 +132,79 @@ def _open_binary(path: str):
 
 
 def plan_file(
-    index: int, path: str, fmt: str, columns: tuple[str, ...] | None, header: str = "auto"
+    index: int,
+    path: str,
+    fmt: str,
+    columns: tuple[str, ...] | None,
+    header: str = "auto",
+    iso: bool = False,
 ) -> FilePlan:
     """The per-file facts stream_io's reader finds on the way: for CSV/TSV, whether the first
-    non-blank, non-comment line is a header (`header` forces yes or no) and, without
-    `columns`, the column order (the header's, or 4 or 5 columns by the first data line)."""
+    line that is not blank, a comment or bad is a header (`header` forces yes or no: then the
+    first that is not blank or a comment) and, without `columns`, the column order (the
+    header's, or 4 or 5 columns by the first good line). `iso`: times are ISO-8601 text."""
     if fmt in ("json", "parquet"):
         return FilePlan(index, path, fmt, columns, 0, columns is not None)
     delimiter = "\t" if fmt == "tsv" else ","
+    given = columns is not None
     with _open_binary(path) as handle:
         for lineno, raw in enumerate(handle, start=1):
             try:
                 line = raw.decode("utf-8").rstrip("\r\n")
             except UnicodeDecodeError:
                 continue  # a bad line (rejected later); stream_io looks on for the header
+            line = _unmarked(line)
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
                 fields = split_fields(line, delimiter)
             except csv.Error:
                 continue  # likewise
-            found = _header_columns(fields)
-            if header == "header":
-                if found is None:
-                    raise UserError(
-                        f"{path}:{lineno}: --header given but the first line is not a header "
-                        f"naming {', '.join(REQUIRED)}[, op]"
-                    )
-                return FilePlan(index, path, fmt, columns or found, lineno, columns is not None)
-            if header == "auto" and found is not None:
-                return FilePlan(index, path, fmt, columns or found, lineno, columns is not None)
-            if columns is not None:
-                return FilePlan(index, path, fmt, columns, 0, True)
-            order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
-            return FilePlan(index, path, fmt, order, 0, False)
-    return FilePlan(index, path, fmt, columns or COLUMNS[:4], 0, columns is not None)
+            if header == "header" and _header_names(fields) is None:
+                raise UserError(
+                    f"{path}:{lineno}: --header given but the first line is not a header "
+                    f"naming {', '.join(REQUIRED)}[, op]"
+                )
+            if header != "no-header" and _header_names(fields) is not None:
+                # a header (with `columns`, skipped as it is, as stream_io does)
+                found = columns or header_columns(fields, path, lineno)
+                return FilePlan(index, path, fmt, found, lineno, given, lineno)
+            try:
+                order = columns or first_order(fields, path, lineno)
+                values = _values_delimited(line, order, path, delimiter, lineno)
+                _edge(_with_time(values, iso, path, lineno), path, lineno)
+            except StreamError:
+                continue  # a bad line: the next one is first in its place
+            return FilePlan(index, path, fmt, order, 0, given, lineno)
+    return FilePlan(index, path, fmt, columns or COLUMNS[:4], 0, given, _NEVER)
 
 
-def _values_delimited(line: str, plan: FilePlan, delimiter: str, lineno: int) -> dict[str, str]:
+_NEVER = 1 << 62  # `first_line` of a file without a header or a good line
+
+
+def _unmarked(line: str) -> str:
+    """A CSV/TSV line as stream_io reads it: a byte order mark opening it (after blanks) is
+    no text (DelimitedParser.lines)."""
+    head = line.lstrip()
+    return head[1:] if head[:1] == BOM else line
+
+
+def _values_delimited(
+    line: str, order: tuple[str, ...] | None, path: str, delimiter: str, lineno: int
+) -> dict[str, str]:
+    """The fields of a CSV/TSV line by column name; `order` None: the line is read as a
+    first line (its width gives its columns, stream_io.first_order)."""
     try:
         fields = split_fields(line, delimiter)
     except csv.Error as exc:
-        raise StreamError(plan.path, lineno, f"malformed line ({exc})") from None
-    order = plan.order
+        raise StreamError(path, lineno, f"malformed line ({_escaped(str(exc))})") from None
+    if order is None:
+        order = first_order(fields, path, lineno)
     if len(fields) != len(order):
         raise StreamError(
-            plan.path,
-            lineno,
-            f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
+            path, lineno, f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}"
         )
     return dict(zip(order, (f.strip() for f in fields)))
-
-
-def _values_json(line: str, plan: FilePlan, lineno: int) -> dict[str, str]:
-    """stream_io._jsonl's per-line rules."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise StreamError(plan.path, lineno, f"invalid JSON ({exc.msg})") from None
-    columns = plan.order if plan.columns_given else None
-    if isinstance(obj, list):
-        if len(obj) not in (4, 5) or (columns and len(obj) != len(columns)):
-            raise StreamError(plan.path, lineno, f"expected 4 or 5 values, found {len(obj)}")
-        return {k: str(v) for k, v in zip(columns or COLUMNS, obj)}
-    if isinstance(obj, dict):
-        values = {_ALIASES.get(k.lower(), k.lower()): str(v) for k, v in obj.items()}
-        missing = [c for c in REQUIRED if c not in values]
-        if missing:
-            raise StreamError(plan.path, lineno, f"missing {', '.join(missing)}")
-        return values
-    raise StreamError(plan.path, lineno, "expected a JSON object or array")
 
 
 def _with_time(values: dict[str, str], iso: bool, path: str, lineno: int) -> dict[str, str]:
@@ -211,7 +231,7 @@ def validate_line(raw: bytes, lineno: int, plan: FilePlan, iso: bool = False):
         if not line:
             return SKIP, None, None
     else:
-        line = text.rstrip("\r\n")
+        line = _unmarked(text.rstrip("\r\n"))
         if not line.strip() or line.lstrip().startswith("#"):
             return SKIP, None, None
         if lineno == plan.header_line:
@@ -220,9 +240,14 @@ def validate_line(raw: bytes, lineno: int, plan: FilePlan, iso: bool = False):
         if bad_utf8:
             raise StreamError(plan.path, lineno, "not valid UTF-8")
         if plan.fmt == "json":
-            values = _values_json(line, plan, lineno)
+            columns = plan.order if plan.columns_given else None
+            indent = len(text) - len(text.lstrip())
+            values = json_values(line, columns, plan.path, lineno, indent)
         else:
-            values = _values_delimited(line, plan, "\t" if plan.fmt == "tsv" else ",", lineno)
+            # before the first good line, each line is read as a first line
+            order = plan.order if lineno > plan.first_line or plan.columns_given else None
+            delimiter = "\t" if plan.fmt == "tsv" else ","
+            values = _values_delimited(line, order, plan.path, delimiter, lineno)
         return GOOD, _edge(_with_time(values, iso, plan.path, lineno), plan.path, lineno), None
     except StreamError as exc:
         return BAD, None, exc.reason

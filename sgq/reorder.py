@@ -11,6 +11,11 @@ engine only sees time advance when the buffer releases.
 `ordered` does this for a finished iterable; `Reorder` is the same buffer fed one edge at a
 time, for `sgq run --follow`, which also needs to release everything when the stream goes
 quiet (`release_all`, its `--idle-flush`) and to save and restore what it holds (checkpoints).
+
+Every reader of a program's input passes here, at a known line, so here too an edge is refused
+whose window would end past the int64 maximum (`TimeLimit`, specs/semantics.md §7): its results
+could never end. Times only grow, so every edge after it would be refused too: it stops the
+input, whatever `--on-error` says.
 """
 
 from __future__ import annotations
@@ -19,10 +24,44 @@ import heapq
 import math
 from collections.abc import Callable, Iterable, Iterator
 
+from .incremental.sgt import wscan_expiry
 from .incremental.time_order import out_of_order
-from .stream_io import Edge, StreamError
+from .sga.algebra import WScan
+from .stream_io import INT64_MAX, Edge, StreamError, UnreadableInput
 
 LATENESS_HINT = "use --max-lateness D to reorder edges up to D late"
+
+
+class TimeLimit:
+    """The latest input time a program takes: the last `t` whose window ends within int64
+    (`⌊t/β⌋·β + ω <= INT64_MAX`, the program's largest window ω; specs/semantics.md §2, §7).
+    `latest`: INT64_MAX for a program without windows (and for `NO_LIMIT`)."""
+
+    __slots__ = ("latest", "window", "slide")
+
+    def __init__(self, window: int = 0, slide: int = 1) -> None:
+        self.window, self.slide = window, slide
+        top = INT64_MAX - window  # the last bucket start whose window ends within int64
+        self.latest = min(INT64_MAX, (top // slide) * slide + slide - 1)
+
+    @classmethod
+    def of(cls, plan) -> TimeLimit:
+        """The limit of an SGA plan: its WSCANs' largest window (they share one slide)."""
+        scans = [(op.window, op.slide) for op in plan.nodes() if type(op) is WScan]
+        return cls(*max(scans)) if scans else NO_LIMIT
+
+    def error(self, t: int, filename: str, line: int) -> StreamError:
+        end = wscan_expiry(t, self.window, self.slide)
+        return UnreadableInput(
+            filename,
+            line,
+            f"time {t} is after {self.latest}, the last time this program takes: its window "
+            f"of {self.window} would end at {end}, past the int64 maximum (its results could "
+            "never end)",
+        )
+
+
+NO_LIMIT = TimeLimit()
 
 
 def ordered(
@@ -31,49 +70,59 @@ def ordered(
     position: list[int],
     max_lateness: int | None = None,
     on_late: Callable[[StreamError, Edge], None] | None = None,
+    limit: TimeLimit = NO_LIMIT,
 ) -> Iterator[Edge]:
     """`edges` in non-decreasing time, or StreamError at the first violation.
 
     `position[0]` is the current input line (kept by the reader), for messages.
     With `max_lateness`, late edges within the bound are reordered; later ones go to
-    `on_late` (or raise, when it is None).
+    `on_late` (or raise, when it is None). An edge after `limit.latest` is an error.
     """
-    if max_lateness is None:  # the fast path of a finished file: one comparison per edge
+    if max_lateness is None:  # the fast path of a finished file: two comparisons per edge
         last = -math.inf
+        latest = limit.latest
         for edge in edges:
             t = edge[3]
-            if t < last:
+            if t < last or t > latest:
+                if t > latest:
+                    raise limit.error(t, filename, position[0])
                 why = out_of_order(t, last)
                 raise StreamError(filename, position[0], f"{why} ({LATENESS_HINT})")
             last = t
             yield edge
         return
-    buffer = Reorder(filename, position, max_lateness, on_late)
+    buffer = Reorder(filename, position, max_lateness, on_late, limit)
     for edge in edges:
         yield from buffer.add(edge)
     yield from buffer.release_all()
 
 
-def ordered_blocks(blocks: Iterable, filename: str, position: list[int]) -> Iterator[list]:
+def ordered_blocks(
+    blocks: Iterable, filename: str, position: list[int], limit: TimeLimit = NO_LIMIT
+) -> Iterator[list]:
     """`ordered` without a lateness bound over EdgeBlocks (sgq/edge_blocks.py): each block's
-    edges, checked a block at a time (one sort of its times, already in order, in C); at the
-    first edge earlier than the one before it, the edges before it, then StreamError at its
-    line. `position[0]`: the line of the last edge given (or of the bad one)."""
+    edges, checked a block at a time (one sort of its times, already in order, in C; its last
+    time against `limit`); at the first edge earlier than the one before it or after
+    `limit.latest`, the edges before it, then StreamError at its line. `position[0]`: the
+    line of the last edge given (or of the bad one)."""
     last = -math.inf
+    latest = limit.latest
     for block in blocks:
         times = block.times
         if not times:
             continue
-        if times[0] >= last and times == sorted(times):
+        if times[0] >= last and times[-1] <= latest and times == sorted(times):
             last = times[-1]
             position[0] = block.lines[-1]
             yield block.edges
             continue
         for i, t in enumerate(times):
-            if t < last:
+            if t < last or t > latest:
                 position[0] = block.lines[i]
                 if i:
                     yield block.edges[:i]
+                if t > latest:
+                    raise limit.error(t, filename, position[0])
                 why = out_of_order(t, last)
                 raise StreamError(filename, position[0], f"{why} ({LATENESS_HINT})")
             last = t
@@ -86,7 +135,17 @@ class Reorder:
     `floor`: edges before it are late whatever the bound (`release_all` raises it past the
     last time seen: everything up to that time has been handed on)."""
 
-    __slots__ = ("filename", "position", "max_lateness", "on_late", "heap", "seq", "high", "floor")
+    __slots__ = (
+        "filename",
+        "position",
+        "max_lateness",
+        "on_late",
+        "limit",
+        "heap",
+        "seq",
+        "high",
+        "floor",
+    )
 
     def __init__(
         self,
@@ -94,9 +153,11 @@ class Reorder:
         position: list[int],
         max_lateness: int | None = None,
         on_late: Callable[[StreamError, Edge], None] | None = None,
+        limit: TimeLimit = NO_LIMIT,
     ) -> None:
         self.filename, self.position = filename, position
         self.max_lateness, self.on_late = max_lateness, on_late
+        self.limit = limit
         self.heap: list[tuple[int, int, Edge]] = []
         self.seq = 0
         self.high: int | None = None  # the latest time seen
@@ -105,6 +166,8 @@ class Reorder:
     def add(self, edge: Edge) -> list[Edge]:
         """Take one edge; the edges now safe to hand on, in time order (ties: arrival)."""
         t = edge[3]
+        if t > self.limit.latest:
+            raise self.limit.error(t, self.filename, self.position[0])
         if t < self.floor:
             return self._late(
                 edge, f"time {t} is at or before time {self.floor - 1}, already flushed as complete"

@@ -1,12 +1,17 @@
 """Reading edge streams and writing results: the file formats of `sgq run` and `sgq verify`.
 
 Input: one edge per line, CSV (default), TSV or JSON Lines; the columns are `src, trg, label,
-ts` and optionally `op` (`+` insert, `-` delete, specs/semantics.md §1). A header line is optional
-(recognised by its column names); `columns` maps other orders (`ts,src,label,trg`). Vertex ids
-are kept as text; times must be integers.
+ts` and optionally `op` (`+` insert, `-` delete, specs/semantics.md §1). A header line is optional;
+its columns are read by name, in any order (`Source`, `time`... are aliases, `_ALIASES`);
+`columns` maps a file without one (`ts,src,label,trg`). Vertex ids and labels are kept as text
+(in JSON, a string or an integer); a time is an ASCII decimal integer with an optional `-`,
+within int64 (`time_of`). specs/semantics.md §7 says what is refused and why.
 
-A malformed line raises `StreamError` naming the file, the line and the reason; with
-`on_error="skip"` the reader reports it to a callback and goes on (specs/semantics.md §7).
+A malformed line raises `StreamError` naming the file, the line and the reason, the input text
+it quotes shown by `shown` (control characters escaped, long text cut); with
+`on_error="skip"` the reader reports it to a callback and goes on (specs/semantics.md §7). What
+leaves no line after it readable (a header naming unknown columns, a damaged .gz) is an
+`UnreadableInput`, which stops the input whatever `on_error` says.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO
 
 from .base.errors import UserError
-from .edge_blocks import EdgeBlock, edge_blocks
+from .edge_blocks import INT64_MAX, INT64_MIN, EdgeBlock, edge_blocks
 from .incremental.deltas import Fans, csv_plain, rows_of
 from .incremental.fan_rows import FanRows, Pairs, Sources
 
@@ -41,14 +46,95 @@ _ALIASES = {
     "lbl": "label",
 }
 FORMATS = ("csv", "tsv", "jsonl")
+BOM = "\ufeff"  # a byte order mark: skipped where it opens a line
 
 
 class StreamError(UserError):
-    """A malformed input line: `FILE:LINE: reason`."""
+    """A malformed input line: `FILE:LINE: reason` (`FILE:LINE:COL: reason` where the column
+    is known)."""
 
-    def __init__(self, filename: str, line: int, reason: str):
-        super().__init__(f"{filename}:{line}: {reason}")
-        self.filename, self.line, self.reason = filename, line, reason
+    def __init__(self, filename: str, line: int, reason: str, col: int | None = None):
+        where = f"{_escaped(filename)}:{line}" + ("" if col is None else f":{col}")
+        super().__init__(f"{where}: {reason}")
+        self.filename, self.line, self.reason, self.col = filename, line, reason, col
+
+
+class UnreadableInput(StreamError):
+    """A StreamError after which no line can be read right, so it stops the input whatever
+    `on_error` says: a header that cannot be read, a damaged or truncated file."""
+
+
+class DamagedInput(UnreadableInput):
+    """The bytes of the input cannot be read on (a damaged .gz, an I/O error)."""
+
+
+def _escaped(text: str) -> str:
+    """`text` with every character that does not print (NUL, ESC, other controls, a BOM)
+    written as a Python escape (`\\x00`, `\\x1b`, `\\ufeff`): a message shows the input
+    without acting on the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    o = ord(c)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """Input text quoted for a message: cut after `limit` characters (`...`) and escaped, so
+    a message stays one short line whatever the input holds.
+
+    >>> shown("1\\x00\\x1b[31m")
+    "'1\\\\x00\\\\x1b[31m'"
+    """
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return f"'{_escaped(text)}'"
+
+
+# ---- times ---------------------------------------------------------------------------------
+
+
+def is_time(text: str) -> bool:
+    """Whether `text` is written as a time: ASCII digits with an optional leading `-` (not
+    `+5`, `1_000`, `١٢` or `１２`, which Python's `int` takes)."""
+    digits = text[1:] if text[:1] == "-" else text
+    return digits.isdigit() and digits.isascii()
+
+
+def time_of(text: str, filename: str, lineno: int) -> int:
+    """The time a field (stripped) holds: an ASCII decimal integer with an optional `-`,
+    within int64; else a StreamError saying why not."""
+    if is_time(text):
+        if len(text) <= 20:  # (longer: out of range, and not worth converting)
+            t = int(text)
+            if INT64_MIN <= t <= INT64_MAX:
+                return t
+        raise StreamError(
+            filename, lineno, f"time {shown(text)} is outside int64 ({INT64_MIN} to {INT64_MAX})"
+        )
+    raise StreamError(filename, lineno, f"time {shown(text)} is not an integer{_why_not(text)}")
+
+
+def _why_not(text: str) -> str:
+    """A hint for a time Python's `int` would take (a sign, `_`, other digits)."""
+    try:
+        int(text)
+    except ValueError:
+        return ""
+    return " (a time is written with the digits 0-9 and an optional '-' only)"
+
+
+# ---- columns and headers -------------------------------------------------------------------
+
+
+def column_name(name: str) -> str:
+    """A column (or JSON field) name as the reader knows it: stripped, lower case, an alias
+    resolved (`Source` -> `src`). A name that is no column comes back stripped and lowered."""
+    name = name.strip().lower()
+    return _ALIASES.get(name, name)
 
 
 def parse_columns(spec: str | Iterable[str] | None) -> tuple[str, ...]:
@@ -60,7 +146,7 @@ def parse_columns(spec: str | Iterable[str] | None) -> tuple[str, ...]:
     for n in names:
         if n not in COLUMNS and n not in ("_", ""):
             raise UserError(
-                f"unknown column '{n}' in --columns (use src, trg, label, ts, op; _ skips one)"
+                f"unknown column {shown(n)} in --columns (use src, trg, label, ts, op; _ skips one)"
             )
     missing = [c for c in REQUIRED if c not in names]
     if missing:
@@ -86,12 +172,81 @@ def guess_format(path: str | None) -> str:
     return "csv"
 
 
+def _header_names(fields: list[str]) -> list[str] | None:
+    """The column names of a header line, or None when `fields` are no header: a header
+    names two of the columns or more and holds nothing written as a time (a data line
+    holds its time)."""
+    names = [column_name(f) for f in fields]
+    if len(COLUMN_SET.intersection(names)) < 2:
+        return None
+    if any(is_time(f.strip()) for f in fields):
+        return None
+    return names
+
+
+COLUMN_SET = frozenset(COLUMNS)
+
+
+def header_columns(fields: list[str], filename: str, lineno: int) -> tuple[str, ...] | None:
+    """The column order a first line names, or None when it is no header (`_header_names`).
+    A header that names a column twice, a column sgq does not know, or not every required
+    one is an UnreadableInput: no line after it could be read right."""
+    names = _header_names(fields)
+    if names is None:
+        return None
+    for name in COLUMNS:
+        given = [f.strip() for f, n in zip(fields, names) if n == name]
+        if len(given) > 1:
+            raise UnreadableInput(
+                filename,
+                lineno,
+                f"the header names column {name} twice ({', '.join(map(shown, given))})",
+            )
+    unknown = [f.strip() for f, n in zip(fields, names) if n not in COLUMN_SET]
+    if unknown:
+        raise UnreadableInput(filename, lineno, _unknown(unknown, "column", "the header"))
+    missing = [c for c in REQUIRED if c not in names]
+    if missing:
+        raise UnreadableInput(
+            filename, lineno, f"the header lacks {', '.join(missing)} (needs src, trg, label, ts)"
+        )
+    return tuple(names)
+
+
+def _unknown(names: list[str], what: str, where: str) -> str:
+    """The reason for names that are no column: the one place that refuses them (once edges
+    carry properties, issue 67, they are the properties' names)."""
+    plural = "s" if len(names) > 1 else ""
+    return (
+        f"{where} names unknown {what}{plural} {', '.join(map(shown, names))} (the {what}s "
+        f"are {', '.join(COLUMNS)}, also named {', '.join(_ALIASES)})"
+    )
+
+
+def first_order(fields: list[str], filename: str, lineno: int) -> tuple[str, ...]:
+    """The columns of an input with neither a header nor `columns`, by the width of its first
+    good line: src, trg, label, ts and, in a fifth column, op."""
+    if len(fields) == 4:
+        return COLUMNS[:4]
+    if len(fields) == 5:
+        return COLUMNS
+    raise StreamError(
+        filename, lineno, f"expected 4 or 5 columns (src,trg,label,ts[,op]), found {len(fields)}"
+    )
+
+
+def positions(order: tuple[str, ...]) -> tuple:
+    """Where src, trg, label, ts and op are in a line of columns `order` (None: no op)."""
+    return tuple(order.index(c) if c in order else None for c in COLUMNS)
+
+
 def _header_columns(fields: list[str]) -> tuple[str, ...] | None:
-    """The column order if `fields` is a header line, else None."""
-    names = [_ALIASES.get(f.strip().lower(), f.strip().lower()) for f in fields]
-    if all(n in COLUMNS for n in names) and all(c in names for c in REQUIRED):
-        return tuple(names)
-    return None
+    """The names of a first line that is a header (read or refused by `header_columns`),
+    else None: whether a reader meets a header there (sgq/follow.py)."""
+    if fields and fields[0][:1] == BOM:
+        fields = [fields[0][1:], *fields[1:]]
+    names = _header_names(fields)
+    return None if names is None else tuple(names)
 
 
 def split_fields(line: str, delimiter: str) -> list[str]:
@@ -104,20 +259,102 @@ def split_fields(line: str, delimiter: str) -> list[str]:
     return next(csv.reader([line], delimiter=delimiter))
 
 
+# ---- one edge ------------------------------------------------------------------------------
+
+
 def _edge(values: dict[str, str], filename: str, lineno: int) -> Edge:
+    """The edge of one record's fields as text (JSON Lines, sgq prepare's rows)."""
     src, trg, label = values.get("src", ""), values.get("trg", ""), values.get("label", "")
     for name, value in (("src", src), ("trg", trg), ("label", label)):
         if value == "":
             raise StreamError(filename, lineno, f"empty {name}")
-    ts_text = values.get("ts", "").strip()
-    try:
-        ts = int(ts_text)
-    except ValueError:
-        raise StreamError(filename, lineno, f"time '{ts_text}' is not an integer") from None
+    ts = time_of(values.get("ts", "").strip(), filename, lineno)
     op = values.get("op", "+").strip() or "+"
     if op not in ("+", "-"):
-        raise StreamError(filename, lineno, f"unknown op '{op}' (use + or -)")
+        raise StreamError(filename, lineno, f"unknown op {shown(op)} (use + or -)")
     return (src, trg, label, ts, op)
+
+
+class _Fields(list):
+    """A JSON object as its `(key, value)` pairs in order (json's `object_pairs_hook`): a key
+    given twice is seen, not silently the last one."""
+
+
+_decode_json = json.JSONDecoder(object_pairs_hook=_Fields).decode
+
+
+def json_values(
+    line: str, columns: tuple[str, ...] | None, filename: str, lineno: int, indent: int = 0
+) -> dict[str, str]:
+    """The fields of one JSON Lines record (`line`, stripped; `indent`: the characters
+    stripped before it) as the text `_edge` reads: an object of named fields (aliases too)
+    or an array in `columns` order (default src, trg, label, ts[, op]). A vertex or a label
+    is a string or an integer; `null`, `true`, a float, an array or an object there is a bad
+    line, as are an unknown or repeated field and JSON nested too deeply to read."""
+    if line[:1] == BOM:  # a byte order mark opening the line is no text (DelimitedParser.lines)
+        line = line[1:]
+        indent += 1
+    try:
+        obj = _decode_json(line)
+    except json.JSONDecodeError as exc:
+        raise StreamError(
+            filename, lineno, f"invalid JSON ({exc.msg})", indent + exc.colno
+        ) from None
+    except RecursionError:
+        raise StreamError(filename, lineno, "invalid JSON (nested too deeply to read)") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise StreamError(
+            filename, lineno, f"invalid JSON ({str(exc).partition(';')[0]})"
+        ) from None
+    if type(obj) is _Fields:
+        pairs = [(column_name(key), value) for key, value in obj]
+        unknown = [key.strip() for (name, _), (key, _) in zip(pairs, obj) if name not in COLUMN_SET]
+        if unknown:
+            raise StreamError(filename, lineno, _unknown(unknown, "field", "the record"))
+        names = [name for name, _ in pairs]
+        for name in COLUMNS:
+            if names.count(name) > 1:
+                given = [key for (n, _), (key, _) in zip(pairs, obj) if n == name]
+                raise StreamError(
+                    filename, lineno, f"{name} given twice ({', '.join(map(shown, given))})"
+                )
+        missing = [c for c in REQUIRED if c not in names]
+        if missing:
+            raise StreamError(filename, lineno, f"missing {', '.join(missing)}")
+    elif type(obj) is list:
+        if len(obj) not in (4, 5) or (columns and len(obj) != len(columns)):
+            raise StreamError(filename, lineno, f"expected 4 or 5 values, found {len(obj)}")
+        pairs = zip(columns or COLUMNS, obj)
+    else:
+        raise StreamError(filename, lineno, "expected a JSON object or array")
+    values = {}
+    for name, value in pairs:
+        kind = type(value)
+        if kind is str:
+            values[name] = value
+        elif kind is int:
+            values[name] = str(value)
+        elif name == "ts" or name == "op":  # the time's and the op's own checks say why not
+            values[name] = json.dumps(value)
+        elif name in COLUMN_SET:
+            what = "a label" if name == "label" else "a vertex"
+            raise StreamError(
+                filename, lineno, f"{name} is {_json_kind(value)}: {what} is a string or an integer"
+            )
+    return values
+
+
+def _json_kind(value) -> str:
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "true" if value else "false"
+    if type(value) is float:
+        return f"a float ({_escaped(json.dumps(value))})"
+    return "an object" if type(value) is _Fields else "an array"
+
+
+# ---- line readers --------------------------------------------------------------------------
 
 
 class DelimitedParser:
@@ -138,7 +375,7 @@ class DelimitedParser:
         self.delimiter = delimiter
         self.order = columns
         self.at: tuple | None = None  # positions of src, trg, label, ts, op (None: no op)
-        self.first = True  # the first line (blank and comment lines aside) is still to come
+        self.first = True  # the first line (blank, comment and bad lines aside) is still to come
         self.filename = filename
         self.on_error = on_error
 
@@ -148,9 +385,35 @@ class DelimitedParser:
         if self.first or self.order is None:
             return False
         if self.at is None:
-            order = self.order
-            self.at = tuple(order.index(c) if c in order else None for c in COLUMNS)
+            self.at = positions(self.order)
         return True
+
+    def _first_line(self, fields: list[str], lineno: int) -> Edge | None:
+        """The first line that is not blank, a comment or a bad line: a header (None; it
+        gives the order unless `columns` did) or the first edge, whose width fixes the
+        columns where nothing else did. A bad line raises, and the next line is first in
+        its place: the columns are those of the input without its bad lines."""
+        if self.order is None:
+            header = header_columns(fields, self.filename, lineno)
+            if header is not None:
+                self.order, self.first = header, False
+                self.settled()
+                return None
+        elif _header_names(fields) is not None:  # a header, where `columns` gives the order
+            self.first = False
+            self.settled()
+            return None
+        order = self.order or first_order(fields, self.filename, lineno)
+        if len(fields) != len(order):
+            raise StreamError(
+                self.filename,
+                lineno,
+                f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
+            )
+        edge = _edge_at(fields, positions(order), self.filename, lineno)
+        self.order, self.first = order, False
+        self.settled()
+        return edge
 
     def lines(
         self, lines: Iterable[str], position: list[int] | None = None, start: int = 0
@@ -169,24 +432,26 @@ class DelimitedParser:
             if position is not None:
                 position[0] = lineno
             head = line.lstrip()
-            if not head or head[0] == "#":  # blank, or a comment
-                continue
+            if not head or head[0] in _MARKS:  # (one test on the hot loop for both)
+                if not head or head[0] == "#":  # blank, or a comment
+                    continue
+                # a byte order mark opening the line (a file's, or one of the files
+                # concatenated into it) is no text
+                line = head[1:]
+                head = line.lstrip()
+                if not head or head[0] == "#":
+                    continue
             try:
                 if isinstance(raw, BadEncoding):
                     raise StreamError(filename, lineno, "not valid UTF-8")
                 # split_fields' fast path inline: one call less per edge on the hot loop
                 fields = line.split(delimiter) if '"' not in line else split_fields(line, delimiter)
                 if first:
-                    first = self.first = False
-                    header = _header_columns(fields)
-                    if header is not None:
-                        self.order = self.order or header
-                        continue
-                    if self.order is None:
-                        self.order = COLUMNS if len(fields) == 5 else COLUMNS[:4]
-                if at is None:
-                    self.settled()
-                    at, order = self.at, self.order
+                    edge = self._first_line(fields, lineno)
+                    first, at, order = False, self.at, self.order
+                    if edge is not None:
+                        yield edge
+                    continue
                 if len(fields) != len(order):
                     raise StreamError(
                         filename,
@@ -195,14 +460,17 @@ class DelimitedParser:
                     )
                 yield _edge_at(fields, at, filename, lineno)
             except StreamError as exc:
-                if on_error is None:
+                if on_error is None or isinstance(exc, UnreadableInput):
                     raise
                 on_error(exc, line)
             except csv.Error as exc:
-                err = StreamError(filename, lineno, f"malformed line ({exc})")
+                err = StreamError(filename, lineno, f"malformed line ({_escaped(str(exc))})")
                 if on_error is None:
                     raise err from None
                 on_error(err, line)
+
+
+_MARKS = "#" + BOM  # what may open a line not read as it is: a comment, a byte order mark
 
 
 def _edge_at(fields: list[str], at: tuple, filename: str, lineno: int) -> Edge:
@@ -214,13 +482,14 @@ def _edge_at(fields: list[str], at: tuple, filename: str, lineno: int) -> Edge:
             if value == "":
                 raise StreamError(filename, lineno, f"empty {name}")
     ts_text = fields[i_ts].strip()
-    try:
+    # `time_of` inline for the common case: up to 18 ASCII digits are a time within int64
+    if ts_text.isdigit() and len(ts_text) < 19 and ts_text.isascii():
         ts = int(ts_text)
-    except ValueError:
-        raise StreamError(filename, lineno, f"time '{ts_text}' is not an integer") from None
+    else:
+        ts = time_of(ts_text, filename, lineno)
     op = (fields[i_op].strip() or "+") if i_op is not None else "+"
     if op != "+" and op != "-":
-        raise StreamError(filename, lineno, f"unknown op '{op}' (use + or -)")
+        raise StreamError(filename, lineno, f"unknown op {shown(op)} (use + or -)")
     return (src, trg, label, ts, op)
 
 
@@ -232,7 +501,6 @@ def _jsonl(
     position: list[int] | None = None,
     start: int = 0,
 ) -> Iterator[Edge]:
-    order = columns or COLUMNS
     lineno = start
     for raw in lines:
         if raw is TICK:  # see DelimitedParser.lines
@@ -247,24 +515,10 @@ def _jsonl(
         try:
             if isinstance(raw, BadEncoding):
                 raise StreamError(filename, lineno, "not valid UTF-8")
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise StreamError(filename, lineno, f"invalid JSON ({exc.msg})") from None
-            if isinstance(obj, list):
-                if len(obj) not in (4, 5) or (columns and len(obj) != len(columns)):
-                    raise StreamError(filename, lineno, f"expected 4 or 5 values, found {len(obj)}")
-                values = {k: str(v) for k, v in zip(order, obj)}
-            elif isinstance(obj, dict):
-                values = {_ALIASES.get(k.lower(), k.lower()): str(v) for k, v in obj.items()}
-                missing = [c for c in REQUIRED if c not in values]
-                if missing:
-                    raise StreamError(filename, lineno, f"missing {', '.join(missing)}")
-            else:
-                raise StreamError(filename, lineno, "expected a JSON object or array")
-            yield _edge(values, filename, lineno)
+            indent = len(raw) - len(raw.lstrip())
+            yield _edge(json_values(line, columns, filename, lineno, indent), filename, lineno)
         except StreamError as exc:
-            if on_error is None:
+            if on_error is None or isinstance(exc, UnreadableInput):
                 raise
             on_error(exc, line)
 
@@ -295,8 +549,8 @@ def decoded_lines(stream: Iterable[bytes], filename: str = "") -> Iterator[str]:
             lineno += 1
             yield _decoded(raw)
     except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-        raise StreamError(
-            filename or "<stream>", lineno + 1, f"cannot read the input ({exc})"
+        raise DamagedInput(
+            filename or "<stream>", lineno + 1, f"cannot read the input ({_escaped(str(exc))})"
         ) from None
 
 
@@ -365,8 +619,10 @@ class FileLines:
                 last = _decoded(b"".join(pending))
                 yield [last] if type(last) is BadEncoding else last + "\n"
         except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-            raise StreamError(
-                self.filename or "<stream>", lineno + 1, f"cannot read the input ({exc})"
+            raise DamagedInput(
+                self.filename or "<stream>",
+                lineno + 1,
+                f"cannot read the input ({_escaped(str(exc))})",
             ) from None
 
 
@@ -427,10 +683,38 @@ def read_blocks(
         import gzip
 
         with gzip.open(path, "rb") as handle:
-            yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+            try:
+                yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+            except StreamError as exc:
+                raise blamed(path, exc) from None
         return
     with open(path, "rb") as handle:
         yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+
+
+def blamed(path: str, exc: StreamError) -> StreamError:
+    """`exc`, or the error naming the damage when `path` is a .gz whose data is damaged.
+
+    A damaged .gz gives lines of garbage before its checksum (checked at the end of its data)
+    fails, so a bad line or a time out of order there is the damage's doing. Reads the file
+    again to its end: the cost of an error only."""
+    if isinstance(exc, DamagedInput) or not str(path).endswith(".gz"):
+        return exc
+    import gzip
+
+    lineno = 1
+    try:
+        with gzip.open(path, "rb") as handle:
+            while chunk := handle.read1(_READ):
+                lineno += chunk.count(b"\n")
+    except (OSError, EOFError, zlib.error) as damage:  # gzip.BadGzipFile is an OSError
+        return DamagedInput(
+            exc.filename,
+            exc.line,
+            f"cannot read the input ({_escaped(str(damage))}, found at line {lineno}); "
+            f"this line comes from the damaged data: {exc.reason}",
+        )
+    return exc
 
 
 def parse_lines(

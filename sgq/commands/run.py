@@ -34,6 +34,8 @@ from ..reorder import ordered, ordered_blocks
 from ..run_job import RunJob, output_format
 from ..stream_io import (
     FileLines,
+    StreamError,
+    blamed,
     decoded_lines,
     guess_format,
     parse_blocks,
@@ -341,15 +343,21 @@ def _read_finished_input(job: RunJob, args: argparse.Namespace, columns) -> None
     rejects = job.open_rejects(replay=True)
     position = [0]
     source = _Source(args, columns, position, rejects.bad_line if args.on_error == "skip" else None)
+    limit = job.evaluation.limit
     try:
         per_instant = job.ckpt is not None  # a checkpoint's rows are those of whole instants
         if source.blocks is not None and args.max_lateness is None and job.resume is None:
             groups = block_batches(
-                ordered_blocks(source.blocks, source.name, position), per_instant
+                ordered_blocks(source.blocks, source.name, position, limit), per_instant
             )
         else:
             edges = ordered(
-                source.edges, source.name, position, args.max_lateness, on_late=rejects.late_edge
+                source.edges,
+                source.name,
+                position,
+                args.max_lateness,
+                on_late=rejects.late_edge,
+                limit=limit,
             )
             groups = batches(edges, per_instant)
         job.open_output()
@@ -362,6 +370,8 @@ def _read_finished_input(job: RunJob, args: argparse.Namespace, columns) -> None
         _push_all(job, groups, source)
         job.final_checkpoint()
         job.close_input()
+    except StreamError as exc:  # in a damaged .gz, the damage's doing: said so
+        raise blamed(args.input, exc) from None
     finally:
         source.close()
 

@@ -10,12 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sgq.base.errors import UserError
-from sgq.incremental.deltas import Fans, csv_plain, rows_of
+from sgq.incremental.deltas import INTERVAL_FIELDS, Fans, csv_plain, rows_of
 from sgq.incremental.fan_rows import FanRows
 
 from sgq import stream_io
 from sgq.stream_io import (
-    INTERVAL_FIELDS,
     ResultWriter,
     StreamError,
     _plain_csv,

@@ -88,3 +88,23 @@ def test_memory_stays_within_a_batch(tmp_path):
     tracemalloc.stop()
     assert count == 200_000
     assert peak < 8_000_000, peak
+
+
+@pytest.mark.parametrize(
+    "column, values, message",
+    [
+        ("ts", pa.array([1.5], pa.float64()), "column ts is double, not an integer"),
+        ("ts", pa.array([1], pa.uint64()), "column ts is uint64, not an integer"),
+        ("ts", pa.array([None], pa.int64()), "column\\(s\\) ts hold nulls"),
+        ("src", pa.array([1], pa.int64()), "column src is int64, not text"),
+        ("trg", pa.array([None], pa.string()), "column\\(s\\) trg hold nulls"),
+    ],
+)
+def test_a_part_whose_columns_are_not_edges_is_an_error(tmp_path, column, values, message):
+    """Not what sgq prepare writes: refused, never read as `None` vertices or float times."""
+    d = _write(tmp_path, [[("a", "b", "x", 1, "+")]])
+    table = pq.read_table(d / "edges/part-00000.parquet")
+    table = table.set_column(table.schema.get_field_index(column), column, values)
+    pq.write_table(table, d / "edges/part-00000.parquet")
+    with pytest.raises(UserError, match=message):
+        list(read_prepared(d))

@@ -18,10 +18,12 @@ from sgq.prepare_validate import (
     raw_format,
     validate_lines,
 )
-from sgq.stream_io import decoded_lines, parse_lines
+from sgq.stream_io import StreamError, decoded_lines, parse_lines
 
-_IDS = st.sampled_from(["a", "b", "42", " c", "", "x y", '"q"', "é"])
-_TS = st.sampled_from(["1", "7", " 3 ", "-2", "x", "", "1.5", "99999999999999"])
+_IDS = st.sampled_from(["a", "b", "42", " c", "", "x y", '"q"', "é", "\ufeffa"])
+_TS = st.sampled_from(
+    ["1", "7", " 3 ", "-2", "x", "", "1.5", "99999999999999", "1_0", "+5", "\u0661", str(1 << 63)]
+)
 _OPS = st.sampled_from(["+", "-", "", "*", " - "])
 
 
@@ -33,7 +35,10 @@ def _delimited_line(draw, sep: str) -> bytes:
     if kind == 1:
         return b"# comment"
     if kind == 2:
-        return sep.join(draw(st.permutations(["src", "trg", "label", "ts"]))).encode()
+        names = draw(st.permutations(["src", "trg", "label", "ts"]))
+        extra = draw(st.sampled_from([[], [], ["op"], ["src"], ["weight"]]))  # a bad header too
+        bom = draw(st.sampled_from(["", "", "\ufeff"]))
+        return (bom + sep.join([*names, *extra])).encode()
     if kind == 3:
         return draw(st.binary(max_size=12))
     if kind == 4:
@@ -70,7 +75,19 @@ def _json_line(draw) -> bytes:
         )
     )
     values = [
-        draw(st.one_of(_IDS, _TS, st.integers(-5, 5), st.none(), st.booleans())) for _ in keys
+        draw(
+            st.one_of(
+                _IDS,
+                _TS,
+                st.integers(-5, 5),
+                st.none(),
+                st.booleans(),
+                st.floats(allow_nan=False),
+                st.just([1]),
+                st.integers(1 << 62, 1 << 64),
+            )
+        )
+        for _ in keys
     ]
     import json
 
@@ -78,14 +95,18 @@ def _json_line(draw) -> bytes:
 
 
 def _via_stream_io(data: bytes, fmt: str, cols):
-    """What `sgq run`'s reader makes of the file: good (line, edge) and bad (line, reason)."""
+    """What `sgq run`'s reader makes of the file: good (line, edge) and bad (line, reason),
+    or the error that stops it (a header that cannot be read)."""
     good, bad, pos = [], [], [0]
 
     def on_error(exc, line):
         bad.append((exc.line, exc.reason))
 
-    for edge in parse_lines(decoded_lines(io.BytesIO(data)), fmt, cols, "f", on_error, pos):
-        good.append((pos[0], edge))
+    try:
+        for edge in parse_lines(decoded_lines(io.BytesIO(data)), fmt, cols, "f", on_error, pos):
+            good.append((pos[0], edge))
+    except StreamError as exc:
+        return ("stops", exc.line, exc.reason)
     return good, bad
 
 
@@ -94,7 +115,10 @@ def _via_prepare(data: bytes, fmt: str, cols, header="auto"):
         path = os.path.join(tmp, "f")
         with open(path, "wb") as handle:
             handle.write(data)
-        plan = plan_file(0, path, raw_format(path, fmt), cols, header)
+        try:
+            plan = plan_file(0, path, raw_format(path, fmt), cols, header)
+        except StreamError as exc:
+            return ("stops", exc.line, exc.reason)
         good, bad = [], []
         with open(path, "rb") as handle:
             for lineno, kind, edge, reason in validate_lines(handle, plan):
