@@ -21,7 +21,9 @@ arrays, objects, deep nesting, big integers, a key twice); damaged gzip data. Ea
 `test_inputs_small` runs in the default test command (`python -m pytest`); the
 `@pytest.mark.slow` ones run many more cases (CI's slow step).
 
-What the suite found while it was written (each fixed, and kept as an example below):
+Found while the suite was written, by its properties or while working out what they must
+hold, besides the issue's own cases (each fixed; the first three kept as examples below, the
+fourth is tests/io/test_time_range.py; the suite fails on the code before the fix):
 - in skip mode, the columns of a file without a header were fixed by its first line even when
   that line was bad, so the same file without its bad lines read differently (a 6-field first
   line made every later 5-field line "expected 4 columns");
@@ -31,6 +33,9 @@ What the suite found while it was written (each fixed, and kept as an example be
   mode but `a` in the cleaned file, where the line had become the first;
 - results expiring at 2^62 or later lost their closing rows (the engine's "forever" was 2^62,
   now just past int64).
+And two differences it allows: a file is read a chunk ahead, so its rejects file lists a
+chunk's bad lines before the chunk's late edges (stdin: in line order), and a run that stops
+may have written bad lines past its error; runs that end reject the same lines.
 """
 
 from __future__ import annotations
