@@ -10,9 +10,9 @@ import json
 import pytest
 from incremental_support import compile_text
 from sgq.incremental.operators.path_closure import PathClosureOp
-from sgq.state_codec import decode, encode
 
 from sgq import PlanOptions, Tuning
+from sgq.state_codec import decode, encode
 
 STREAM = [
     ("h", "t", "a", 0),
