@@ -42,13 +42,21 @@ def contains(dfa: DFA, q: int | None, t: int) -> bool:
     return True
 
 
+def _widening(dfa: DFA, q: int) -> bool:
+    """Whether `[q] ⊇ [q2]` for every move `q -> q2`. Containment is transitive, so every
+    state a state `q` reaches by a non-empty word has its suffix language inside `[q]` exactly
+    when each move on the way keeps it so: the containment property over a set closed under
+    moves needs one test per move, not one per pair of states (a minute, otherwise, for the
+    80 states of `l0*/l1*/.../l79*`)."""
+    return all(contains(dfa, q, q2) for q2 in set(dfa.delta[q].values()))
+
+
 def conflict_free(dfa: DFA) -> bool:
     """Whether no graph can make `dfa` conflict (the module docstring's two conditions)."""
     start = dfa.start
     inner = dfa.reachable_by_nonempty(start)
-    for q in inner:
-        if not all(contains(dfa, q, t) for t in dfa.reachable_by_nonempty(q)):
-            return False
+    if not all(_widening(dfa, q) for q in inner):
+        return False
     for t in inner:
         for letter, t2 in dfa.delta[t].items():
             if not contains(dfa, dfa.delta[start].get(letter), t2):
@@ -62,12 +70,22 @@ def conflict_free_states(dfa: DFA) -> set[int]:
     automaton started at `r`). A walk from `(w, r)` that visits no vertex of a given set can
     be cut to a simple path that spells a word of `[r]` and avoids that set; so past such a
     state the best simple continuation is the widest walk (state/simple_search.py)."""
-    out = set()
-    for r in range(len(dfa.delta)):
-        states = {r} | dfa.reachable_by_nonempty(r)
-        if all(contains(dfa, q, t) for q in states for t in dfa.reachable_by_nonempty(q)):
-            out.add(r)
-    return out
+    n = len(dfa.delta)
+    back: list[list[int]] = [[] for _ in range(n)]
+    for q, moves in enumerate(dfa.delta):
+        for q2 in set(moves.values()):
+            back[q2].append(q)
+    # `r` qualifies when no state it reaches (itself included) has a narrowing move
+    # (`_widening`): every state from which a narrowing one is reached does not
+    bad = [q for q in range(n) if not _widening(dfa, q)]
+    reaching = set(bad)
+    while bad:
+        q = bad.pop()
+        for p in back[q]:
+            if p not in reaching:
+                reaching.add(p)
+                bad.append(p)
+    return set(range(n)) - reaching
 
 
 def shortcut(vertices: list, edges: list) -> list:

@@ -216,6 +216,14 @@ NESTING_TOO_DEEP = (
     "the plan of '{name}' nests deeper than {limit} operators ({depth}: {chain}); "
     "derive it through fewer rules, one on top of another"
 )
+AUTOMATON_TOO_LARGE = (
+    "the automaton of this regular expression has more than {limit} states (each letter "
+    "after a repeated alternation, as in (a|b)*/a/(a|b)/(a|b), doubles them)"
+)
+SIMPLE_AUTOMATON_TOO_LARGE = (
+    "the automaton of this simple path atom has more than {limit} moves; a simple path is "
+    "searched per move, so write fewer letters under * or + in one atom"
+)
 BODY_TOO_LONG = (
     "a rule body joins at most {limit} atoms, this one {count}: write the join as rules over "
     "parts of it"
@@ -362,6 +370,14 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
             + "".join(f"P{i}(x, y) :- P{i - 1}(x, y).\n" for i in range(1, 260))
             + ".output P259",
         ),
+    ),
+    (
+        AUTOMATON_TOO_LARGE,
+        (_W + "Answer(x, y) :- [(a|b)*/a" + "/(a|b)" * 12 + "](x, y).",),
+    ),
+    (
+        SIMPLE_AUTOMATON_TOO_LARGE,
+        (_W + "Answer(x, y) :- simple [" + "/".join(f"l{i}*" for i in range(70)) + "](x, y).",),
     ),
     (
         BODY_TOO_LONG,

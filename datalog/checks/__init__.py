@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .aliases import check_aliases
 from .arity import check_binary_atoms
+from .automaton_size import check_automaton_size
 from .body_size import check_body_size
 from .comparisons import check_comparisons
 from .context import CheckContext, DirectiveFacts, directive_facts
@@ -51,6 +52,7 @@ ALL_CHECKS = (
     check_has_output,
     check_no_recursion,
     check_nesting_depth,
+    check_automaton_size,
     check_aliases,
     check_simple_targets,
 )

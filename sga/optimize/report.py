@@ -10,7 +10,7 @@ from ..cost.plan_cost import CostModel
 from ..cost.statistics import StreamStatistics
 from ..explain import DOT_HEADER, dot_nodes, explain_data, explain_text
 from .memo import MAX_WIDTH
-from .search import MARGIN, Optimized, RankedPlan
+from .search import MARGIN, MAX_PRICED, Optimized, RankedPlan
 
 
 def _note(model: CostModel):
@@ -39,6 +39,11 @@ def _extra(model: CostModel):
 
 
 def _verdict(result: Optimized) -> str:
+    if result.spent:
+        return (
+            f"today's plan kept (estimated {result.today.cost:.4g}; the alternatives were "
+            "too many to rank)"
+        )
     if result.chosen is result.today:
         best = result.ranked[0].cost if result.ranked else result.today.cost
         return (
@@ -56,6 +61,8 @@ def optimized_text(result: Optimized, stats: StreamStatistics, plans: int) -> st
     """The verdict, the chosen plan annotated with costs, and `plans` ranked alternatives."""
     model = CostModel(stats)
     budget = "; budget exhausted" if result.exhausted else ""
+    if result.spent:
+        budget += f"; search stopped after {MAX_PRICED} sub-plans priced: today's plan kept"
     if result.skipped:
         budget += (
             f"; {result.skipped} operator{'s' if result.skipped != 1 else ''} wider than "

@@ -28,15 +28,24 @@ from ..rewrite.equivalences import EXACT, RULES
 from .memo import Memo, with_children
 
 #: a plan replaces today's only when estimated to cost at most this fraction of it (at 0.5 the
-#: flat join of RPQ Q11 on snb, estimated cheaper than today's nested one, replaced it and
-#: ran slower: docs/optimizer.md)
+#: flat join of RPQ Q11 on snb, estimated 2.0x cheaper than today's nested one, replaced it
+#: and ran 4% slower: docs/optimizer.md)
 MARGIN = 0.25
 #: sub-plans kept per group
 KEEP = 6
 #: combinations of its children's kept sub-plans priced per expression, the cheapest-ranked
-#: first: all of them grow as KEEP to the expression's arity (a generated 6-atom rule would
-#: price a hundred thousand of them)
+#: first: all of them grow as KEEP to the expression's arity (a generated 6-atom rule took 30 s
+#: to plan, pricing 100k of them)
 COMBINATIONS = 2 * KEEP
+#: sub-plans the search may price in all (the spec programs' most: 44): a program whose
+#: memo holds more alternatives than that (a rule joining dozens of atoms, two thousand
+#: expressions) runs today's plan, and `sgq explain --optimize` says so, rather than spend
+#: seconds ranking them
+MAX_PRICED = 1000
+
+
+class _BudgetSpent(Exception):
+    """The search priced `MAX_PRICED` sub-plans without finishing."""
 
 
 @attrs.frozen
@@ -49,8 +58,9 @@ class RankedPlan:
 class Optimized:
     """The optimizer's answer: `chosen` (what runs), `today` (the plan without the optimizer)
     with its cost, the `ranked` alternatives (cheapest first), whether the memo's budget
-    ran out (`exhausted`), and how many expressions were too wide to explore (`skipped`:
-    kept as the rewrite passes left them, memo.MAX_WIDTH)."""
+    ran out (`exhausted`), how many expressions were too wide to explore (`skipped`: kept as
+    the rewrite passes left them, memo.MAX_WIDTH), and whether the search gave up after
+    `MAX_PRICED` sub-plans (`spent`: then `chosen` is `today`)."""
 
     chosen: RankedPlan
     today: RankedPlan
@@ -59,6 +69,7 @@ class Optimized:
     expressions: int
     exhausted: bool
     skipped: int = 0
+    spent: bool = False
 
 
 class _Search:
@@ -66,8 +77,12 @@ class _Search:
         self.memo, self.model, self.keep = memo, model, keep
         self.best: dict[int, list[Op]] = {}
         self.active: set[int] = set()
+        self.priced = 0
 
     def cost(self, op: Op) -> float:
+        self.priced += 1
+        if self.priced > MAX_PRICED:
+            raise _BudgetSpent
         return self.model.total((op,))
 
     def plans(self, group: int) -> list[Op]:
@@ -182,7 +197,12 @@ def optimize(
     memo.explore()
     model = CostModel(stats)
     search = _Search(memo, model, max(KEEP, alternatives))
-    per_root = [search.plans(g) for g in roots]
+    try:
+        per_root = [search.plans(g) for g in roots]
+    except _BudgetSpent:  # today's plan, unranked
+        today = RankedPlan(plan, model.total(plan.outputs))
+        groups, expressions = len(memo.groups), memo.expressions
+        return Optimized(today, today, (today,), groups, expressions, True, memo.skipped, True)
     whole: dict[tuple[Op, ...], float] = {}
     for combo in itertools.islice(itertools.product(*per_root), 10_000):
         whole[combo] = model.total(combo)

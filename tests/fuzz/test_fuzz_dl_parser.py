@@ -1,75 +1,20 @@
-"""Fuzzing the `.dl` front end: random token soup, random text and mutations of the shipped
-programs (specs/queries/**/*.dl) through parse + check end in a CheckedProgram or DlErrors
-with a rendered `FILE:LINE:COL: error:` message, never another exception (specs/language.md)."""
+"""Fuzzing the `.dl` front end: random token soup, random text, grammar-aware mutations of the
+shipped programs (specs/queries/**/*.dl), deep nesting and long chains (the strategies of
+dl_programs.py) through parse + check end in a CheckedProgram or DlErrors with a rendered
+`FILE:LINE:COL: error:` message, never another exception (specs/language.md). The commands
+end to end, `sgq check` against `sgq run`: test_fuzz_programs.py."""
 
 from __future__ import annotations
 
-import glob
-import os
-
 import pytest
+from dl_programs import PROGRAMS, SOURCES, chain_program, deep_program, mutated_program
+from dl_programs import token_soup as soup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgq.datalog.check import check
 from sgq.datalog.checked import CheckedProgram
 from sgq.datalog.errors import DlErrors
 from sgq.datalog.parser import parse
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROGRAMS = sorted(glob.glob(os.path.join(ROOT, "specs", "queries", "**", "*.dl"), recursive=True))
-SOURCES = [open(p, encoding="utf-8").read() for p in PROGRAMS]
-
-TOKENS = [
-    "A",
-    "Answer",
-    "RL",
-    "a",
-    "b",
-    "knows",
-    '"rdf:type"',
-    "x",
-    "y",
-    "_",
-    "42",
-    '"alice"',
-    "(",
-    ")",
-    ",",
-    ".",
-    ":-",
-    "+",
-    "*",
-    "?",
-    "/",
-    "|",
-    "[",
-    "]",
-    "!=",
-    "=",
-    "as",
-    "P",
-    ".window",
-    ".slide",
-    ".output",
-    ".input",
-    "for",
-    "24h",
-    "0s",
-    "30d",
-    "1",
-    "-1",
-    "1e9",
-    "//c\n",
-    "/*",
-    "*/",
-    "\n",
-    " ",
-    "\t",
-    "é",
-    "\x00",
-    '"',
-    "99999999999999999999999h",
-]
 
 
 def _outcome(text: str) -> None:
@@ -87,7 +32,7 @@ def _outcome(text: str) -> None:
 
 
 @settings(max_examples=400)
-@given(st.lists(st.sampled_from(TOKENS), max_size=40).map(" ".join))
+@given(soup())
 def test_token_soup(text):
     _outcome(text)
 
@@ -96,26 +41,6 @@ def test_token_soup(text):
 @given(st.text(max_size=120))
 def test_random_text(text):
     _outcome(text)
-
-
-@st.composite
-def _mutated_program(draw) -> str:
-    text = draw(st.sampled_from(SOURCES))
-    for _ in range(draw(st.integers(1, 5))):
-        pos = draw(st.integers(0, len(text)))
-        action = draw(st.integers(0, 3))
-        if action == 0:
-            text = text[:pos] + draw(st.sampled_from(TOKENS)) + text[pos:]
-        elif action == 1:
-            end = min(len(text), pos + draw(st.integers(1, 12)))
-            text = text[:pos] + text[end:]
-        elif action == 2:
-            text = text[:pos] + draw(st.text(max_size=3)) + text[pos:]
-        else:
-            other = draw(st.sampled_from(SOURCES))
-            cut = draw(st.integers(0, len(other)))
-            text = text[:pos] + other[cut : cut + 40] + text[pos:]
-    return text
 
 
 def test_shipped_programs_check_or_render():
@@ -128,7 +53,7 @@ def test_shipped_programs_check_or_render():
 
 
 @settings(max_examples=500)
-@given(_mutated_program())
+@given(mutated_program())
 def test_mutated_programs(text):
     _outcome(text)
 
@@ -143,6 +68,18 @@ def test_deep_nesting(depth):
 @given(st.integers(1, 300), st.sampled_from("*+?"))
 def test_stacked_postfix_operators(n, op):
     _outcome(".window 1h\nAnswer(x, y) :- [a" + op * n + "](x, y).")
+
+
+@settings(max_examples=50)
+@given(deep_program())
+def test_deep_programs(text):
+    _outcome(text)
+
+
+@settings(max_examples=8)
+@given(chain_program())
+def test_long_chains(text):
+    _outcome(text)
 
 
 @pytest.mark.parametrize("op", ["*", "?", "+", "*+?"])
