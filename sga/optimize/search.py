@@ -28,14 +28,14 @@ from ..rewrite.equivalences import EXACT, RULES
 from .memo import Memo, with_children
 
 #: a plan replaces today's only when estimated to cost at most this fraction of it (at 0.5 the
-#: flat join of RPQ Q11 on snb, estimated 2.0x cheaper than today's nested one, replaced it
-#: and ran 4% slower: docs/optimizer.md)
+#: flat join of RPQ Q11 on snb, estimated cheaper than today's nested one, replaced it and
+#: ran slower: docs/optimizer.md)
 MARGIN = 0.25
 #: sub-plans kept per group
 KEEP = 6
 #: combinations of its children's kept sub-plans priced per expression, the cheapest-ranked
-#: first: all of them grow as KEEP to the expression's arity (a generated 6-atom rule took 30 s
-#: to plan, pricing 100k of them)
+#: first: all of them grow as KEEP to the expression's arity (a generated 6-atom rule would
+#: price a hundred thousand of them)
 COMBINATIONS = 2 * KEEP
 #: sub-plans the search may price in all (the spec programs' most: 44): a program whose
 #: memo holds more alternatives than that (a rule joining dozens of atoms, two thousand
