@@ -225,6 +225,17 @@ class Dataflow:
             for op in self.ops
             if getattr(op, "native", None) and op.native.rederive or getattr(op, "functional", None)
         ]
+        self._wire(nodes, ids)
+        self._find_outputs(plan, ids)
+        for i, op in enumerate(self.ops):
+            if type(op) is WScanOp and self._reads_by_paths_only(i):
+                op.read_coverage_from(self.indexes[i])  # (its coverage is its index's)
+        self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
+        self.names = [f"#{i} {op_kind(n)}[{_reads(n)}]" for i, n in enumerate(nodes)]
+
+    def _wire(self, nodes: list, ids: dict) -> None:
+        """The edges of the dataflow: each node's consumers `(j, port)`, and the WSCANs each
+        input label goes to (`wscans` over one label, `routes` to a port of one over several)."""
         self.nports = [len(children(node)) for node in nodes]
         self.consumers: list[list[tuple[int, int]]] = [[] for _ in nodes]
         for j, node in enumerate(nodes):
@@ -240,25 +251,24 @@ class Dataflow:
                 else:
                     self.wscans.setdefault(node.label, []).append(i)
         self.reads = frozenset(self.wscans) | frozenset(self.routes)  # the labels read
+        self._sources = {i for scans in self.wscans.values() for i in scans}
+        self._sources |= {i for routes in self.routes.values() for i, _ in routes}
+
+    def _find_outputs(self, plan: Plan, ids: dict) -> None:
+        """The output nodes (each once, in the plan's order), their labels, and whether the
+        dataflow takes spans of instants (`spanning`)."""
         self.outputs: list[int] = []
         for root in plan.outputs:
             if ids[root] not in self.outputs:
                 self.outputs.append(ids[root])
         self._output_set = set(self.outputs)
-        for i, op in enumerate(self.ops):
-            if type(op) is WScanOp and self._reads_by_paths_only(i):
-                op.read_coverage_from(self.indexes[i])  # (its coverage is its index's)
-        self._sources = {i for ids in self.wscans.values() for i in ids}
-        self._sources |= {i for routes in self.routes.values() for i, _ in routes}
-        self.output_labels = {i: nodes[i].label for i in self.outputs}
+        self.output_labels = {i: self.nodes[i].label for i in self.outputs}
         # spans (run_span) only where every output is a PATH or a PATTERN, or a RENAME of
         # one: its results go to the sink, or its rows to the engine's output, instant after
         # instant (its `spans()` says when)
-        outputs = [self.ops[ids[_renamed(nodes[i])]] for i in self.outputs]
+        outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
         self.spanning = all(isinstance(op, (PathOp, PathClosureOp, PatternOp)) for op in outputs)
         self._pattern_spans = any(type(op) is PatternOp for op in outputs)
-        self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
-        self.names = [f"#{i} {op_kind(n)}[{_reads(n)}]" for i, n in enumerate(nodes)]
 
     def _reads_by_paths_only(self, i: int) -> bool:
         """Whether node `i`'s output is read by PATHs only, through its shared index, and is

@@ -11,8 +11,9 @@ run's first ts), so the output needs no coverage of its own: a round's rows foll
 entries its input rows changed and what those entries ended at before the round
 (`EdgeIndex.track`). A key is emitted where its end grows past what it was before the round
 (or it had none reaching `now`), which is the Coalescer's `admit` (one row per key per round,
-the last one it would give). With a 28M-key output (thesis SGA Q7, `Ans(x, m) :- RL+(x, y),
-hasCreator(m, y)`) this is no dictionary of 28M keys and no covered combination re-admitted.
+the last one it would give). With an output of tens of millions of keys (thesis SGA Q7,
+`Ans(x, m) :- RL+(x, y), hasCreator(m, y)`) this is no dictionary of them all and no covered
+combination re-admitted.
 
 As the engine's interval output, the keys through one group of the functional side's entries
 (one y, one end, in ts order: state/join_side.py) go out as one or two fans (fan_rows.py), and
@@ -182,52 +183,83 @@ def _emit(
             continue
         entries = mine_by_y[y]
         moved = other_changed.get(y)
-        buckets = groups.get(y) if groups is not None and moved is None else None
-        ended = other.sources(y) if by_end is not None and moved is None else None
-        if buckets is not None and len(group) > 1:
-            # the keys through several entries of y and one group: one cross fan
-            count += other.fans_across(buckets, group, entries, now, grouped)
-            continue
-        for a, before in group.items():
-            ea = entries[a]
-            end_a, ts_a = ea.exp, ea.ts
-            if moved is None:
-                # the other side's entries unchanged: the key's end grows iff the other entry
-                # outlives the old end of this one (or `now`, if that was not live)
+        if moved is not None:  # entries of y changed on both sides
+            _rows_both_changed(rows, group, entries, others, moved, now, a_first, second)
+        # else the other side's entries of y are unchanged: a key's end grows iff the other
+        # entry outlives the old end of this one (or `now`, if that was not live)
+        elif groups is not None and (buckets := groups.get(y)) is not None:
+            count += _group_fans(other, buckets, group, entries, now, grouped)
+        elif by_end is not None and (ended := other.sources(y)) is not None:
+            _end_fans(cross, group, entries, ended, now)
+        else:
+            for a, before in group.items():
+                ea = entries[a]
                 floor = before if before > now else now
-                if buckets is not None:
-                    count += other.fans_past(buckets, a, ts_a, end_a, floor, grouped)
-                elif ended is not None:
-                    cross += [
-                        (srcs, [a], ts_a, end_a if end_a < end_b else end_b)
-                        for end_b, srcs in ended.items()
-                        if end_b > floor
-                    ]
-                else:
-                    _rows_past(rows, a, ts_a, end_a, others, floor, (), a_first)
-                continue
-            if second:  # those through a changed entry of the first side are done
-                floor = before if before > now else now
-                _rows_past(rows, a, ts_a, end_a, others, floor, moved, a_first)
-            else:
-                pairs = []
-                for b, eb in others.items():
-                    end_b = eb.exp
-                    if end_b <= now:
-                        continue
-                    end = end_a if end_a < end_b else end_b
-                    before_b = moved.get(b, end_b)
-                    was = before if before < before_b else before_b
-                    if end > was:  # (end > now: a key that was not live grows)
-                        pairs.append((b, eb))
-                if pairs:
-                    _rows(rows, a, ts_a, end_a, pairs, a_first)
+                _rows_past(rows, a, ea.ts, ea.exp, others, floor, (), a_first)
     if fans is not None:
         if grouped:
             fans.add_counted(grouped, count)
         if cross:
             fans.add_fans(cross)
         fans.extend(rows)
+
+
+def _group_fans(other: JoinSide, buckets, group: dict, entries: dict, now: int, grouped) -> int:
+    """Into `grouped`, the fans of the keys through the changed entries `group` `{a: end
+    before}` of one y and the other side's groups `buckets` of that y (unchanged): cross fans
+    when several entries changed (`JoinSide.fans_across`), else one fan per group that ends
+    after the entry's old end or `now` (`JoinSide.fans_past`). Returns the keys added."""
+    if len(group) > 1:
+        return other.fans_across(buckets, group, entries, now, grouped)
+    count = 0
+    for a, before in group.items():
+        ea = entries[a]
+        floor = before if before > now else now
+        count += other.fans_past(buckets, a, ea.ts, ea.exp, floor, grouped)
+    return count
+
+
+def _end_fans(cross: list, group: dict, entries: dict, ended: dict, now: int) -> None:
+    """Into `cross`, the keys `(b, a)` through the changed entries `group` `{a: end before}`
+    of one y whose other side's entries are unchanged: one cross-product fan per end of
+    those entries (`ended`, `{end: Sources}`) that outlives the key's old end (or `now`)."""
+    for a, before in group.items():
+        ea = entries[a]
+        end_a, ts_a = ea.exp, ea.ts
+        floor = before if before > now else now
+        cross += [
+            (srcs, [a], ts_a, end_a if end_a < end_b else end_b)
+            for end_b, srcs in ended.items()
+            if end_b > floor
+        ]
+
+
+def _rows_both_changed(
+    rows: list, group: dict, entries: dict, others: dict, moved: dict, now, a_first, second
+) -> None:
+    """The rows of the keys through the changed entries `group` `{a: end before}` of one y
+    whose other side's entries changed too (`moved`, `{b: end before}`). A key's old end is
+    the smaller of its entries' old ends; in the `second` pass the keys through a changed
+    entry of the first side are skipped (the first pass emitted them)."""
+    for a, before in group.items():
+        ea = entries[a]
+        end_a, ts_a = ea.exp, ea.ts
+        if second:
+            floor = before if before > now else now
+            _rows_past(rows, a, ts_a, end_a, others, floor, moved, a_first)
+            continue
+        pairs = []
+        for b, eb in others.items():
+            end_b = eb.exp
+            if end_b <= now:
+                continue
+            end = end_a if end_a < end_b else end_b
+            before_b = moved.get(b, end_b)
+            was = before if before < before_b else before_b
+            if end > was:  # (end > now: a key that was not live grows)
+                pairs.append((b, eb))
+        if pairs:
+            _rows(rows, a, ts_a, end_a, pairs, a_first)
 
 
 def _rows_past(rows: list, a, ts_a: int, end_a: int, others: dict, floor: int, skip, a_first):

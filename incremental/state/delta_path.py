@@ -42,6 +42,7 @@ ones re-derived.
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from collections.abc import Collection
 
 from ...base.suffix_languages import shortcut
@@ -163,11 +164,9 @@ class DeltaPath:
 
     def _relax(self, x, tree, parent, v, q, ts, exp, wit, now, reached) -> None:
         """Expand / Propagate from one offer, until nothing improves."""
-        heap, inv = self.heap, self.inv
-        buckets = heap.buckets
+        heap, inv, forward = self.heap, self.inv, self.forward
+        buckets, finals, made = heap.buckets, self.finals, 0
         bucket_exp = bucket = None  # the expiry list of the last node's exp
-        finals, forward = self.finals, self.forward
-        made = 0
         work = [(parent, v, q, ts, exp, wit)]
         while work:
             parent, v, q, ts, exp, wit = work.pop()
@@ -203,36 +202,25 @@ class DeltaPath:
             if q in finals:
                 reached.append((x, v, key, n_ts, n_exp, before))
             for q2, index in forward[q]:
-                row = index.by_src.get(v)
-                if not row:
+                if not (row := index.by_src.get(v)):
                     continue
-                if floor > now and index.ordered:
-                    # A Propagate: every edge expiring by the node's old exp gave its child
-                    # that much already; a row in exp order (EdgeIndex.order_by_exp) read
-                    # from its end stops at the first of them.
-                    edges, stop, base = reversed(row.items()), floor, len(work)
-                else:
-                    edges, stop, base = row.items(), now, None
-                for w, e in edges:
-                    e_exp = e.exp
-                    if e_exp <= stop:
-                        if stop > now:
+                ordered = floor > now and index.ordered  # a Propagate over a row in exp order:
+                stop = floor if ordered else now  # read from its end, up to the first edge
+                base = len(work) if ordered else 0  # that gave its child its old exp already
+                for w, e in reversed(row.items()) if ordered else row.items():
+                    if (e_exp := e.exp) <= stop:
+                        if ordered:
                             break
                         continue
-                    e_ts = e.ts
-                    if e_ts > now:  # a later instant's edge (a span, runtime.run_span)
+                    if (e_ts := e.ts) > now:  # a later instant's edge (a span, runtime.run_span)
                         continue
                     c_exp = n_exp if n_exp < e_exp else e_exp
                     child = tree.get((w, q2))
                     if child is not None and child[1] > now and child[1] >= c_exp:
                         continue
                     work.append((key, w, q2, n_ts if n_ts > e_ts else e_ts, c_exp, e.wit))
-                if base is not None and len(work) > base + 1:
-                    # read newest first: pushed back in the row's order, so that the stack
-                    # pops the latest-expiring child first, as after a full read
-                    pushed = work[base:]
-                    pushed.reverse()
-                    work[base:] = pushed
+                if ordered and len(work) > base + 1:  # pushed back in the row's order, as
+                    work[base:] = work[base:][::-1]  # a full read pushes them (latest on top)
         self.count += made
 
     # ---- deletion: invalidate and reconnect
@@ -449,6 +437,20 @@ class DeltaPath:
         [v, ...]` (a result's one final node: each removed one ends its own result)."""
         if not self.heap.any_by(now):
             return
+        later = self._remove(self.heap.expired(now), now, ended)
+        bucket = self.heap.bucket
+        for exp, items in later.items():
+            bucket(exp).extend(items)
+        if ended and self.several_finals:  # with one final state, a removed node was the last
+            for root, v in list(ended):
+                if self.other_finals_until(root, v) > now:
+                    del ended[(root, v)]  # another final node still holds it
+
+    def _remove(self, items: list, now: int, ended: dict | None) -> dict:
+        """Remove the nodes of the expiry `items` that end at or before `now`, and the trees
+        left with their root only, reporting into `ended` the final-state nodes removed (as
+        `purge` says). Returns `{exp: items}` of the nodes that outlived their items: to be
+        moved on to their exp. O(1) per item."""
         trees, inv = self.trees, self.inv
         finals = self.finals
         several = self.several_finals  # else a result's one final node: its end is that node's
@@ -458,17 +460,12 @@ class DeltaPath:
         last = tree = None  # items come in runs of one root (one relaxation's nodes)
         last_exp = by_root = got = None  # (by_exp: the ended lists of the run's root and exp)
         skipped = 0  # items not of a node removed here
-        later: dict = {}  # exp -> items of nodes that outlived them: moved on to their exp
-        items = self.heap.expired(now)
+        later: dict = defaultdict(list)  # exp -> items of nodes that outlived them
         for item in items:
             root, key, node = item
             exp = node[1]
             if exp > now:
-                moved = later.get(exp)
-                if moved is None:
-                    later[exp] = [item]
-                else:
-                    moved.append(item)
+                later[exp].append(item)
                 skipped += 1
                 continue
             if twice:
@@ -501,21 +498,20 @@ class DeltaPath:
             if not roots:
                 del inv[key]
             if len(tree) == 1:
-                del trees[root]
+                self._drop_tree(root)
                 last = None
-                rkey = (root, self.start)
-                roots = inv[rkey]
-                roots.discard(root)
-                if not roots:
-                    del inv[rkey]
         self.count -= len(items) - skipped
-        bucket = self.heap.bucket
-        for exp, items in later.items():
-            bucket(exp).extend(items)
-        if ended and several:  # with one final state, a removed node was the last
-            for root, v in list(ended):
-                if self.other_finals_until(root, v) > now:
-                    del ended[(root, v)]  # another final node still holds it
+        return later
+
+    def _drop_tree(self, root: str) -> None:
+        """Remove `T_root`, left with its root node only, and that node's inverted-index
+        entry."""
+        del self.trees[root]
+        rkey = (root, self.start)
+        roots = self.inv[rkey]
+        roots.discard(root)
+        if not roots:
+            del self.inv[rkey]
 
     def expires_by(self, now: int) -> bool:
         """Whether some node's exp is at or before `now` (`purge(now)` has work)."""

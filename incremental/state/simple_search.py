@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from functools import partial
 
 from ...base.errors import UserError
 from ...base.suffix_languages import shortcut
@@ -140,22 +141,9 @@ def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict,
                 left[0] -= 1
             best[y] = (exp, ts, path)
 
-    def frame(v, q, width, ts):
-        """A prefix ending at `(v, q)`: its steps into free states completed at once, the
-        others (widest last) left to the depth-first search."""
-        steps = _steps(graph, dfa, v, q, now, useful)
-        sources = [step for step in steps if step[1] in free and step[0] not in on_path]
-        if sources:
-            for y, got in _widest_tails(
-                graph, dfa, sources, width, ts, now, useful, on_path, open_, budget
-            ).items():
-                exp, t_ts, tail = got
-                offer(y, exp, t_ts, tuple(edges) + tail)
-            steps = [step for step in steps if step[1] not in free]
-        return (v, q, width, ts, steps)
-
     on_path = {x}
     edges: list = []
+    frame = partial(_frame, graph, dfa, now, useful, free, on_path, open_, budget, edges, offer)
     stack = [frame(x, dfa.start, float("inf"), -float("inf"))]
     while stack and left[0]:
         v, q, width, ts, steps = stack[-1]
@@ -187,6 +175,22 @@ def search_unmarked(x, dfa, graph, now, budget, open_: dict, reach, known: dict,
                 on_path.discard(v)
                 edges.pop()
     return {y: got for y, got in best.items() if got[2] is not None}
+
+
+def _frame(graph, dfa, now, useful, free, on_path, open_, budget, edges, offer, v, q, width, ts):
+    """The depth-first search's frame of the prefix `edges` ending at `(v, q)` (its interval
+    `[ts, width)`): its steps into free states completed at once by the widest tails (each
+    `offer`ed), the others (widest last) left to the search."""
+    steps = _steps(graph, dfa, v, q, now, useful)
+    sources = [step for step in steps if step[1] in free and step[0] not in on_path]
+    if sources:
+        for y, got in _widest_tails(
+            graph, dfa, sources, width, ts, now, useful, on_path, open_, budget
+        ).items():
+            exp, t_ts, tail = got
+            offer(y, exp, t_ts, tuple(edges) + tail)
+        steps = [step for step in steps if step[1] not in free]
+    return (v, q, width, ts, steps)
 
 
 def _steps(graph, dfa, v, q, now, useful) -> list:
