@@ -1,4 +1,4 @@
-"""Tables and plots of a suite result: the terminal table and docs/benchmarks.md."""
+"""Tables and plots of a suite result: the terminal table and a markdown report of recorded runs."""
 
 from __future__ import annotations
 
@@ -620,7 +620,7 @@ SYSTEMS_TEXT = (
 
 
 def write_report(result: dict, path: Path) -> None:
-    """docs/benchmarks.md: per recorded run its command, machine and table; then deletions,
+    """A markdown report: per recorded run its command, machine and table; then deletions,
     targets and plots over all of them (`result` is one run, or `merge` of several)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     plots = _plots(result, path.parent)

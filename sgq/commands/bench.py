@@ -2,7 +2,8 @@
 
 `--quick` runs a few small workloads (under five minutes) and prints the table; the full run
 adds the thesis workloads, the window and slide sweeps and the Spark baseline, and writes the
-JSON results and, with --report, docs/benchmarks.md with its plots.
+JSON results and, with --report, a markdown report of them with its plots (the recordings
+behind docs/benchmarks.md's tables are made this way).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--report",
         default=None,
         metavar="MD",
-        help="write a markdown report with plots (e.g. docs/benchmarks.md)",
+        help="write a markdown report of the runs with plots (e.g. report.md)",
     )
     parser.add_argument("--cache", default=".bench-cache", help="where generated streams are kept")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per measurement")
