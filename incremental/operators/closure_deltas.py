@@ -18,7 +18,7 @@ O(edges) bitset operations; O(1) per delta. The why: docs/design/path-closure.md
 
 from __future__ import annotations
 
-from ..fan_rows import FanRows
+from ..state.closure_mode import ClosureMode
 from ..state.coalescer import Coalescer
 from ..state.window_closure import WindowClosure
 from ..stateful import restore_into, state_of
@@ -26,55 +26,29 @@ from .native_keys import NativeKeys, adopt_as_rows
 from .path import enter_epsilon
 
 
-class ClosureDeltas:
+class ClosureDeltas(ClosureMode):
     """A PATH's results as native deltas of `sink`, under `label` (`reverse`: an output
     RENAME swapped src and trg)."""
 
     STATE_VERSION = 1  # the window closure and the ε-pairs' keys
 
-    __slots__ = (
-        "closure",
-        "moves",
-        "out",
-        "epsilon",
-        "sink",
-        "label",
-        "reverse",
-        "own_vertex",
-        "fans",
-    )
+    __slots__ = ("out", "epsilon", "sink", "label", "reverse", "own_vertex")
 
     def __init__(
         self, auto, moves: list, sink, key: tuple, own_vertex: bool, nullable: bool, fans: bool
     ) -> None:
         """`own_vertex`: `(v, v)` is no result of the closure (an ε-pair's, or none for a
         simple PATH); `nullable`: the domain's ε-pairs are native keys of `out`."""
-        self.closure = WindowClosure(auto.size, auto.start, auto.finals)
-        self.moves = moves
+        super().__init__(WindowClosure(auto.size, auto.start, auto.finals), moves, fans, cold=False)
         self.out = Coalescer()  # the ε-pairs' keys
         self.sink = sink
         self.label, self.reverse = key
         self.own_vertex = own_vertex
-        self.fans = fans
         self.epsilon = (
             NativeKeys(self.out, sink, self.label, self.reverse, few=True) if nullable else None
         )
 
     # ---- a round
-    def product_edges(self, batches: list, now: int) -> list:
-        return self.closure.product_edges(batches, self.moves, now)
-
-    def exceeds_levels(self, edges: list, most: int) -> bool:
-        """Whether `edges` would make more than `most` live levels."""
-        closure = self.closure
-        live = closure.live_levels()  # (a bound first: a round's new levels are fewer)
-        return (
-            live + len(edges) > most and live + closure.new_levels(e for _a, _b, e in edges) > most
-        )
-
-    def new_rows(self) -> FanRows | list:
-        return FanRows(self.closure.plain) if self.fans else []
-
     def begin(self, now: int) -> list:
         """Before a round at `now`: the pairs of the levels `<= now` leave."""
         self.drop(now, strict=False)
@@ -133,9 +107,6 @@ class ClosureDeltas:
         if self.epsilon is not None:
             self.epsilon.settle(frontier)
         self.drop(frontier, strict=True)
-
-    def density(self) -> tuple:
-        return self.closure.density()
 
     def __len__(self) -> int:
         return len(self.closure) + len(self.out)

@@ -388,6 +388,11 @@ class FanCoverage:
     def has_keys(self, src: Hashable) -> bool:
         return src in self.live
 
+    def keyed(self) -> dict:
+        """`{src: {trg: (start, until)}}` of the sources with keys (read, never changed; a
+        view that follows the coverage until it is restored)."""
+        return self.live
+
     def sources(self) -> list:
         """The sources with keys."""
         return list(self.live)

@@ -59,6 +59,9 @@ class FollowerRows:
         "loops",
         "held",
         # the round, from `begin` to `take_rows`
+        "keyed",
+        "followed",
+        "groups",
         "now",
         "inserted",
         "pairs",
@@ -81,6 +84,9 @@ class FollowerRows:
         self.finals = frozenset(closure.finals)  # b final: (f, b's vertex) holds with the edge
         self.loops = loops  # interval rows may hold (v, v)
         self.held = held  # start nodes without keys in `cover` are held (interval_rows.py)
+        self.keyed: dict = {}  # `succ.keyed()`: the successors with keys
+        self.followed: dict = {}  # the closure's `followed()` and `follower_groups()`
+        self.groups: dict = {}
         self.now = NEVER
         self.inserted = True
         self.pairs: PairRows | None = None
@@ -101,6 +107,8 @@ class FollowerRows:
         rebuild's); `pairs`: where the rows of one source and one target go (None: fans)."""
         self.now, self.inserted, self.pairs = now, inserted, pairs
         self.out, self.before = [], {}
+        self.followed, self.groups = self.closure.followed(), self.closure.follower_groups()
+        self.keyed = self.succ.keyed()
         if changes.renamed:
             self._rename(changes.renamed)
         if changes.made_rows:
@@ -126,8 +134,8 @@ class FollowerRows:
     def successor_found(self, b: int, trgs: list, mask: int, level: int) -> None:
         """A finding `(b, mask, level)` of a successor that is not a start node, its vertices
         `trgs`: its coverage widens, and its followers' rows with it."""
-        if self.holds_inner(b, self.closure.nstates):
-            # (as a held start node's: its findings are its widenings, logged by node)
+        if self.held and b % self.closure.nstates in self.finals and b not in self.keyed:
+            # (held, `holds_inner`: as a held start node, its findings logged by node)
             self.succ.hold(b, trgs, self.now, level)
             self.changed_held(b, trgs, mask, level)
             return
@@ -158,7 +166,7 @@ class FollowerRows:
         apart = self._apart(b, got)
         top_old = NEVER if olds is None else max(olds)
         out = self.out
-        for e, group in closure.groups_of(b).items():
+        for e, group in self.groups[b].items():
             exp = e if e < level else level
             if olds is None:  # all new to b: new to f, starting now
                 trgs, ts = got, now
@@ -187,7 +195,7 @@ class FollowerRows:
             self.before.setdefault(b, {}).update(dict.fromkeys(got, now))
         closure = self.closure
         apart = self._apart(b, got)
-        groups = closure.groups_of(b)
+        groups = self.groups[b]
         # (one mask first: what b reached before at the lowest edge's exp or above; none of
         # the targets, nearly always, and no group drops any)
         low = min(groups)
@@ -236,7 +244,7 @@ class FollowerRows:
         round (`skip`: their rows come with `arrived`) and those whose own vertex is a
         target (`alone`: one by one, `_alone`)."""
         closure, skip = self.closure, self.skip
-        members = closure.followers_of(b)
+        members = self.followed[b]
         if not skip and len(got) == 1:  # (most calls: one target, no follower of the round)
             v = closure.vid.get(got[0])
             if v is not None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from ..fan_rows import FanRows
 from ..sgt import NEVER
 from ..stateful import restore_into, state_of
+from .closure_mode import ClosureMode
 from .coalescer import Coalescer
 from .fan_coverage import FanCoverage
 from .follower_rows import FollowerRows
@@ -35,46 +36,29 @@ from .product_nodes import bits
 from .round_rows import RoundRows
 
 
-class IntervalRows:
+class IntervalRows(ClosureMode):
     """A PATH's interval rows over per-level closures of its product graph."""
 
     STATE_VERSION = 1  # the closure, the coverage, the followers, the clock
 
-    __slots__ = ("closure", "cover", "follow", "moves", "held", "loops", "fans", "clock")
+    __slots__ = ("cover", "follow", "held", "loops", "clock")
 
     def __init__(self, auto, moves: list, loops: bool, fans: bool, cycles: bool) -> None:
         """`auto`: the closures' automaton; `moves[port]`: its transitions `(p, q)` on the
         port's letter; `loops`: rows may hold `(v, v)`; `fans`: only the engine's output
         reads the rows (they go out as fans, sources are held, levels may go coarse);
         `cycles`: `(x, x)` is a cycle's result (LevelClosure)."""
-        self.closure = LevelClosure(
+        closure = LevelClosure(
             auto.size, auto.start, auto.finals, derive=True, cycles=cycles, deferring=fans
         )
+        super().__init__(closure, moves, fans, cold=True)  # (a new source may be a follower)
         self.cover = FanCoverage()
         self.held = fans
-        self.follow = FollowerRows(self.closure, self.cover, loops, self.held)
-        self.moves = moves
+        self.follow = FollowerRows(closure, self.cover, loops, self.held)
         self.loops = loops
-        self.fans = fans
         self.clock = NEVER  # coarse levels: the last round or purge (a level at it may stay)
 
     # ---- a round
-    def product_edges(self, batches: list, now: int) -> list:
-        """The product edges of the round's valid input tuples (a new source interned cold)."""
-        return self.closure.product_edges(batches, self.moves, now, True)
-
-    def exceeds_levels(self, edges: list, most: int) -> bool:
-        """Whether `edges` would make more than `most` live levels."""
-        closure = self.closure
-        live = closure.live_levels()  # (a bound first: a round's new levels are fewer)
-        return (
-            live + len(edges) > most and live + closure.new_levels(e for _a, _b, e in edges) > most
-        )
-
-    def new_rows(self) -> FanRows | list:
-        """An empty result: fans where only the engine's output reads the rows."""
-        return FanRows(self.closure.plain) if self.fans else []
-
     def begin(self, now: int) -> list:
         """Before a round at `now`: drop the levels `<= now`; with coarse levels, those
         before `now`, widening what goes on past them (rows, returned), each at its level."""
@@ -127,7 +111,7 @@ class IntervalRows:
         follow = self.follow
         rnd = RoundRows(closure, self.cover, follow, self.held, self.loops, now, result)
         changes = closure.take_followers()
-        follow.begin(changes, now, inserted, rnd.follower_pairs())
+        follow.begin(changes, now, inserted, rnd.follower_pairs)
         if self.held:  # a held start node getting followers keeps its rows by source
             for f in changes.fresh:
                 self._index(closure.successor(f), now)
@@ -174,9 +158,6 @@ class IntervalRows:
 
     def settle(self, frontier: float) -> None:
         """Nothing: rows carry their ends."""
-
-    def density(self) -> tuple:
-        return self.closure.density()
 
     def handed_over(self, now: int) -> Coalescer:
         """What was emitted, as the Coalescer S-PATH takes over (the followers' derived
@@ -226,7 +207,8 @@ class IntervalRows:
             if v is None or v * ns + start not in followed:
                 cover.unindex(src)
         for b in followed:
-            self._index(b, now)
+            if b % ns == start:
+                self._index(b, now)
 
     def describe(self) -> dict:
         """The bookkeeping by vertex name, for people (docs/design/path-closure.md): the

@@ -155,13 +155,10 @@ class LevelClosure(ProductNodes):
         """`{follower: its successor}` (read, never changed)."""
         return self.sole.succ
 
-    def followers_of(self, b: int) -> dict:
-        """`{follower: None}` of the successor b, in the order they came (read only)."""
-        return self.sole.followers[b]
-
-    def groups_of(self, b: int) -> dict:
-        """`{exp: FollowerGroup}`: b's followers by their edge's exp (state/sole_sources.py)."""
-        return self.sole.groups[b]
+    def follower_groups(self) -> dict:
+        """`{successor: {exp: FollowerGroup}}`: the followers of each followed node by their
+        edge's exp (state/sole_sources.py; read, never changed)."""
+        return self.sole.groups
 
     def successor(self, f: int) -> int:
         """The one node the follower f's edge goes to."""

@@ -217,28 +217,6 @@ class ProductNodes:
             self.vheap.add(exp, i)
         return i
 
-    def product_edges(self, batches: list, moves: list, now: int, cold: bool = False) -> list:
-        """The product edges `(a, b, exp)` of the tuples of `batches` valid after `now`, a
-        batch per letter, `moves[port]` the automaton's moves `(p, q)` on the port's letter
-        (`cold`: a new edge source is interned cold)."""
-        ns, intern = self.nstates, self.intern
-        edges: list = []
-        for port in range(min(len(moves), len(batches))):
-            batch = batches[port]
-            if not batch:
-                continue
-            letter = moves[port]
-            if not letter:
-                continue
-            for u, v, _ts, exp, _wit in batch:
-                if exp <= now:
-                    continue
-                a = intern(u, exp, cold) * ns
-                b = intern(v, exp) * ns
-                for s, q in letter:
-                    edges.append((a + s, b + q, exp))
-        return edges
-
     def graph_of(self, inputs: list, moves: list):
         """`graph(level)`: the product edges of the input indexes' tuples with exp `>= level`
         (a closure's `_check`)."""

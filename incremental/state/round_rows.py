@@ -33,12 +33,14 @@ class RoundRows:
         "closure",
         "cover",
         "follow",
+        "followers",
         "held",
         "loops",
         "now",
         "result",
         "add",
         "pairs",
+        "follower_pairs",
         "shared",
         "again",
         "one_s",
@@ -51,22 +53,21 @@ class RoundRows:
         self.closure = closure
         self.cover = cover
         self.follow = follow
+        self.followers = closure.followed()
         self.held = held  # start nodes without keys are held
         self.loops = loops  # rows may hold (v, v)
         self.now = now
         self.result = result
         self.add = result.add if type(result) is FanRows else None
         self.pairs = PairRows()  # the rows of one source and one target, one fan per exp
+        # (and the followers' of one source and one target, where the rows are fans)
+        self.follower_pairs = self.pairs if self.add is not None else None
         self.shared: dict = {}  # (id(targets), level) -> (targets, level, [held sources])
         self.again: set = set()  # start nodes with keys: held again? (interval_rows.py)
         self.one_s: list = []  # the one-target findings of start nodes with keys, this level
         self.one_t: list = []
         self.named: dict = {}  # mask -> its vertices' names
         self.by_id: dict = {}  # id(mask) -> the same: a mask is not hashed again (O(width))
-
-    def follower_pairs(self) -> PairRows | None:
-        """Where the followers' rows of one source and one target go (None: a list)."""
-        return self.pairs if self.add is not None else None
 
     def take(self, found: list) -> set:
         """The rows of each finding `(x, mask, L)` by x's kind (see the module docstring);
@@ -75,8 +76,9 @@ class RoundRows:
         closure, follow = self.closure, self.follow
         names, ns, start = closure.names, closure.nstates, closure.start
         held, loops, keyless = self.held, self.loops, self.cover.keyless
-        followers = closure.followed()
+        followers = self.followers
         one_s, one_t, fans = self.one_s, self.one_t, self.add is not None
+        by_id, named, final_names = self.by_id, self.named, closure.final_names
         at = last_mask = trgs = last_trgs = last_level = last_srcs = None
         for x, mask, level in found:
             if level != at:
@@ -85,7 +87,13 @@ class RoundRows:
                 at = level
             xv = names[x // ns]
             if mask is not last_mask:  # (consecutive findings mostly share their mask)
-                last_mask, trgs = mask, self._named(mask)
+                last_mask = mask  # (its names once per round, by id: a mask is hashed once)
+                trgs = by_id.get(id(mask))
+                if trgs is None:
+                    trgs = named.get(mask)
+                    if trgs is None:
+                        trgs = named[mask] = final_names(mask)
+                    by_id[id(mask)] = trgs
             if x % ns != start:
                 follow.successor_found(x, trgs, mask, level)
             elif held and keyless(xv):
@@ -109,16 +117,6 @@ class RoundRows:
         if one_s:
             self._one_target(at)
         return self.again
-
-    def _named(self, mask: int) -> list:
-        """The names of the vertices of `mask`, once per round."""
-        got = self.by_id.get(id(mask))
-        if got is None:
-            got = self.named.get(mask)
-            if got is None:
-                got = self.named[mask] = self.closure.final_names(mask)
-            self.by_id[id(mask)] = got
-        return got
 
     def _held(self, x: int, xv, trgs: list, mask: int, level: int) -> tuple | None:
         """A held start node's finding: its rows join the group of its target list and
@@ -145,7 +143,7 @@ class RoundRows:
             else:
                 _trgs, _level, srcs = group
                 srcs.append(xv)
-        if got and x in self.closure.followed():
+        if got and x in self.followers:
             self.follow.changed_held(x, got, mask, level)
         return group
 
@@ -169,7 +167,7 @@ class RoundRows:
             self.result.extend([(xv, t, now, level, None) for t in got])
         else:
             self.result.extend([(xv, t, s, level, None) for t, s in zip(got, starts)])
-        if x in self.closure.followed():
+        if x in self.followers:
             self.follow.changed(x, got, starts, olds, level)
 
     def _one_target(self, level: int) -> None:

@@ -298,8 +298,8 @@ def test_a_follower_gets_no_row_of_its_successors_vertex_without_epsilon_pairs()
         nstates=2,
         start=0,
         finals=[0],
-        groups_of=sole.groups.__getitem__,
-        followers_of=sole.followers.__getitem__,
+        followed=lambda: sole.followers,
+        follower_groups=lambda: sole.groups,
         edge_exp=sole.exp.__getitem__,
     )
     cover = FanCoverage()
