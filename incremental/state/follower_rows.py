@@ -58,10 +58,13 @@ class FollowerRows:
         "finals",
         "loops",
         "held",
-        # the round, from `begin` to `take_rows`
+        # views of the closure's followers and of the successors' keys (`__init__`)
         "keyed",
+        "successors",
+        "edge_exps",
         "followed",
         "groups",
+        # the round, from `begin` to `take_rows`
         "now",
         "inserted",
         "pairs",
@@ -84,9 +87,9 @@ class FollowerRows:
         self.finals = frozenset(closure.finals)  # b final: (f, b's vertex) holds with the edge
         self.loops = loops  # interval rows may hold (v, v)
         self.held = held  # start nodes without keys in `cover` are held (interval_rows.py)
-        self.keyed: dict = {}  # `succ.keyed()`: the successors with keys
-        self.followed: dict = {}  # the closure's `followed()` and `follower_groups()`
-        self.groups: dict = {}
+        self.keyed = self.succ.keyed()  # the successors with keys
+        self.successors, self.edge_exps = closure.followers(), closure.edge_exps()
+        self.followed, self.groups = closure.followed(), closure.follower_groups()
         self.now = NEVER
         self.inserted = True
         self.pairs: PairRows | None = None
@@ -107,8 +110,6 @@ class FollowerRows:
         rebuild's); `pairs`: where the rows of one source and one target go (None: fans)."""
         self.now, self.inserted, self.pairs = now, inserted, pairs
         self.out, self.before = [], {}
-        self.followed, self.groups = self.closure.followed(), self.closure.follower_groups()
-        self.keyed = self.succ.keyed()
         if changes.renamed:
             self._rename(changes.renamed)
         if changes.made_rows:
@@ -121,8 +122,8 @@ class FollowerRows:
             # the followers of this round get their rows whole (`arrived`); the successors of
             # the renewed ones keep their ends before the round for the targets they widen
             self.skip = {*fresh, *renewed}
-            successor = self.closure.successor
-            self.watch = {successor(f) for f in renewed}
+            successors = self.successors
+            self.watch = {successors[f] for f in renewed}
         else:
             self.skip = self.watch = ()
 
@@ -234,9 +235,9 @@ class FollowerRows:
         for f in self.fresh:
             since[f] = now
             self._fresh_rows(f)
-        successor = self.closure.successor
+        successors = self.successors
         for f, exp_before in self.renewed.items():
-            self._rows(f, exp_before, self.before.get(successor(f), {}))
+            self._rows(f, exp_before, self.before.get(successors[f], {}))
 
     # ---- the fans of a group
     def _apart(self, b: int, got: list) -> dict:
@@ -250,13 +251,13 @@ class FollowerRows:
             if v is not None:
                 f = v * closure.nstates + self.start
                 if f in members:
-                    return {closure.edge_exp(f): {f: True}}
+                    return {self.edge_exps[f]: {f: True}}
             return _NOTHING_APART
         apart: dict = {}
-        edge_exp = closure.edge_exp
+        edge_exps = self.edge_exps
         for f in skip:
             if f in members:
-                apart.setdefault(edge_exp(f), {})[f] = False
+                apart.setdefault(edge_exps[f], {})[f] = False
         ns, start = closure.nstates, self.start
         if len(members) < len(got):  # (the fewer read: a cold follower is never a target)
             cold = COLD * ns
@@ -264,7 +265,7 @@ class FollowerRows:
             name_of = closure.name_of
             for f in members:
                 if f < cold and f not in skip and name_of(f // ns) in among:
-                    apart.setdefault(edge_exp(f), {})[f] = True
+                    apart.setdefault(edge_exps[f], {})[f] = True
             return apart
         vid = closure.vid
         for t in got:
@@ -272,7 +273,7 @@ class FollowerRows:
             if v is not None:
                 f = v * ns + start
                 if f in members and f not in skip:
-                    apart.setdefault(edge_exp(f), {})[f] = True
+                    apart.setdefault(edge_exps[f], {})[f] = True
         return apart
 
     def _fan(self, group, odd: dict | None, trgs: list, ts, exp: int) -> None:
@@ -321,10 +322,10 @@ class FollowerRows:
         one fan per end."""
         closure, now = self.closure, self.now
         names, ns = closure.names, closure.nstates
-        b = closure.successor(f)
+        b = self.successors[f]
         own = names[b // ns]
         name = closure.name_of(f // ns)
-        e = closure.edge_exp(f)
+        e = self.edge_exps[f]
         direct = b % ns in self.finals
         if self.holds(b):  # b's ends read off the closure, level by level
             by_until, b_live = self._held_ends(b, name, e)
@@ -386,10 +387,10 @@ class FollowerRows:
         before are not kept): (f, t) grew iff b's end is past `exp_before` or b widened t."""
         closure, now = self.closure, self.now
         names, ns = closure.names, closure.nstates
-        b = closure.successor(f)
+        b = self.successors[f]
         own = names[b // ns]
         name = closure.name_of(f // ns)
-        e = closure.edge_exp(f)
+        e = self.edge_exps[f]
         held = self.holds(b)  # (its coverage with starts: the logged rows)
         keys = self._keys(b, f, self.since[f], e, now, held)
         b_live = self._live(b, now, held)
@@ -519,7 +520,7 @@ class FollowerRows:
         (b's memo there, or e itself), which f's memo then names
         (`LevelClosure.remember_ends`). Its keys go straight to the held log."""
         closure, cover, now = self.closure, self.cover, self.now
-        ns, name_of, followed = closure.nstates, closure.name_of, closure.followed()
+        ns, name_of, followed = closure.nstates, closure.name_of, self.followed
         for f, b, e in made_rows:
             s = self.since.pop(f)
             name = name_of(f // ns)
@@ -584,6 +585,7 @@ class FollowerRows:
         succ = Coalescer()
         restore_into(succ, state["successors"])
         self.succ = FanCoverage.of(succ)
+        self.keyed = self.succ.keyed()
         # a held successor with followers reads its coverage off its rows by source
         logged = state["logged"]
         for src, _rows in logged:

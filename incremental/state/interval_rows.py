@@ -41,7 +41,7 @@ class IntervalRows(ClosureMode):
 
     STATE_VERSION = 1  # the closure, the coverage, the followers, the clock
 
-    __slots__ = ("cover", "follow", "held", "loops", "clock")
+    __slots__ = ("cover", "follow", "followed", "held", "loops", "clock")
 
     def __init__(self, auto, moves: list, loops: bool, fans: bool, cycles: bool) -> None:
         """`auto`: the closures' automaton; `moves[port]`: its transitions `(p, q)` on the
@@ -55,6 +55,7 @@ class IntervalRows(ClosureMode):
         self.cover = FanCoverage()
         self.held = fans
         self.follow = FollowerRows(closure, self.cover, loops, self.held)
+        self.followed = closure.followed()  # (a view)
         self.loops = loops
         self.clock = NEVER  # coarse levels: the last round or purge (a level at it may stay)
 
@@ -109,14 +110,16 @@ class IntervalRows(ClosureMode):
         if not found and not closure.followers_changed():
             return
         follow = self.follow
-        rnd = RoundRows(closure, self.cover, follow, self.held, self.loops, now, result)
+        rnd = RoundRows(
+            closure, self.cover, follow, self.followed, self.held, self.loops, now, result
+        )
         changes = closure.take_followers()
         follow.begin(changes, now, inserted, rnd.follower_pairs)
-        if self.held:  # a held start node getting followers keeps its rows by source
+        if self.held and changes.fresh:  # a held successor keeps its rows by source
+            successors = closure.followers()
             for f in changes.fresh:
-                self._index(closure.successor(f), now)
+                self._index(successors[f], now)
         again = rnd.take(found)
-        rnd.held_rows()
         follow.arrived()
         for x in again:
             self._rehold(x, now)
@@ -192,8 +195,12 @@ class IntervalRows(ClosureMode):
         if b % closure.nstates == closure.start:
             bv = closure.names[b // closure.nstates]
             if cover.keyless(bv) and not cover.has_index(bv):
-                ends = closure.ends_by_level(b, now)
-                cover.index(bv, [(trgs, now, level) for level, trgs in ends])
+                self._index_ends(b, bv, now)
+
+    def _index_ends(self, b: int, bv, now: int) -> None:
+        """Keep the held rows of the start node b (vertex bv) by source, from its live ends."""
+        ends = self.closure.ends_by_level(b, now)
+        self.cover.index(bv, [(trgs, now, level) for level, trgs in ends])
 
     def _index_held(self, now: int) -> None:
         """After a purge: the held sources left without followers keep no rows by source,
@@ -206,9 +213,12 @@ class IntervalRows(ClosureMode):
             v = vid.get(src)
             if v is None or v * ns + start not in followed:
                 cover.unindex(src)
+        names, keyless, has_index = closure.names, cover.keyless, cover.has_index
         for b in followed:
             if b % ns == start:
-                self._index(b, now)
+                bv = names[b // ns]
+                if keyless(bv) and not has_index(bv):
+                    self._index_ends(b, bv, now)
 
     def describe(self) -> dict:
         """The bookkeeping by vertex name, for people (docs/design/path-closure.md): the

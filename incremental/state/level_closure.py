@@ -58,7 +58,7 @@ from math import isqrt
 from ..sgt import NEVER
 from .graph_closure import closure, extend
 from .product_nodes import COLD, ProductNodes, bits
-from .sole_sources import FollowerChanges, SoleSources
+from .sole_sources import NO_CHANGES, FollowerChanges, SoleSources
 
 
 class LevelClosure(ProductNodes):
@@ -140,6 +140,10 @@ class LevelClosure(ProductNodes):
 
     def take_followers(self) -> FollowerChanges:
         """With `derive`: what changed among the followers since the last call."""
+        if not (
+            self.fresh or self.renewed or self.unaliased or self.new_successors or self.renamed
+        ):
+            return NO_CHANGES
         got = FollowerChanges(
             self.renamed, self.fresh, self.renewed, self.unaliased, self.new_successors
         )
@@ -148,12 +152,17 @@ class LevelClosure(ProductNodes):
         return got
 
     def followed(self) -> dict:
-        """`{successor: {follower: None}}` of every followed node (read, never changed)."""
+        """`{successor: {follower: None}}` of every followed node (a view, as the three below:
+        read, never changed, kept up to date, restores included)."""
         return self.sole.followers
 
     def followers(self) -> dict:
         """`{follower: its successor}` (read, never changed)."""
         return self.sole.succ
+
+    def edge_exps(self) -> dict:
+        """`{follower: its edge's exp}` (read, never changed)."""
+        return self.sole.exp
 
     def follower_groups(self) -> dict:
         """`{successor: {exp: FollowerGroup}}`: the followers of each followed node by their

@@ -6,7 +6,7 @@ x's kind it becomes:
 
 - a *held* start node's (no keys of its own: its findings are exactly its widenings): rows
   `[now, L)` of every target, logged, not compared; the held nodes that found one target
-  list at one level go out as one cross-product fan and one log entry (`held_rows`);
+  list at one level go out as one cross-product fan and one log entry (`_held_rows`);
 - a start node's with keys of its own: rows where `FanCoverage.admit_fan` says the key widens
   (a live key keeps its start); the one-target findings of a level are admitted together
   (`admit_pairs`);
@@ -49,11 +49,13 @@ class RoundRows:
         "by_id",
     )
 
-    def __init__(self, closure, cover, follow, held: bool, loops: bool, now: int, result) -> None:
+    def __init__(
+        self, closure, cover, follow, followers: dict, held: bool, loops: bool, now: int, result
+    ) -> None:
         self.closure = closure
         self.cover = cover
         self.follow = follow
-        self.followers = closure.followed()
+        self.followers = followers  # (the closure's `followed()`)
         self.held = held  # start nodes without keys are held
         self.loops = loops  # rows may hold (v, v)
         self.now = now
@@ -70,9 +72,9 @@ class RoundRows:
         self.by_id: dict = {}  # id(mask) -> the same: a mask is not hashed again (O(width))
 
     def take(self, found: list) -> set:
-        """The rows of each finding `(x, mask, L)` by x's kind (see the module docstring);
-        returns the start nodes with keys that found something (held again where they
-        may be, `IntervalRows._rehold`)."""
+        """The rows of each finding `(x, mask, L)` by x's kind (see the module docstring), the
+        held nodes' after all (`_held_rows`); returns the start nodes with keys that found
+        something (held again where they may be, `IntervalRows._rehold`)."""
         closure, follow = self.closure, self.follow
         names, ns, start = closure.names, closure.nstates, closure.start
         held, loops, keyless = self.held, self.loops, self.cover.keyless
@@ -116,11 +118,13 @@ class RoundRows:
                     self._keyed(x, xv, got, level)
         if one_s:
             self._one_target(at)
+        if self.shared:
+            self._held_rows()
         return self.again
 
     def _held(self, x: int, xv, trgs: list, mask: int, level: int) -> tuple | None:
         """A held start node's finding: its rows join the group of its target list and
-        level (`held_rows`); `(x, x)` is a key of the coverage. Returns the group, None if it
+        level (`_held_rows`); `(x, x)` is a key of the coverage. Returns the group, None if it
         has no targets but its own vertex."""
         now, got = self.now, trgs
         if xv in trgs:  # ((x, x): in the coverage, as the ε-pairs)
@@ -179,7 +183,7 @@ class RoundRows:
         self.one_s.clear()
         self.one_t.clear()
 
-    def held_rows(self) -> None:
+    def _held_rows(self) -> None:
         """The rows `[now, L)` of the held nodes' findings, logged (`FanCoverage.hold`): the
         nodes that found one target list at one level as one cross-product fan and one log
         entry; a node alone with one target among the pairs."""

@@ -9,8 +9,9 @@ gains or loses, its followers gain or lose with it.
 Contract: who follows whom, until when (`succ`, `exp`), the followers of each successor
 (`followers`), also grouped by their edge's exp (`groups`): window ends are slide-aligned, so
 the followers of one successor fall into a few groups, and a group's followers get the same
-targets when their successor widens (state/follower_rows.py: one fan per group). Cost: O(1)
-per follower added, renewed, rekeyed or forgotten. The why: docs/design/path-closure.md.
+targets when their successor widens (state/follower_rows.py: one fan per group). The dicts are
+never replaced: readers may keep them as views. Cost: O(1) per follower added, renewed,
+rekeyed or forgotten. The why: docs/design/path-closure.md.
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ class FollowerChanges:
         self.renewed = renewed
         self.made_rows = made_rows
         self.first_followed = first_followed
+
+
+#: no change (read, never changed)
+NO_CHANGES = FollowerChanges({}, [], {}, [], [])
 
 
 class SoleSources:
@@ -143,7 +148,9 @@ class SoleSources:
         return {x: (b, self.exp[x]) for x, b in self.succ.items()}
 
     def restore(self, saved: dict) -> None:
-        self.succ, self.exp, self.followers, self.groups = {}, {}, {}, {}
+        # (in place: readers keep the dicts as views, LevelClosure `followed` and the like)
+        for part in (self.succ, self.exp, self.followers, self.groups):
+            part.clear()
         for x, (b, exp) in saved.items():
             self.add(int(x), int(b), int(exp))
 

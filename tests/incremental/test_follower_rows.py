@@ -300,7 +300,8 @@ def test_a_follower_gets_no_row_of_its_successors_vertex_without_epsilon_pairs()
         finals=[0],
         followed=lambda: sole.followers,
         follower_groups=lambda: sole.groups,
-        edge_exp=sole.exp.__getitem__,
+        followers=lambda: sole.succ,
+        edge_exps=lambda: sole.exp,
     )
     cover = FanCoverage()
     rows = FollowerRows(closure, cover, loops=True)
@@ -316,7 +317,14 @@ def test_follower_rows_state_round_trips():
 
     from sgq.incremental.state.fan_coverage import FanCoverage
 
-    closure = SimpleNamespace(start=0, finals=[0])
+    closure = SimpleNamespace(
+        start=0,
+        finals=[0],
+        followed=dict,
+        follower_groups=dict,
+        followers=dict,
+        edge_exps=dict,
+    )
     rows = FollowerRows(closure, FanCoverage(), loops=True)
     rows.since = {3: 10, 7: 12}
     again = FollowerRows(closure, FanCoverage(), loops=True)
