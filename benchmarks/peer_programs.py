@@ -1,5 +1,5 @@
 """The C++ peers measured in the same run as sgq: S-PATH and LM-SRPQ (the LM-SRPQ paper's
-code), on the shared streams' regular path queries.
+code), on the regular path queries of the shared and the real streams.
 
 The peers are not part of sgq: a user builds them outside the repository and hands the suite
 the program (`sgq bench --systems engine,spath,lmsrpq --peer-program PATH`); docs/benchmarks.md
@@ -42,12 +42,17 @@ QUERIES: dict[str, tuple[int, tuple[str, ...]]] = {
     "shared-so-q2": (3, ("a2q", "c2a")),
     "shared-so-rpq8": (8, ("a2q", "c2a")),
     "shared-so-rpq10": (10, ("a2q", "c2a", "c2q")),
+    "real-collegemsg-q1": (1, ("msg",)),
+    "real-hospital-q2": (3, ("pat", "nur")),
+    "real-high-school-q1": (1, ("contact",)),
+    "real-primary-school-q1": (1, ("contact",)),
+    "real-flights-q1": (1, ("flight",)),
 }
 
 
 def runs_on(system: str, w: Workload) -> bool:
-    """Whether `system` is a peer that has `w`'s query (the peers run regular path queries of
-    the shared streams only)."""
+    """Whether `system` is a peer that has `w`'s query (the peers run the regular path queries
+    of the shared and the real streams that their program knows)."""
     return system not in ALGORITHMS or w.name in QUERIES
 
 
@@ -65,7 +70,7 @@ def check_program(program: str | None) -> str:
 
 
 def integer_stream(stream: Path, cache: Path) -> tuple[Path, dict[str, int]]:
-    """`stream` (a shared CSV stream, gzipped or not) as the peers' integer lines, written
+    """`stream` (a CSV stream `src,trg,label,ts`, gzipped or not) as the peers' integer lines, written
     once into `cache`; with the label codes used."""
     name = stream.name.removesuffix(".gz").removesuffix(".csv")
     out = cache / f"peer-{name}.txt"

@@ -23,13 +23,25 @@ from .peer_programs import ALGORITHMS
 from .workloads import Workload, specs_dir
 
 
-def stream_file(w: Workload, cache: Path) -> Path:
-    """The workload's stream as CSV: a recorded stream of benchmarks/streams/, or generated
-    once and cached by its parameters."""
+def stream_file(w: Workload, cache: Path, data_from: dict | None = None) -> Path:
+    """The workload's stream as CSV: a recorded stream of benchmarks/streams/, a public
+    dataset converted once into the cache (`data_from`: dataset name -> the file `sgq data
+    get --from` takes, for a dataset no installed package ships), or generated once and
+    cached by its parameters."""
     from sgq.generators import generate, write_csv
 
     from .workloads import STREAMS
 
+    if w.dataset is not None:
+        from sgq.datasets import stream, write_stream
+
+        path = cache / str(w.stream)
+        if not path.exists():
+            cache.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            write_stream(stream(w.dataset, (data_from or {}).get(w.dataset)), tmp)
+            os.replace(tmp, path)
+        return path
     if w.stream is not None:
         return STREAMS / w.stream
     cache.mkdir(parents=True, exist_ok=True)
@@ -177,6 +189,7 @@ def run_suite(
     save: Callable[[dict], None] | None = None,
     options: PlanOptions = PlanOptions(),
     peer_program: str | None = None,
+    data_from: dict | None = None,
 ) -> dict:
     """Every system on every workload, `repeat` times each; medians and same-run ratios.
     `save` gets the result so far after each workload (a long run that is stopped keeps its
@@ -200,14 +213,14 @@ def run_suite(
         }
 
     for w in workloads:
-        stream = stream_file(w, cache)
+        stream = stream_file(w, cache, data_from)
         row: dict = {"workload": attrs.asdict(w)}
         plans: dict = {}  # system -> the child's keywords
         for system in systems:
             if w.query.startswith("timing/") and system != "engine":
                 continue  # the baselines have no time variables (specs/semantics.md §4b)
             if not runs_on(system, w):
-                continue  # the peers run the shared streams' regular path queries only
+                continue  # the peers run regular path queries of the shared and real streams
             kw = {}
             if system in ("spath", "lmsrpq"):
                 # the peer program is stopped by its own limit, a little inside the child's

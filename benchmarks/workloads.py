@@ -28,12 +28,15 @@ class Workload:
     slide: int
     seed: int = 1
     deletions: float = 0.0
-    #: a stream file of benchmarks/streams/ instead of a generated one (the shared streams);
+    #: a recorded stream instead of a generated one: a file of benchmarks/streams/ (the shared
+    #: streams), or the name under which the suite's cache keeps a `dataset`'s conversion;
     #: its workloads write their whole delta output, as `sgq run --emit deltas -o FILE` does
     stream: str | None = None
     #: run the query without its time variables and time comparisons (datalog/untimed.py):
     #: the unconstrained twin of a timing workload, on the same stream
     untimed: bool = False
+    #: the public dataset of `sgq data` (docs/data.md) that `stream` converts
+    dataset: str | None = None
 
 
 def specs_dir() -> Path:
@@ -69,6 +72,38 @@ def shared() -> list[Workload]:
         )
         for kind in ("snb", "so")
         for q in ("q1", "q2", "rpq8", "rpq10", "q5", "q6")
+    ]
+
+
+#: the real-stream workloads: (dataset, query of specs/queries/bench/real/) with a 1-day window
+#: and a 1-hour slide, so that the C++ peers take the path queries too
+REAL = (
+    ("collegemsg", "q1"),
+    ("hospital", "q2"),
+    ("high-school", "q1"),
+    ("primary-school", "q1"),
+    ("nycflights13", "q5"),
+    ("flights", "q1"),
+)
+
+
+def real() -> list[Workload]:
+    """Issue 68: a question of each public temporal graph of `sgq data` (`real-...`), run on
+    the whole converted stream. Their streams come from the `data` extra's packages (the
+    flights from the npm tarball given by `sgq bench --data-from`)."""
+    return [
+        Workload(
+            f"real-{name}-{q}",
+            f"bench/real/{name}-{q}.dl",
+            "real",
+            0,
+            0,
+            DAY,
+            3600,
+            stream=f"real-{name}.csv",
+            dataset=name,
+        )
+        for name, q in REAL
     ]
 
 

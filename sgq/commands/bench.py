@@ -63,6 +63,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="add the timing-order workloads, each with and without its time constraints "
         "(engine only; just these: --only=timing)",
     )
+    parser.add_argument(
+        "--real",
+        action="store_true",
+        help="add the real-stream workloads: a question of each dataset of `sgq data` (needs "
+        "the data extra; just these: --only=real-)",
+    )
+    parser.add_argument(
+        "--data-from",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="the file `sgq data get NAME --from` takes, for a dataset no installed package "
+        "ships (the flights: the npm vega-datasets tarball); repeatable",
+    )
     parser.add_argument("--output", "-o", default=None, help="write the JSON results here")
     parser.add_argument(
         "--report",
@@ -162,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
         workloads += [w for w in wl.simple_paths(args.quick) if w.name not in names]
     if args.timing:
         workloads += wl.timing(args.quick)
+    if args.real:
+        workloads += wl.real()
+    data_from = _data_from(args.data_from)
     if args.only:
         wanted = [p for p in args.only.split(",") if p]
         workloads = [w for w in workloads if any(p in w.name for p in wanted)]
@@ -172,8 +189,8 @@ def run(args: argparse.Namespace) -> int:
 
         if not any(w.name in QUERIES for w in workloads):
             raise UserError(
-                "the C++ peers run only the shared streams' path queries "
-                f"({', '.join(QUERIES)}): add them with --only shared-"
+                "the C++ peers run only the path queries of the shared and real streams "
+                f"({', '.join(QUERIES)}): add them with --only shared- or --real --only real-"
             )
     print(
         f"sgq bench: {len(workloads)} workloads x {', '.join(systems)}, "
@@ -203,9 +220,24 @@ def run(args: argparse.Namespace) -> int:
         save=save if args.output else None,
         options=options,
         peer_program=peer_program,
+        data_from=data_from,
     )
     result["command"] = command
     return _show(result, args)
+
+
+def _data_from(given: list[str]) -> dict[str, str]:
+    """`--data-from NAME=FILE` arguments as {dataset name: file}; a UserError names a bad one."""
+    from ..datasets import dataset
+
+    out = {}
+    for item in given:
+        name, sep, path = item.partition("=")
+        if not sep or not path:
+            raise UserError(f"--data-from {item}: expected NAME=FILE (e.g. flights=vega.tgz)")
+        dataset(name)  # an unknown name is an error naming the known ones
+        out[name] = path
+    return out
 
 
 def _spark(args: argparse.Namespace) -> int:
