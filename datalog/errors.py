@@ -262,7 +262,13 @@ ORDER_NOT_TIME = (
     "'{op}' compares time variables only (bound by atom@t); '{name}' is an ordinary variable"
 )
 OFFSET_NOT_TIME = (
-    "a duration can only be added to a time variable (t1 + 1h); '{name}' is an ordinary variable"
+    "a duration can only be added to or taken from a time variable (t1 + 1h, t2 - 5); '{name}' "
+    "is an ordinary variable"
+)
+UNIT_CONSTANT = (
+    "'{text}' is a number with a unit, but a vertex constant has none: write {number}, or "
+    "\"{text}\" for a vertex of that name; a duration only follows '+' or '-' in a time "
+    "comparison ({example})"
 )
 ALIAS_IS_PREDICATE = "alias '{name}' is also the name of a predicate; choose another name"
 ALIAS_REUSED = (
@@ -410,7 +416,18 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
         (_W + "Answer(x, y) :- a(x, y)@t, t != x.", _W + "Answer(x, y) :- a(x, y)@t, t = 5."),
     ),
     (ORDER_NOT_TIME, (_W + "A(x, y) :- a(x, y), x < y.", _W + "A(x, y) :- a(x, y), x >= y.")),
-    (OFFSET_NOT_TIME, (_W + "A(x, y) :- a(x, y), x = y + 1h.",)),
+    (
+        OFFSET_NOT_TIME,
+        (_W + "A(x, y) :- a(x, y), x = y + 1h.", _W + "A(x, y) :- a(x, y), x - 2 != y."),
+    ),
+    (
+        UNIT_CONSTANT,
+        (
+            _W + "A(x, y) :- a(x, y), x != 5m.",
+            _W + "A(x, y) :- a(x, -2h).",
+            _W + "A(x, y) :- a(x, y)@t, b(x, y)@u, t < 3h.",
+        ),
+    ),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),
     (
         ALIAS_REUSED,
