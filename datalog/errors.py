@@ -172,6 +172,10 @@ SYNTAX_DIRECTIVE_VALUE = (
     "here: is a value missing after '.{directive}'?"
 )
 SYNTAX_AFTER_DIRECTIVE = "unexpected '{word}' after '.{directive} {value}' on the same line: {hint}"
+SYNTAX_OFFSET = (
+    "'{op}' in a comparison takes a duration, an integer with an optional unit s, m, h, d or w "
+    "(t1 {op} 1h), not {token}"
+)
 SYNTAX_HEAD = (
     "a rule head is a plain atom such as {name}(x, y); closures and path atoms belong in "
     "rule bodies"
@@ -297,6 +301,13 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
         (".window 10\n.output\nA(x, y) :- a(x, y).", ".window 10 for\nA(x, y) :- a(x, y)."),
     ),
     (SYNTAX_HEAD, (_W + "A+(x, y) :- a(x, y).", _W + "A*(x, y) :- a(x, y).")),
+    (
+        SYNTAX_OFFSET,
+        (
+            _W + "A(x, y) :- a(x, y)@t1, b(x, y)@t2, t1 + t2 < t2.",
+            _W + "A(x, y) :- a(x, y)@t1, b(x, y)@t2, t2 <= t1 - -5.",
+        ),
+    ),
     (
         SYNTAX_AFTER_DIRECTIVE,
         (

@@ -480,6 +480,11 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
             )
     if tok.type in ("PLUS", "STAR") and accepts == {"LPAR"} and before:
         return DlError(errors.SYNTAX_HEAD.format(name=before[-1][1]), loc, filename, text)
+    if {"INT", "DURATION"} <= accepts and before and before[-1][1] in ("+", "-"):
+        # a comparison's side: `t1 + x`, `t2 - -5`
+        return DlError(
+            errors.SYNTAX_OFFSET.format(op=before[-1][1], token=f"'{tok}'"), loc, filename, text
+        )
     if "DOT" in accepts and before and _line_of(text, before[-1][2]) < tok.line:
         # the statement ended on an earlier line without its '.'
         first = before[-1]
