@@ -10,6 +10,8 @@ their own modules; nothing is cached on the nodes (STYLE.md, Soufflé's analyses
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 
@@ -59,6 +61,15 @@ class Anon:
 
 
 Term = Var | Const | Anon
+
+
+def has_unit(term: Term) -> bool:
+    """Whether `term` is a number written with a unit where a vertex constant stands (`5m`):
+    the parser keeps it, unquoted, so that the checker can say what to write instead."""
+    return isinstance(term, Const) and not term.quoted and not _INTEGER.fullmatch(term.value)
+
+
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 # ---- regular expressions of path atoms ---------------------------------------------------
@@ -203,8 +214,11 @@ class PathAtom:
 class Comparison:
     """`x = y` or `x != y` in a rule body: a FILTER, never a generator of bindings.
 
-    Between time variables also `<`, `<=`, `>`, `>=`, and a duration added to (`offset_op`
-    "+") or taken from ("-") the right side: `t2 <= t1 + 1h` (specs/semantics.md §4b)."""
+    Between time variables also `<`, `<=`, `>`, `>=`, and on either side a duration added
+    (`+`) or taken (`-`): `t2 <= t1 + 1h`, `t1 + 2 < t2`, `t2 - 1m >= t1 + 5` (specs/semantics.md
+    §4b). The node keeps the comparison as written (`offset` / `offset_op` on the right,
+    `left_offset` / `left_offset_op` on the left); `shift` gives its one normal form,
+    `left op right + shift`, which is all the planner reads."""
 
     left: Term
     op: str  # "=", "!=", "<", "<=", ">", ">="
@@ -212,13 +226,26 @@ class Comparison:
     loc: Loc | None = _loc()
     offset: Duration | None = attrs.field(default=None, kw_only=True)
     offset_op: str = attrs.field(default="+", kw_only=True)  # "+" or "-"
+    left_offset: Duration | None = attrs.field(default=None, kw_only=True)
+    left_offset_op: str = attrs.field(default="+", kw_only=True)  # "+" or "-"
 
     @property
     def shift(self) -> int:
-        """The signed offset in time units: `t1 + 1h` -> 3600, `t1 - 5` -> -5, none -> 0."""
-        if self.offset is None:
-            return 0
-        return self.offset.value if self.offset_op == "+" else -self.offset.value
+        """The signed difference of the two sides' offsets in time units, so that the
+        comparison reads `left op right + shift`: `t2 <= t1 + 1h` -> 3600, `t1 + 2 < t2` -> -2,
+        `t2 - 1m >= t1 + 5` -> 65, none -> 0."""
+        return _signed(self.offset, self.offset_op) - _signed(self.left_offset, self.left_offset_op)
+
+    @property
+    def has_offset(self) -> bool:
+        """Whether either side adds or takes a duration."""
+        return self.offset is not None or self.left_offset is not None
+
+
+def _signed(offset: Duration | None, op: str) -> int:
+    if offset is None:
+        return 0
+    return offset.value if op == "+" else -offset.value
 
 
 Literal = Atom | Closure | PathAtom | Comparison

@@ -172,6 +172,10 @@ SYNTAX_DIRECTIVE_VALUE = (
     "here: is a value missing after '.{directive}'?"
 )
 SYNTAX_AFTER_DIRECTIVE = "unexpected '{word}' after '.{directive} {value}' on the same line: {hint}"
+SYNTAX_OFFSET = (
+    "'{op}' in a comparison takes a duration, an integer with an optional unit s, m, h, d or w "
+    "(t1 {op} 1h), not {token}"
+)
 SYNTAX_HEAD = (
     "a rule head is a plain atom such as {name}(x, y); closures and path atoms belong in "
     "rule bodies"
@@ -262,7 +266,13 @@ ORDER_NOT_TIME = (
     "'{op}' compares time variables only (bound by atom@t); '{name}' is an ordinary variable"
 )
 OFFSET_NOT_TIME = (
-    "a duration can only be added to a time variable (t1 + 1h); '{name}' is an ordinary variable"
+    "a duration can only be added to or taken from a time variable (t1 + 1h, t2 - 5); '{name}' "
+    "is an ordinary variable"
+)
+UNIT_CONSTANT = (
+    "'{text}' is a number with a unit, but a vertex constant has none: write {number}, or "
+    "\"{text}\" for a vertex of that name; a duration only follows '+' or '-' in a time "
+    "comparison ({example})"
 )
 ALIAS_IS_PREDICATE = "alias '{name}' is also the name of a predicate; choose another name"
 ALIAS_REUSED = (
@@ -291,6 +301,13 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
         (".window 10\n.output\nA(x, y) :- a(x, y).", ".window 10 for\nA(x, y) :- a(x, y)."),
     ),
     (SYNTAX_HEAD, (_W + "A+(x, y) :- a(x, y).", _W + "A*(x, y) :- a(x, y).")),
+    (
+        SYNTAX_OFFSET,
+        (
+            _W + "A(x, y) :- a(x, y)@t1, b(x, y)@t2, t1 + t2 < t2.",
+            _W + "A(x, y) :- a(x, y)@t1, b(x, y)@t2, t2 <= t1 - -5.",
+        ),
+    ),
     (
         SYNTAX_AFTER_DIRECTIVE,
         (
@@ -410,7 +427,18 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
         (_W + "Answer(x, y) :- a(x, y)@t, t != x.", _W + "Answer(x, y) :- a(x, y)@t, t = 5."),
     ),
     (ORDER_NOT_TIME, (_W + "A(x, y) :- a(x, y), x < y.", _W + "A(x, y) :- a(x, y), x >= y.")),
-    (OFFSET_NOT_TIME, (_W + "A(x, y) :- a(x, y), x = y + 1h.",)),
+    (
+        OFFSET_NOT_TIME,
+        (_W + "A(x, y) :- a(x, y), x = y + 1h.", _W + "A(x, y) :- a(x, y), x - 2 != y."),
+    ),
+    (
+        UNIT_CONSTANT,
+        (
+            _W + "A(x, y) :- a(x, y), x != 5m.",
+            _W + "A(x, y) :- a(x, -2h).",
+            _W + "A(x, y) :- a(x, y)@t, b(x, y)@u, t < 3h.",
+        ),
+    ),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),
     (
         ALIAS_REUSED,

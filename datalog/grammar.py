@@ -149,7 +149,8 @@ class _ToAst(Transformer_NonRecursive):
         return ast.Atom(pred.name, args, quoted=pred.quoted, simple=True, loc=_loc_of(simple))
 
     def closure(self, meta, children):
-        simple, pred, op, args, time, _as, alias = children
+        simple, name, op, args, time, _as, alias = children
+        pred = self.pred_name(meta, [name])
         return ast.Closure(
             pred.name,
             str(op),
@@ -179,8 +180,12 @@ class _ToAst(Transformer_NonRecursive):
         return tok
 
     def comparison(self, meta, children):
-        left, op, right, offset_op, offset = children
-        extra = {} if offset is None else {"offset": offset, "offset_op": str(offset_op)}
+        (left, left_op, left_offset), op, (right, right_op, right_offset) = children
+        extra = {}
+        if left_offset is not None:
+            extra.update(left_offset=left_offset, left_offset_op=str(left_op))
+        if right_offset is not None:
+            extra.update(offset=right_offset, offset_op=str(right_op))
         return ast.Comparison(
             left,
             str(op),
@@ -188,6 +193,17 @@ class _ToAst(Transformer_NonRecursive):
             loc=ast.Loc(meta.line, meta.column, meta.end_line, meta.end_column),
             **extra,
         )
+
+    def side(self, meta, children):
+        """A comparison's side: its term, then the offset's sign and duration (or None)."""
+        tok, offset_op, offset = children
+        term = {
+            "NAME": self.variable,
+            "STRING": self.string_const,
+            "SIGNED_INT": self.int_const,
+            "UNIT_INT": self.unit_const,
+        }[tok.type](meta, [tok])
+        return term, offset_op, offset
 
     def offset(self, meta, children):
         return self.duration(meta, children)
@@ -208,6 +224,12 @@ class _ToAst(Transformer_NonRecursive):
     def int_const(self, meta, children):
         (tok,) = children
         return ast.Const(str(int(str(tok))), quoted=False, loc=_loc_of(tok))
+
+    def unit_const(self, meta, children):
+        """`5m` where a vertex constant stands: kept as written, unquoted, for
+        checks/constant_units.py to report."""
+        (tok,) = children
+        return ast.Const(str(tok), quoted=False, loc=_loc_of(tok))
 
     def pred_name(self, meta, children):
         (tok,) = children
@@ -257,9 +279,9 @@ _TOKEN_NAMES = {
     "STAR": "'*'",
     "PLUS": "'+'",
     "QMARK": "'?'",
-    "CLOSURE_OP": "'+' or '*'",
+    "MINUS": "'-'",
+    "UNIT_INT": "an integer",
     "COMPARE_OP": "a comparison ('=', '!=', '<', '<=', '>', '>=')",
-    "OFFSET_OP": "'+' or '-'",
     "AT": "'@'",
     "__ANON_0": "':-'",
     "FOR": "'for'",
@@ -456,8 +478,13 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
                 filename,
                 text,
             )
-    if tok.type in ("CLOSURE_OP", "PLUS", "STAR") and accepts == {"LPAR"} and before:
+    if tok.type in ("PLUS", "STAR") and accepts == {"LPAR"} and before:
         return DlError(errors.SYNTAX_HEAD.format(name=before[-1][1]), loc, filename, text)
+    if {"INT", "DURATION"} <= accepts and before and before[-1][1] in ("+", "-"):
+        # a comparison's side: `t1 + x`, `t2 - -5`
+        return DlError(
+            errors.SYNTAX_OFFSET.format(op=before[-1][1], token=f"'{tok}'"), loc, filename, text
+        )
     if "DOT" in accepts and before and _line_of(text, before[-1][2]) < tok.line:
         # the statement ended on an earlier line without its '.'
         first = before[-1]

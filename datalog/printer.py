@@ -15,6 +15,7 @@ from . import ast
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INT = re.compile(r"-?(0|[1-9][0-9]*)")
+_UNIT_INT = re.compile(r"-?[0-9]+[A-Za-z_][A-Za-z0-9_]*")
 _KEYWORDS = frozenset({"for", "as"})
 
 
@@ -38,6 +39,8 @@ def term_text(term: ast.Term) -> str:
         return "_"
     if not term.quoted and _INT.fullmatch(term.value) and term.value != "-0":
         return term.value
+    if not term.quoted and _UNIT_INT.fullmatch(term.value):
+        return term.value  # `5m` where a vertex constant stands: reported by the checker
     return quote(term.value)
 
 
@@ -92,10 +95,13 @@ def literal_text(literal: ast.Literal) -> str:
     if isinstance(literal, ast.PathAtom):
         args = args_text(literal.args) + _time(literal)
         return _simple(literal) + f"[{regex_text(literal.regex)}]" + args + _alias(literal)
-    text = f"{term_text(literal.left)} {literal.op} {term_text(literal.right)}"
-    if literal.offset is not None:
-        text += f" {literal.offset_op} {literal.offset.text}"
-    return text
+    left = _side(literal.left, literal.left_offset, literal.left_offset_op)
+    return f"{left} {literal.op} {_side(literal.right, literal.offset, literal.offset_op)}"
+
+
+def _side(term: ast.Term, offset: ast.Duration | None, op: str) -> str:
+    """A comparison's side as written: `t1`, `t1 + 1h`, `t2 - 6`."""
+    return term_text(term) if offset is None else f"{term_text(term)} {op} {offset.text}"
 
 
 def rule_text(rule: ast.Rule) -> str:

@@ -63,12 +63,18 @@ _ORDERS = {
 
 
 def _time_filter(lit: Comparison):
-    """`t_left op t_right + offset` over the start columns."""
-    shift = 0 if lit.offset is None else lit.offset.value
-    if lit.offset_op == "-":
-        shift = -shift
-    right = F.col(_time_col(lit.right.name)) + F.lit(shift)
-    return _ORDERS[lit.op](F.col(_time_col(lit.left.name)), right)
+    """`t_left ± d op t_right ± e` over the start columns, each side as written."""
+    left = _time_side(lit.left.name, lit.left_offset, lit.left_offset_op)
+    right = _time_side(lit.right.name, lit.offset, lit.offset_op)
+    return _ORDERS[lit.op](left, right)
+
+
+def _time_side(name: str, offset, op: str):
+    """A start column with a comparison side's duration added (`+`) or taken (`-`)."""
+    column = F.col(_time_col(name))
+    if offset is None:
+        return column
+    return column + F.lit(offset.value) if op == "+" else column - F.lit(offset.value)
 
 
 def evaluate_rule(rule: Rule, atom_relation, starts=None) -> DataFrame:

@@ -187,7 +187,9 @@ class _Translator:
         )
 
     def time_comparison(self, lit: ast.Comparison, times_of) -> TimeCondition:
-        """`t2 <= t1 + 1h` -> TimeCondition("t2", "<=", "t1", 3600)."""
+        """`t2 <= t1 + 1h` -> TimeCondition("t2", "<=", "t1", 3600); an offset on the left moves
+        to the right, `t1 + 2 < t2` -> TimeCondition("t1", "<", "t2", -2) (the comparison's
+        normal form, `ast.Comparison.shift`), so the operators see one form."""
         left, right = lit.left, lit.right
         if not (
             isinstance(left, ast.Var)

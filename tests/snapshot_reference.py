@@ -335,6 +335,13 @@ class Runs:
         return self.current[key]
 
 
+def _time_side(start: int, offset, op: str) -> int:
+    """A start with a comparison side's duration added (`+`) or taken (`-`), as written."""
+    if offset is None:
+        return start
+    return start + offset.value if op == "+" else start - offset.value
+
+
 def _time_vars(rule) -> set[str]:
     return {
         lit.time for lit in rule.body if not isinstance(lit, Comparison) and lit.time is not None
@@ -358,9 +365,9 @@ def evaluate_rule(
 
     def compare(c, binding) -> bool:
         if isinstance(c.left, Var) and c.left.name in times:
-            left, right = binding["@" + c.left.name], binding["@" + c.right.name]
-            shift = 0 if c.offset is None else c.offset.value
-            return TIME_OPS[c.op](left, right + (shift if c.offset_op == "+" else -shift))
+            left = _time_side(binding["@" + c.left.name], c.left_offset, c.left_offset_op)
+            right = _time_side(binding["@" + c.right.name], c.offset, c.offset_op)
+            return TIME_OPS[c.op](left, right)
         equal = _term_value(c.left, binding) == _term_value(c.right, binding)
         return equal == (c.op == "=")
 

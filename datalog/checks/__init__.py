@@ -9,6 +9,7 @@ from .arity import check_binary_atoms
 from .automaton_size import check_automaton_size
 from .body_size import check_body_size
 from .comparisons import check_comparisons
+from .constant_units import check_constant_units
 from .context import CheckContext, DirectiveFacts, directive_facts
 from .directive_duplicates import check_duplicates
 from .directive_duration_values import check_duration_values
@@ -43,6 +44,7 @@ ALL_CHECKS = (
     check_binary_atoms,
     check_body_size,
     check_head_terms,
+    check_constant_units,
     check_head_safety,
     check_comparisons,
     check_time_variables,

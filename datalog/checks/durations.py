@@ -23,11 +23,15 @@ def check_durations(ctx: CheckContext) -> list[DlError]:
                     parse_duration(value.text)
                 except ValueError as exc:
                     errors.append(ctx.error(str(exc), value.loc))
-    for rule in ctx.program.rules:  # offsets of time comparisons: `t1 + 1h`
+    for rule in ctx.program.rules:  # offsets of time comparisons: `t1 + 1h`, `t2 - 5 > t1`
         for literal in rule.body:
-            if isinstance(literal, Comparison) and literal.offset is not None:
+            if not isinstance(literal, Comparison):
+                continue
+            for offset in (literal.left_offset, literal.offset):
+                if offset is None:
+                    continue
                 try:
-                    parse_duration(literal.offset.text)
+                    parse_duration(offset.text)
                 except ValueError as exc:
-                    errors.append(ctx.error(str(exc), literal.offset.loc))
+                    errors.append(ctx.error(str(exc), offset.loc))
     return errors

@@ -1,10 +1,11 @@
 """Time variables (specs/semantics.md §4b): `atom@t` binds `t` in a rule body only; a time
 variable is never an atom argument nor bound twice, and it is compared only with time
-variables; `<`, `<=`, `>`, `>=` and offsets (`t1 + 1h`) order time variables only."""
+variables; `<`, `<=`, `>`, `>=` and offsets on either side (`t1 + 1h`, `t2 - 6 >= t1`) order
+time variables only."""
 
 from __future__ import annotations
 
-from ..ast import Anon, Comparison, Const, Rule, Var, time_variables
+from ..ast import Anon, Comparison, Const, Rule, Var, has_unit, time_variables
 from ..errors import (
     OFFSET_NOT_TIME,
     ORDER_NOT_TIME,
@@ -30,8 +31,9 @@ def _line(literal) -> int | str:
 
 def is_time_comparison(literal: Comparison, times) -> bool:
     """Whether a comparison is about time variables (`times`: the rule's time variables): it
-    names one, orders (`<` ...) or carries an offset. Ordinary `x = y` / `x != y` are not."""
-    if literal.op in ORDERS or literal.offset is not None:
+    names one, orders (`<` ...) or carries an offset on either side. Ordinary `x = y` /
+    `x != y` are not."""
+    if literal.op in ORDERS or literal.has_offset:
         return True
     return any(isinstance(t, Var) and t.name in times for t in (literal.left, literal.right))
 
@@ -72,8 +74,8 @@ def _comparison(ctx, literal: Comparison, times: dict, bound: set) -> list[DlErr
     named = [t for t in sides if isinstance(t, Var) and t.name in times]
     if named:
         for term in sides:
-            if isinstance(term, Var) and term.name in times:
-                continue
+            if isinstance(term, Var) and term.name in times or has_unit(term):
+                continue  # (a duration where a constant stands: checks/constant_units.py)
             if isinstance(term, Var) and term.name not in bound:
                 message = TIME_UNBOUND.format(name=term.name)
             else:
@@ -81,6 +83,8 @@ def _comparison(ctx, literal: Comparison, times: dict, bound: set) -> list[DlErr
             return [ctx.error(message, term.loc)]
         return []
     # no time variable: an order or an offset over ordinary (or unbound) names
+    if any(has_unit(t) for t in sides):
+        return []  # (checks/constant_units.py says what a duration may follow)
     for term in sides:
         if isinstance(term, Var) and term.name not in bound:
             return [ctx.error(TIME_UNBOUND.format(name=term.name), term.loc)]

@@ -61,18 +61,30 @@ times = st.one_of(st.none(), st.sampled_from(("t", "t1", "for", "as", "_")))
 COMPARE_OPS = ("=", "!=", "<", "<=", ">", ">=")
 
 
-def comparisons() -> st.SearchStrategy[ast.Comparison]:
-    """`x op y`, sometimes with an offset on the right (`t2 <= t1 + 1h`)."""
-    offsets = st.one_of(
+def offsets(prefix: str = "") -> st.SearchStrategy[dict]:
+    """No offset, or a duration added or taken on one side of a comparison: the keywords
+    `offset`/`offset_op` (the right side) or, with `prefix="left_"`, the left side's."""
+    return st.one_of(
         st.just({}),
-        st.builds(lambda d, o: {"offset": d, "offset_op": o}, durations(), st.sampled_from("+-")),
+        st.builds(
+            lambda d, o: {f"{prefix}offset": d, f"{prefix}offset_op": o},
+            durations(),
+            st.sampled_from("+-"),
+        ),
     )
+
+
+def comparisons() -> st.SearchStrategy[ast.Comparison]:
+    """`x op y`, sometimes with an offset on either side (`t2 <= t1 + 1h`, `t1 + 2 < t2`)."""
     return st.builds(
-        lambda left, op, right, extra: ast.Comparison(left, op, right, **extra),
+        lambda left, op, right, extra, left_extra: ast.Comparison(
+            left, op, right, **extra, **left_extra
+        ),
         terms(),
         st.sampled_from(COMPARE_OPS),
         terms(),
-        offsets,
+        offsets(),
+        offsets("left_"),
     )
 
 
@@ -201,9 +213,7 @@ def _valid_rule(draw, head: str, readable: list[str], alias_count: list[int]) ->
                 body[k] = attrs.evolve(literal, time=f"t{k}")
                 times.append(ast.Var(f"t{k}"))
         for _ in range(draw(st.integers(0, 2)) if times else 0):
-            extra = {}
-            if draw(st.booleans()):
-                extra = {"offset": draw(durations()), "offset_op": draw(st.sampled_from("+-"))}
+            extra = {**draw(offsets()), **draw(offsets("left_"))}
             left, right = draw(st.sampled_from(times)), draw(st.sampled_from(times))
             body.append(ast.Comparison(left, draw(st.sampled_from(COMPARE_OPS)), right, **extra))
     body = draw(st.permutations(body))

@@ -8,10 +8,10 @@ One generator serves two drivers through a tiny "chooser" interface:
 
 Programs cover joins, unions (several rules per head), chains of derived predicates, closures
 `p+`/`p*` over input and derived predicates, path atoms `[R]` over both, constants, `_`,
-comparisons, time variables and their order (`a(x, y)@t0, t0 < t1 + 2`), slides and per-label
-windows. Streams use few vertices (so joins and cycles
-happen), ties, same-slide buckets, bursts, long gaps, labels no rule reads, and '-' edges of
-every kind in DELETION_KINDS (also of absent edges).
+comparisons, time variables and their order (`a(x, y)@t0, t0 < t1 + 2`, `t0+1s>=t1-2`), slides
+and per-label windows. Streams use few vertices (so joins and cycles happen), ties, same-slide
+buckets, bursts, long gaps, labels no rule reads, and '-' edges of every kind in DELETION_KINDS
+(also of absent edges).
 """
 
 from __future__ import annotations
@@ -156,10 +156,21 @@ def _time_order(ch, body: list[str]) -> list[str]:
             times.append(f"t{i}")
     comparisons = []
     for _ in range(ch.int(1, 2) if times else 0):
-        left, right = ch.choice(times), ch.choice(times)
-        offset = f" {ch.choice('+-')} {ch.int(1, 5)}" if ch.bool(0.3) else ""
-        comparisons.append(f"{left} {ch.choice(TIME_OPS)} {right}{offset}")
+        gap = "" if ch.bool(0.2) else " "  # spaces are optional: `t0+2<t1`, `t2-6>=t0`
+        left = _time_side(ch, ch.choice(times), gap, 0.15)
+        right = _time_side(ch, ch.choice(times), gap, 0.3)
+        comparisons.append(f"{left}{gap}{ch.choice(TIME_OPS)}{gap}{right}")
     return comparisons
+
+
+def _time_side(ch, name: str, gap: str, p: float) -> str:
+    """A side of a time comparison: `name`, or (with probability `p`) `name` with a duration
+    added or taken, a bare integer in time units or one with a unit (`1s` is one unit, `1m`
+    more than any window here)."""
+    if not ch.bool(p):
+        return name
+    unit = ch.choice(("", "", "s", "m"))
+    return f"{name}{gap}{ch.choice('+-')}{gap}{ch.int(1, 5)}{unit}"
 
 
 def gen_program(ch) -> str:

@@ -48,8 +48,9 @@ def case(rng: random.Random) -> tuple[str, list]:
         comparisons = []
         for _ in range(rng.randint(1, 3)):
             u, v = rng.sample(times, 2)
-            shift = rng.choice(["", "", " + 2", " - 1"])
-            comparisons.append(f"t{u} {rng.choice(ORDERS)} t{v}{shift}")
+            shift = rng.choice(["", "", " + 2", " - 1", "-1s"])
+            left_shift = rng.choice(["", "", "", " + 1", " - 2", "+3"])  # `t1 + 1 < t2`
+            comparisons.append(f"t{u}{left_shift} {rng.choice(ORDERS)} t{v}{shift}")
     if rng.random() < 0.3:
         comparisons.append("x != y")
     names = sorted({arg for atom in body for arg in _args(atom)})

@@ -116,3 +116,18 @@ def test_oracle_equals_reference_on_random_cases(spark):
         wanted = output_snapshots(checked, edges)
         for tau in res.points:
             assert res.snapshot(tau) == wanted[tau], (text, edges, tau)
+
+
+def test_time_comparisons_written_every_way(spark):
+    """The golden query cases of tests/cases/queries/ (durations on either side, with units,
+    without spaces), evaluated by the oracle in one pass: its deltas are the reference's and
+    its snapshots those of the case's expected rows."""
+    from query_cases import FOLDERS, edges, expected_validity, snapshot
+
+    cases = [(prog((f / "query.dl").read_text(encoding="utf-8")), edges(f)) for f in FOLDERS]
+    results = evaluate_many(cases)
+    for folder, (checked, stream), res in zip(FOLDERS, cases, results):
+        assert res.delta() == delta_view(checked, stream), folder.name
+        validity = expected_validity(folder)
+        for tau in res.points:
+            assert res.snapshot(tau) == snapshot(validity, tau), (folder.name, tau)

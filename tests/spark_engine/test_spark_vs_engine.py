@@ -127,3 +127,21 @@ def test_q7_and_notification_with_1_and_8_partitions(spark, partitions):
     notification = sgq.compile(path=QUERIES / "examples" / "notification.dl", window=4 * 3600)
     edges = list(sgq.stream_io.read_edges(REPO / "specs" / "streams" / "notification.csv"))
     assert compare(notification, spark, edges, partitions)["deltas"] > 0
+
+
+@pytest.mark.slow  # Spark jobs for each batch of four small streams
+def test_time_comparisons_written_every_way(spark):
+    """The insert-only golden query cases with durations on the left, without spaces, with
+    `=` and `!=` (tests/cases/queries/): the Spark engine reads the same normal form."""
+    from query_cases import CASES, edges
+
+    for name in (
+        "time_left_plus",
+        "time_unspaced",
+        "time_equal_and_not_equal",
+        "time_left_minus_greater",
+    ):
+        query = sgq.compile(text=(CASES / name / "query.dl").read_text(encoding="utf-8"))
+        stream = [e[:4] for e in edges(CASES / name)]
+        got = compare(query, spark, stream, partitions=1)
+        assert got["deltas"] > 0, (name, got)
