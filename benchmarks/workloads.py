@@ -82,7 +82,7 @@ REAL = (
     ("hospital", "q2"),
     ("high-school", "q1"),
     ("primary-school", "q1"),
-    ("nycflights13", "q5"),
+    ("nycflights13", "join"),
     ("flights", "q1"),
 )
 
