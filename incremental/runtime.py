@@ -265,9 +265,13 @@ class Dataflow:
         self.output_labels = {i: self.nodes[i].label for i in self.outputs}
         # spans (run_span) only where every output is a PATH or a PATTERN, or a RENAME of
         # one: its results go to the sink, or its rows to the engine's output, instant after
-        # instant (its `spans()` says when)
+        # instant (its `spans()` says when), and every operator takes spans from the start:
+        # one that does not (a PATH whose rows a PATTERN reads, a PATTERN giving rows) never
+        # will, and its instants go one round each without a check per instant
         outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
-        self.spanning = all(isinstance(op, (PathOp, PathClosureOp, PatternOp)) for op in outputs)
+        self.spanning = all(
+            isinstance(op, (PathOp, PathClosureOp, PatternOp)) for op in outputs
+        ) and all(op.spans() for op in self.ops)
         self._pattern_spans = any(type(op) is PatternOp for op in outputs)
 
     def _reads_by_paths_only(self, i: int) -> bool:
