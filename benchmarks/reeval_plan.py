@@ -3,9 +3,12 @@ choose it: from the relations' sizes and fan-outs, path atoms last.
 
 The plain atoms go in the left-deep order of least estimated work (System R's dynamic
 programming over subsets of the body, Selinger et al. 1979; greedy above `EXHAUSTIVE`
-atoms): an atom costs the rows it is probed with plus the rows it yields, and yields, per
-row, its size over the distinct values of the bound column (both columns bound: a
-membership test, selectivity `size / (sources · targets)`; none: its size). On SGA Q5
+atoms): an atom costs the rows it is probed with plus the candidates it looks at, per row
+the fan-out of the bound column, the sum of its squared degrees over the size (a skewed
+column's values are met in proportion to their degree; both columns bound: a membership
+test, selectivity `size / (sources · targets)`; none: its size). It yields those
+candidates, or, once the head's variables are bound, at most one row per row (the rest of
+the body is an existence test). On SGA Q5
 (`knows(x, y), hasCreator(m1, x), hasCreator(m2, y), replyOf(m2, m1)`) this starts from
 `replyOf` and follows each message's one creator, where the body's order would cross every
 message of `x` with every message of `y`.
@@ -25,8 +28,10 @@ from sgq.datalog.ast import Anon, Atom, Comparison, Const, Literal, Var
 #: plain atoms in a body up to which every subset is searched (2^n states), greedy above
 EXHAUSTIVE = 10
 
-#: (size, distinct sources, distinct targets) of a relation
-Statistics = tuple[float, float, float]
+#: (size, distinct sources, distinct targets, fan-out by source, fan-out by target) of a
+#: relation; a fan-out is the targets of a source met by following an edge (the sum of the
+#: squared degrees over the size), which a skewed column makes larger than its mean degree
+Statistics = tuple[float, float, float, float, float]
 
 
 def _names(literal: Literal) -> tuple[str | None, str | None]:
@@ -36,7 +41,7 @@ def _names(literal: Literal) -> tuple[str | None, str | None]:
 
 def _step(literal: Atom, stats: Statistics, bound: frozenset) -> float:
     """Rows an atom yields per row it is probed with, given the bound variables."""
-    size, sources, targets = stats
+    size, sources, targets, by_source, by_target = stats
     if size <= 0:
         return 0.0
     src, trg = literal.args
@@ -48,11 +53,9 @@ def _step(literal: Atom, stats: Statistics, bound: frozenset) -> float:
         return min(1.0, size / max(sources * targets, 1.0))
     # (a `_` argument is only tested for existence: at most one row per row)
     if known_src:
-        fan = size / max(sources, 1.0)
-        return min(1.0, fan) if isinstance(trg, Anon) else fan
+        return min(1.0, by_source) if isinstance(trg, Anon) else by_source
     if known_trg:
-        fan = size / max(targets, 1.0)
-        return min(1.0, fan) if isinstance(src, Anon) else fan
+        return min(1.0, by_target) if isinstance(src, Anon) else by_target
     if isinstance(src, Anon) and isinstance(trg, Anon):
         return 1.0
     if isinstance(trg, Anon):
@@ -75,15 +78,18 @@ def _binds(literal: Literal) -> frozenset:
     return frozenset(n for n in _names(literal) if n is not None)
 
 
-def order_plain(atoms: list[Atom], stats: Callable[[str], Statistics]) -> list[int]:
-    """The indexes of `atoms` in the order of least estimated work."""
+def order_plain(
+    atoms: list[Atom], stats: Callable[[str], Statistics], head: frozenset = frozenset()
+) -> list[int]:
+    """The indexes of `atoms` in the order of least estimated work. Once the `head`
+    variables are bound, an atom only tests the rows (at most one each)."""
     n = len(atoms)
     if n == 0:
         return []
     figures = [stats(a.pred) for a in atoms]
     binds = [_binds(a) for a in atoms]
     if n > EXHAUSTIVE:
-        return _greedy(atoms, figures, binds)
+        return _greedy(atoms, figures, binds, head)
     # best[mask]: (work, rows, order, bound variables) of the cheapest order of that subset
     best: dict[int, tuple[float, float, tuple[int, ...], frozenset]] = {
         0: (0.0, 1.0, (), frozenset())
@@ -96,34 +102,43 @@ def order_plain(atoms: list[Atom], stats: Callable[[str], Statistics]) -> list[i
         for i in range(n):
             if mask & (1 << i):
                 continue
-            out = rows * _step(atoms[i], figures[i], bound)
-            candidate = (work + rows + out, out, order + (i,), bound | binds[i])
+            # (the rows it is probed with and the candidates it looks at, a test's too)
+            seen = rows * _step(atoms[i], figures[i], bound)
+            out = rows * _yield(atoms[i], figures[i], bound, head)
+            candidate = (work + rows + seen, out, order + (i,), bound | binds[i])
             key = mask | (1 << i)
             if key not in best or candidate[0] < best[key][0]:
                 best[key] = candidate
     return list(best[(1 << n) - 1][2])
 
 
-def _greedy(atoms, figures, binds) -> list[int]:
+def _yield(literal: Atom, stats: Statistics, bound: frozenset, head: frozenset) -> float:
+    fan = _step(literal, stats, bound)
+    return min(1.0, fan) if head and head <= bound else fan
+
+
+def _greedy(atoms, figures, binds, head) -> list[int]:
     order: list[int] = []
     bound: frozenset = frozenset()
     rows = 1.0
     left = set(range(len(atoms)))
     while left:
-        i = min(left, key=lambda k: (rows * _step(atoms[k], figures[k], bound), k))
-        rows *= _step(atoms[i], figures[i], bound)
+        i = min(left, key=lambda k, b=bound: (rows * _step(atoms[k], figures[k], b), k))
+        rows *= _yield(atoms[i], figures[i], bound, head)
         bound |= binds[i]
         order.append(i)
         left.remove(i)
     return order
 
 
-def order_body(body: tuple[Literal, ...], stats: Callable[[str], Statistics]) -> list[int]:
+def order_body(
+    body: tuple[Literal, ...], stats: Callable[[str], Statistics], head: frozenset = frozenset()
+) -> list[int]:
     """The indexes of the body's atoms (comparisons left out) in evaluation order: the plain
     atoms by `order_plain`, then the path atoms, most bound arguments first."""
     plain = [i for i, lit in enumerate(body) if isinstance(lit, Atom)]
     paths = [i for i, lit in enumerate(body) if not isinstance(lit, (Atom, Comparison))]
-    order = [plain[k] for k in order_plain([body[i] for i in plain], stats)]  # type: ignore[misc]
+    order = [plain[k] for k in order_plain([body[i] for i in plain], stats, head)]  # type: ignore[misc]
     bound = frozenset().union(*(_binds(body[i]) for i in order))
     while paths:
         pick = max(paths, key=lambda i, bound=bound: (_known(body[i], bound), -i))

@@ -78,9 +78,9 @@ def run(
     start_cpu = time.process_time()
     labels = checked.edb
     edges, count, first, last = read_stream(stream, set(labels))
-    # the whole stream's figures plan the joins (a body of one atom needs none)
+    # a window's figures plan the joins (a body of one atom needs none)
     joins = any(sum(isinstance(lit, Atom) for lit in r.body) > 1 for r in checked.program.rules)
-    evaluation = Reevaluation(checked, statistics(edges, labels) if joins else None)
+    evaluation = Reevaluation(checked, statistics(edges, checked) if joins else None)
     window = Window(checked, labels)
     slide = checked.slide
     sink = open(deltas, "w", encoding="utf-8", newline="") if deltas else None

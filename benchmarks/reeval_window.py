@@ -105,20 +105,40 @@ def read_stream(path: str, labels: set) -> tuple[list[Edge], int, int | None, in
     return edges, count, first, last
 
 
-def statistics(edges: list[Edge], labels) -> dict[str, tuple[float, float, float]]:
-    """Per label, (inserts, distinct sources, distinct targets) over the whole stream: the
-    figures a person plans a join with."""
-    sources: dict[str, set] = {label: set() for label in labels}
-    targets: dict[str, set] = {label: set() for label in labels}
-    size = dict.fromkeys(labels, 0)
-    for s, t, label, _ts, op in edges:
-        if op == "+":
-            size[label] += 1
-            sources[label].add(s)
-            targets[label].add(t)
+def statistics(edges: list[Edge], checked: CheckedProgram) -> dict[str, tuple]:
+    """Per input label, `reeval_plan.Statistics` of its inserts in one window, averaged over
+    the stream's spans of one window length: the figures a person plans a join with."""
+    totals: dict[str, list[float]] = {label: [0.0] * 6 for label in checked.edb}
+    spans: dict[str, tuple] = {}
+
+    def close(label: str) -> None:
+        _k, sources, targets = spans.pop(label)
+        size = sum(sources.values())
+        total = totals[label]
+        total[0] += size
+        total[1] += len(sources)
+        total[2] += len(targets)
+        total[3] += sum(n * n for n in sources.values()) / size
+        total[4] += sum(n * n for n in targets.values()) / size
+        total[5] += 1
+
+    for s, t, label, ts, op in edges:
+        if op != "+":
+            continue
+        k = ts // checked.window_of(label)
+        span = spans.get(label)
+        if span is None or span[0] != k:
+            if span is not None:
+                close(label)
+            span = spans[label] = (k, {}, {})
+        sources, targets = span[1], span[2]
+        sources[s] = sources.get(s, 0) + 1
+        targets[t] = targets.get(t, 0) + 1
+    for label in list(spans):
+        close(label)
     return {
-        label: (float(size[label]), float(len(sources[label])), float(len(targets[label])))
-        for label in labels
+        label: tuple(x / total[5] for x in total[:5]) if total[5] else (0.0,) * 5
+        for label, total in totals.items()
     }
 
 

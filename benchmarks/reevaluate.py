@@ -78,13 +78,24 @@ def reverse(relation: Relation) -> dict[str, list]:
 
 
 def statistics_of(relation: Relation) -> Statistics:
-    """(size, distinct sources, distinct targets) of a relation."""
-    targets: set = set()
-    size = 0
+    """`reeval_plan.Statistics` of a relation."""
+    by_target: dict = {}
+    size = squares = 0
     for ts in relation.values():
-        size += len(ts)  # type: ignore[arg-type]
-        targets.update(ts)  # type: ignore[arg-type]
-    return (float(size), float(len(relation)), float(len(targets)))
+        n = len(ts)  # type: ignore[arg-type]
+        size += n
+        squares += n * n
+        for t in ts:  # type: ignore[attr-defined]
+            by_target[t] = by_target.get(t, 0) + 1
+    if not size:
+        return (0.0, 0.0, 0.0, 0.0, 0.0)
+    return (
+        float(size),
+        float(len(relation)),
+        float(len(by_target)),
+        squares / size,
+        sum(n * n for n in by_target.values()) / size,
+    )
 
 
 class _Snapshot:
@@ -122,9 +133,9 @@ class _Snapshot:
 
 class Reevaluation:
     """A checked program evaluated on one snapshot after another. `statistics` (label ->
-    (size, sources, targets), of the whole stream) fix the join order of the rules over
-    input labels once; without them, and for derived relations, each snapshot's own are
-    used."""
+    `reeval_plan.Statistics` of a window of the stream) fix the join order of the rules
+    over input labels once; without them, and for derived relations, each snapshot's own
+    are used."""
 
     def __init__(
         self, checked: CheckedProgram, statistics: dict[str, Statistics] | None = None
@@ -175,7 +186,7 @@ class Reevaluation:
                 return self._statistics[pred]
             return statistics_of(snap.relation(pred))
 
-        plan = order_body(rule.body, stats)
+        plan = order_body(rule.body, stats, frozenset(a.name for a in rule.head.args))  # type: ignore[union-attr]
         if fixed:
             self._plans[k] = plan
         return plan
@@ -206,6 +217,7 @@ class _Join:
         self.slots: dict = {}
         self.values: list = []
         self.out: dict[str, set] = {}
+        self.deferred: tuple[dict, Step] | None = None
         literals = [rule.body[i] for i in order]
         bound_after: list[set] = []
         bound: set = set()
@@ -256,8 +268,36 @@ class _Join:
         self.first = step
 
     def run(self) -> dict[str, set]:
-        self.first(list(self.values))
+        vals = list(self.values)
+        self.first(vals)
+        if self.deferred is not None:
+            self._test_candidates(vals, *self.deferred)
         return self.out
+
+    def _test_candidates(self, vals: list, candidates: dict, rest: Step) -> None:
+        """The rest of the body on each distinct head pair the loops bound; a last test of
+        the head pair itself is one intersection of two sets per source."""
+        out = self.out
+        h1, h2 = self.slots[("var", self.head[0])], self.slots[("var", self.head[1])]
+        test = getattr(rest, "test", None)
+        if test is not None and test[1:] == (h1, h2):
+            fwd = test[0]
+            for a, bs in candidates.items():
+                targets = fwd.get(a)
+                if targets is not None:
+                    hit = bs.intersection(targets)
+                    if hit:
+                        out[a] = hit
+            return
+        for a, bs in candidates.items():
+            vals[h1] = a
+            hit = set()
+            for b in bs:
+                vals[h2] = b
+                if rest(vals):
+                    hit.add(b)
+            if hit:
+                out[a] = hit
 
     def _slot(self, key) -> int:
         slot = self.slots.get(key)
@@ -299,6 +339,20 @@ class _Join:
                 return False
 
             return add
+        if not extra:
+            # the rest reads the head pair only: test each distinct pair once, after the loops
+            candidates: dict[str, set] = {}
+            self.deferred = (candidates, rest)
+
+            def collect(vals: list) -> bool:
+                got = candidates.get(vals[h1])
+                if got is None:
+                    candidates[vals[h1]] = {vals[h2]}
+                else:
+                    got.add(vals[h2])
+                return False
+
+            return collect
         keys = [self.slots[("var", name)] for name in extra]
         failed: set = set()
 
@@ -378,12 +432,20 @@ class _Join:
                 targets = fwd.get(vals[sa])
                 return targets is not None and vals[sb] in targets and nxt(vals)
 
+            if nxt is _true:  # the body's last test: a probe before it may take it in
+                both_known.test = (fwd, sa, sb)  # type: ignore[attr-defined]
             return both_known
         if ka or kb:
             index = forward() if ka else backward()
             key, slot = (sa, sb) if ka else (sb, sa)
             if not (nb if ka else na):
                 return lambda vals: vals[key] in index and nxt(vals)
+            test = getattr(nxt, "test", None)
+            if test is not None and slot in test[1:]:
+                return _probe_then_test(index, key, slot, test)
+            meets = getattr(nxt, "meets", None)
+            if meets is not None and meets[1] == slot and meets[3] != slot:
+                return _probe_then_meet(index, key, meets)
 
             def probe(vals: list) -> bool:
                 for w in index.get(vals[key], ()):
@@ -420,6 +482,57 @@ class _Join:
             return scan_one
         nonempty = bool(rel)
         return lambda vals: nonempty and nxt(vals)
+
+
+def _probe_then_test(index, key: int, slot: int, test) -> Step:
+    """A probe whose every row goes to the body's last test, a membership of a pair that
+    holds the probed value: the test in the probe's loop, or, when the probed value is the
+    pair's target, one disjointness test of two sets (no call per row)."""
+    fwd, ta, tb = test
+    if tb == slot and ta != slot:
+
+        def probe_targets(vals: list) -> bool:
+            targets = fwd.get(vals[ta])
+            if targets is None:
+                return False
+            found = index.get(vals[key])
+            if found is None:
+                return False
+            view = targets.keys() if type(targets) is dict else targets
+            return not view.isdisjoint(found)
+
+        probe_targets.meets = (index, key, fwd, ta)  # type: ignore[attr-defined]
+        return probe_targets
+
+    def probe_tested(vals: list) -> bool:
+        for w in index.get(vals[key], ()):
+            vals[slot] = w
+            targets = fwd.get(vals[ta])
+            if targets is not None and vals[tb] in targets:
+                return True
+        return False
+
+    return probe_tested
+
+
+def _probe_then_meet(index, key: int, meets) -> Step:
+    """A probe whose every value `w` goes to a `_probe_then_test` of `w`'s targets against
+    a set fixed before it: one loop, no call per value."""
+    inner, _slot, fwd, ta = meets
+
+    def probe_meets(vals: list) -> bool:
+        targets = fwd.get(vals[ta])
+        if targets is None:
+            return False
+        view = targets.keys() if type(targets) is dict else targets
+        get = inner.get
+        for w in index.get(vals[key], ()):
+            found = get(w)
+            if found is not None and not view.isdisjoint(found):
+                return True
+        return False
+
+    return probe_meets
 
 
 def adjacency(pairs) -> dict[str, set]:
