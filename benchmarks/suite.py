@@ -240,6 +240,8 @@ def run_suite(
         for system in systems:
             if w.query.startswith("timing/") and system != "engine":
                 continue  # the baselines have no time variables (specs/semantics.md §4b)
+            if w.query.startswith("rspq/") and system == "reeval":
+                continue  # nor does the re-evaluation search simple paths (§4a)
             if not runs_on(system, w):
                 continue  # the peers run the shared streams' regular path queries only
             kw = {}

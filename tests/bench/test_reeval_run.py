@@ -139,3 +139,38 @@ def test_the_whole_process_timing_includes_the_start(tmp_path):
     assert got["process_seconds"] > got["seconds"] > 0
     assert got["process_cpu_seconds"] > got["cpu_seconds"]
     assert got["process_throughput"] == len(edges) / got["process_seconds"]
+
+
+def test_the_joins_are_planned_as_a_person_plans_them(tmp_path):
+    """On the shared snb stream's first edges: SGA Q5 starts from `replyOf` and follows each
+    message's one creator; Q6 joins `likes` and `hasCreator` first and searches `knows+`
+    last, from the sources they bind."""
+    import gzip
+
+    from sgq.benchmarks import workloads
+    from sgq.benchmarks.reeval_plan import order_body
+    from sgq.benchmarks.reeval_window import read_stream, statistics
+
+    prefix = tmp_path / "snb.csv"
+    with gzip.open(workloads.STREAMS / "snb-100k.csv.gz", "rt", encoding="utf-8") as src:
+        prefix.write_text("".join(next(src) for _ in range(20_001)))
+    for name, first, last in (("q5", "replyOf", None), ("q6", None, "knows")):
+        path = workloads.specs_dir() / "bench" / "snb" / f"{name}.dl"
+        checked = sgq.compile(path=path).checked
+        edges = read_stream(str(prefix), set(checked.edb))[0]
+        stats = statistics(edges, checked)
+        (rule,) = checked.program.rules
+        head = frozenset(a.name for a in rule.head.args)
+        order = [rule.body[i] for i in order_body(rule.body, stats.__getitem__, head)]
+        assert first is None or [a.pred for a in order[:2]] == [first, "hasCreator"], order
+        assert last is None or order[-1].pred == last, order
+
+
+def test_what_the_baseline_does_not_evaluate_is_a_message():
+    from sgq.base.errors import UserError
+    from sgq.benchmarks.reevaluate import Reevaluation
+
+    for text in ("A(x, y) :- simple [a*](x, y).", "A(x, z) :- a(x, y)@t, b(y, z)@u, t < u."):
+        checked = sgq.compile(text=".window 5\n.output A\n" + text).checked
+        with pytest.raises(UserError, match="re-evaluation baseline"):
+            Reevaluation(checked)
