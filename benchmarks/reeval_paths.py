@@ -27,6 +27,10 @@ from sgq.base.dfa import DFA, closure_automaton
 from sgq.datalog.ast import Closure, Label, PathAtom, Plus, Regex, Star, regex_nullable
 from sgq.datalog.checks.automaton_size import regex_tuple
 
+#: `SearchMemo.prefetch` closes the whole graph when the roots are at least this fraction of
+#: its sources (one over it)
+PREFETCH_SHARE = 4
+
 #: a relation on one snapshot: source -> its targets (a dict or a set of them)
 Adjacency = Mapping[str, object]
 
@@ -123,7 +127,7 @@ class SearchMemo:
     """One path literal's searches on one snapshot, in one direction, each root searched
     once; read like an adjacency (`get(root)`: the vertices it reaches)."""
 
-    __slots__ = ("_starts", "_moves", "_finals", "_nullable", "_domain", "_memo")
+    __slots__ = ("_starts", "_moves", "_finals", "_nullable", "_domain", "_memo", "_all")
 
     def __init__(self, dfa: DFA, moves: Moves, forward: bool, nullable: bool, domain) -> None:
         finals = tuple(sorted(dfa.finals))
@@ -133,10 +137,26 @@ class SearchMemo:
         self._nullable = nullable
         self._domain = domain  # a function giving the active domain (built on first use)
         self._memo: dict[str, set] = {}
+        self._all = False  # whether `_memo` holds every root's result
+
+    def prefetch(self, roots) -> None:
+        """Every root's result at once by `closure_relation`, when the automaton has one
+        state and `roots` are a good share of the graph's sources (each root's own search
+        would walk the same components again)."""
+        if len(self._moves) != 1 or self._all:
+            return
+        adjacency = self._moves[0][0][0] if self._moves[0] else {}
+        if len(roots) * PREFETCH_SHARE < len(adjacency):
+            return
+        domain = self._domain() if self._nullable else set()
+        self._memo = closure_relation(adjacency, self._nullable, domain)
+        self._all = True
 
     def get(self, root: str, default=None):
         found = self._memo.get(root)
         if found is None:
+            if self._all:
+                return default
             found = search(root, self._starts, self._moves, self._finals)
             if self._nullable and root in self._domain():
                 found.add(root)

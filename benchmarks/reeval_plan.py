@@ -6,7 +6,8 @@ programming over subsets of the body, Selinger et al. 1979; greedy above `EXHAUS
 atoms): an atom costs the rows it is probed with plus the candidates it looks at, per row
 the fan-out of the bound column, the sum of its squared degrees over the size (a skewed
 column's values are met in proportion to their degree; both columns bound: a membership
-test, selectivity `size / (sources · targets)`; none: its size). It yields those
+test, selectivity `size / (sources · targets)`; none: its size), plus its size when it is
+probed by target alone (its reverse index is built first). It yields those
 candidates, or, once the head's variables are bound, at most one row per row (the rest of
 the body is an existence test). On SGA Q5
 (`knows(x, y), hasCreator(m1, x), hasCreator(m2, y), replyOf(m2, m1)`) this starts from
@@ -103,13 +104,23 @@ def order_plain(
             if mask & (1 << i):
                 continue
             # (the rows it is probed with and the candidates it looks at, a test's too)
-            seen = rows * _step(atoms[i], figures[i], bound)
+            seen = rows * _step(atoms[i], figures[i], bound) + _reverse_cost(
+                atoms[i], figures[i], bound
+            )
             out = rows * _yield(atoms[i], figures[i], bound, head)
             candidate = (work + rows + seen, out, order + (i,), bound | binds[i])
             key = mask | (1 << i)
             if key not in best or candidate[0] < best[key][0]:
                 best[key] = candidate
     return list(best[(1 << n) - 1][2])
+
+
+def _reverse_cost(literal: Atom, stats: Statistics, bound: frozenset) -> float:
+    """An atom probed by its target alone needs its reverse index, built from all of it."""
+    src, trg = literal.args
+    known_src = isinstance(src, Const) or (isinstance(src, Var) and src.name in bound)
+    known_trg = isinstance(trg, Const) or (isinstance(trg, Var) and trg.name in bound)
+    return stats[0] if known_trg and not known_src else 0.0
 
 
 def _yield(literal: Atom, stats: Statistics, bound: frozenset, head: frozenset) -> float:

@@ -282,6 +282,8 @@ class _Join:
         test = getattr(rest, "test", None)
         if test is not None and test[1:] == (h1, h2):
             fwd = test[0]
+            if isinstance(fwd, SearchMemo):
+                fwd.prefetch(candidates)
             for a, bs in candidates.items():
                 targets = fwd.get(a)
                 if targets is not None:
