@@ -4,8 +4,10 @@ Systems (all read and parse the same CSV file, so parsing cost is in every numbe
 - `engine`: sgq's incremental engine, one batch per timestamp (the product).
 - `ingest`: parse + WSCAN only — validity intervals and window contents, no query: the
   ceiling for any engine on this stream.
-- `reeval`: the one-time query re-evaluated from scratch on the window's snapshot at every
-  slide boundary (benchmarks/reevaluate.py), the strategy incremental engines replace.
+- `reeval`: the one-time query re-evaluated from scratch on the window's snapshot at slide
+  ends (benchmarks/reevaluate.py), the strategy incremental engines replace: here its latency
+  per slide on a few full windows; on the shared streams the suite runs it over the whole
+  stream as a process of its own (reeval_process.py).
 - `spark`: the Spark oracle re-run on the window at each slide boundary (a handful only:
   it costs seconds per slide).
 - `spath`, `lmsrpq`: the C++ peers on the shared streams' regular path queries, a program
@@ -27,15 +29,8 @@ from collections import deque
 
 from sgq.stream_io import read_edges
 
+from .reeval_run import percentiles as _percentiles
 from .workloads import Workload
-
-
-def _percentiles(values: list[float]) -> dict[str, float]:
-    if not values:
-        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
-    xs = sorted(values)
-    pick = lambda q: xs[min(len(xs) - 1, int(q * (len(xs) - 1) + 0.5))]  # noqa: E731
-    return {"p50": pick(0.5), "p99": pick(0.99), "max": xs[-1]}
 
 
 def _process_cpu() -> float:
@@ -247,43 +242,6 @@ def run_ingest(workload: Workload, stream: str, query_path: str) -> dict:
     }
 
 
-def _window_snapshots(workload: Workload, stream: str, checked, max_slides: int | None):
-    """(slide end τ, number of edges ingested, snapshot) at each slide boundary."""
-    window, slide = workload.window, workload.slide
-    live: deque = deque()
-    boundary = None
-    count = 0
-    emitted = 0
-    for src, trg, label, t, _op in read_edges(stream):
-        if boundary is None:
-            boundary = (t // slide + 1) * slide
-        while t >= boundary:
-            yield boundary, count, _snapshot(live, boundary - 1, checked)
-            emitted += 1
-            if max_slides is not None and emitted >= max_slides:
-                return
-            boundary += slide
-        exp = (
-            (t // slide) * slide + checked.window_of(label)
-            if checked
-            else (t // slide) * slide + window
-        )
-        live.append((src, trg, label, exp))
-        count += 1
-    if boundary is not None:
-        yield boundary, count, _snapshot(live, boundary - 1, checked)
-
-
-def _snapshot(live: deque, tau: int, checked) -> dict[str, set]:
-    while live and live[0][3] <= tau:
-        live.popleft()
-    snap: dict[str, set] = {}
-    for src, trg, label, exp in live:
-        if exp > tau:
-            snap.setdefault(label, set()).add((src, trg))
-    return snap
-
-
 def _checked(workload: Workload, query_path: str):
     from sgq.datalog.check import check_text
 
@@ -292,68 +250,51 @@ def _checked(workload: Workload, query_path: str):
 
 
 def _full_window_snapshots(workload: Workload, stream: str, checked, max_slides: int | None):
-    """(τ, snapshot) at the first `max_slides` slide boundaries whose window is full."""
-    full_from = None
-    taken = 0
-    for tau, _count, snap in _window_snapshots(workload, stream, checked, None):
-        if full_from is None:
-            full_from = _full_window_slide(workload, tau - workload.slide)
-        if tau // workload.slide <= full_from:
+    """(τ, snapshot: label -> source -> targets) at the last instants of the first
+    `max_slides` slides whose window is full, `-` edges applied (reeval_window.Window)."""
+    from .reeval_window import Window, read_stream
+
+    edges, _count, first, last = read_stream(stream, set(checked.edb))
+    if first is None:
+        return
+    window = Window(checked, checked.edb)
+    slide = workload.slide
+    full_from = _full_window_slide(workload, first)
+    taken = i = 0
+    for j in range(first // slide, last // slide + 1):
+        tau = (j + 1) * slide - 1
+        while i < len(edges) and edges[i][3] <= tau:
+            window.apply(edges[i])
+            i += 1
+        window.expire(tau)
+        if j < full_from:
             continue
         if max_slides is not None and taken >= max_slides:
             return
         taken += 1
-        yield tau, snap
+        yield tau, window.live
 
 
 def run_reeval(
-    workload: Workload,
-    stream: str,
-    query_path: str,
-    max_slides: int | None = None,
-    whole: bool = False,
+    workload: Workload, stream: str, query_path: str, max_slides: int | None = None
 ) -> dict:
-    """Re-evaluation from scratch of the window's snapshot at slide boundaries once the window
-    is full (the first `max_slides` of them): latency per slide. With `whole`, at every slide
-    boundary from the first edge on, timed over the whole process (reading the stream
-    included) as the engine is: a throughput in edges per second, the one-process per-slide
-    recompute of the shared streams; its `cpu_seconds` is the process CPU time, as the
-    engine's is (the figure to compare on a loaded machine)."""
-    from .reevaluate import evaluate
+    """Re-evaluation from scratch (reevaluate.py) of the window's snapshot at the last
+    instants of the first `max_slides` slides whose window is full: latency per slide, in
+    this process. (On the shared streams the suite times the whole stream's re-evaluation
+    as a process of its own instead: reeval_process.py.)"""
+    from .reevaluate import Reevaluation
 
     checked = _checked(workload, query_path)
+    evaluation = Reevaluation(checked)
     lat: list[float] = []
     results = 0
     window_edges = 0
-    if whole:
-        start = time.perf_counter()
-        start_cpu = time.process_time()
-        edges = 0
-        for _tau, read, snap in _window_snapshots(workload, stream, checked, None):
-            edges = read  # edges read so far: the whole stream after the last slide
-            t0 = time.perf_counter()
-            rel = evaluate(checked, snap)
-            lat.append(time.perf_counter() - t0)
-        total = time.perf_counter() - start
-        cpu = time.process_time() - start_cpu
-        results = sum(len(rel.get(o, ())) for o in checked.outputs) if lat else 0
-        return {
-            "edges": edges,
-            "seconds": total,
-            "cpu_seconds": cpu,
-            "throughput": edges / total if total else 0.0,
-            "slides": len(lat),
-            "latency_slide": _percentiles(lat),
-            "last_window_edges": sum(len(pairs) for pairs in snap.values()) if lat else 0,
-            "last_snapshot_results": results,
-            "peak_rss_mb": _peak_rss_mb(),
-        }
     for _tau, snap in _full_window_snapshots(workload, stream, checked, max_slides):
         t0 = time.perf_counter()
-        rel = evaluate(checked, snap)
+        rel = evaluation.evaluate(snap)
         lat.append(time.perf_counter() - t0)
-        results = sum(len(rel.get(o, ())) for o in checked.outputs)
-        window_edges = sum(len(pairs) for pairs in snap.values())
+        results = sum(len(t) for o in checked.outputs for t in (rel.get(o) or {}).values())
+        window_edges = sum(len(t) for index in snap.values() for t in index.values())
     return {
         "slides": len(lat),
         "latency_slide": _percentiles(lat),
@@ -378,7 +319,12 @@ def run_spark(
     lat: list[float] = []
     results = 0
     for tau, snap in _full_window_snapshots(workload, stream, checked, max_slides):
-        edges = [(s, t, label, tau, "+") for label, pairs in snap.items() for s, t in pairs]
+        edges = [
+            (s, t, label, tau, "+")
+            for label, index in snap.items()
+            for s, targets in index.items()
+            for t in targets
+        ]
         t0 = time.perf_counter()
         results = len(evaluate(checked, edges).snapshot(tau))
         lat.append(time.perf_counter() - t0)

@@ -1,15 +1,11 @@
-"""What other systems do on the shared streams: figures recorded elsewhere, quoted as the
-issue gave them. The suite can also measure the same two programs in its own run
-(`--systems spath,lmsrpq --peer-program PATH`, peer_programs.py): those are the figures to
-set ratios on.
+"""What other systems did on the shared streams, as issue 14 quoted them: figures recorded
+elsewhere, on another machine and day. They are kept for the record only: no table of
+`sgq bench` shows them and no ratio is ever formed with them (docs/benchmarks.md, caveats).
+The suite measures the same two programs in its own run (`--systems spath,lmsrpq
+--peer-program PATH`, peer_programs.py): those are the figures a ratio may use.
 
-The shared streams (benchmarks/streams/, workloads `shared-*` in workloads.py) are the ones
-the C++ S-PATH and C++ LM-SRPQ figures below were measured on, one after another on a machine
-of the kind the project runs on (2 cores, shared; figures vary widely between runs), edges
-per second over the whole process. Those programs process edge by edge, expire once per slide
-and only count result pairs (LM-SRPQ never expires results); `None`: not done in 300 s. The
-per-slide recompute program of the same measurements is not quoted: sgq's own re-evaluation
-baseline (reevaluate.py) does its job and is measured in the same run instead.
+Edges per second over the whole process of the C++ S-PATH and C++ LM-SRPQ; `None`: not done
+in 300 s.
 """
 
 from __future__ import annotations

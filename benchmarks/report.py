@@ -250,28 +250,25 @@ SHARED_HEADERS = [
     "workload",
     "sgq e/s",
     "sgq e/s whole process",
-    "reeval e/s",
+    "reeval e/s whole process",
     "sgq/reeval",
     "deltas written",
     "sgq RSS MB",
-    "C++ S-PATH e/s*",
-    "sgq/S-PATH",
-    "C++ LM-SRPQ e/s*",
-    "sgq/LM-SRPQ",
-    "S-PATH RSS MB*",
+    "reeval RSS MB",
 ]
 
 
 def shared_rows(result: dict) -> list[list[str]]:
     """Issue 14: the shared streams, sgq (its delta output written) against the re-evaluation
-    baseline of the same run, and the peers' figures recorded elsewhere (peers.py)."""
-    from .peers import RECORDED, RECORDED_LIMIT_S
+    baseline of the same run, both timed over their whole process. The C++ peers of the same
+    run are `peer_rows`; figures recorded elsewhere appear in no table."""
 
-    def peer(x):
-        return f"< {100_000 / RECORDED_LIMIT_S:,.0f}" if x is None else f"{x:,.0f}"
-
-    def vs(e, x):  # (whole process against whole process: older runs have no such figure)
-        return _fmt_ratio(e["process_throughput"] / x) if x and "process_throughput" in e else "–"
+    def whole(m: dict) -> str:
+        if "error" in m:
+            return "error"
+        if "process_throughput" not in m:
+            return "–"
+        return f"{m['process_throughput']:,.0f}" + ("†" if "timed_out" in m else "")
 
     rows = []
     for row in result["rows"]:
@@ -279,25 +276,18 @@ def shared_rows(result: dict) -> list[list[str]]:
         if not name.startswith("shared-"):
             continue
         e, r = row.get("engine", {}), row.get("reeval", {})
-        spath, lm, rss = (
-            RECORDED.get(name, (None, None, None)) if name in RECORDED else ("", "", "")
-        )
         rows.append(
             [
                 name,
                 _fmt_rate(e) if "error" not in e else "error",
-                f"{e['process_throughput']:,.0f}" if "process_throughput" in e else "–",
-                _fmt_rate(r) if "error" not in r else "error",
+                whole(e),
+                whole(r) if r else "–",
                 _fmt_ratio(row["ratios"]["throughput_vs_reeval"])
                 if "throughput_vs_reeval" in row.get("ratios", {})
                 else "–",
                 f"{e['deltas']:,}" + ("†" if "timed_out" in e else "") if "deltas" in e else "–",
                 f"{e['peak_rss_mb']:,.0f}" if "peak_rss_mb" in e else "–",
-                "–" if spath == "" else peer(spath),
-                vs(e, spath or None),
-                "–" if lm == "" else peer(lm),
-                vs(e, lm or None),
-                f"{rss:,.0f}" if rss else "–",
+                f"{r['peak_rss_mb']:,.0f}" if "peak_rss_mb" in r else "–",
             ]
         )
     return rows
@@ -390,15 +380,14 @@ def _section(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
 SHARED_TEXT = (
     "The shared streams (benchmarks/streams/, window 10 days, slide 1 day): sgq writes its "
     "whole delta output to a file, as `sgq run Q.dl -i STREAM --emit deltas -o FILE` does, and "
-    "the re-evaluation baseline recomputes the window's snapshot at every slide boundary, in "
-    "the same run. `sgq e/s` and `reeval e/s` are timed from the first edge read to the last "
-    "result written (the engine gets the edges in the groups of instants `sgq run` makes, so "
-    "its latency columns in the table above are per group on these rows); `whole process` "
-    "is timed from the measuring process's start to its exit (the interpreter's start, the "
-    "imports and the program's compilation included), the measure of the peers' figures, "
-    "and the one the sgq/S-PATH and sgq/LM-SRPQ ratios use. Columns marked * are figures of "
-    "the peer programs **recorded elsewhere** (benchmarks/peers.py), quoted, not re-measured: "
-    "they only count result pairs and write nothing; `< 333`: not done in 300 s."
+    "the re-evaluation baseline (benchmarks/reeval_process.py) recomputes the window's "
+    "snapshot at every slide end and writes each slide's changes, in the same run. `sgq e/s` "
+    "is timed from the first edge read to the last result written (the engine gets the edges "
+    "in the groups of instants `sgq run` makes, so its latency columns in the table above are "
+    "per group on these rows); `whole process` from the measuring process's start to its exit "
+    "(the interpreter's start, the imports, reading the stream and writing included), the "
+    "measure of sgq/reeval and of the C++ peers' figures. Every ratio is between systems of "
+    "this run."
 )
 
 
@@ -482,13 +471,6 @@ TIMING_TEXT = (
 )
 
 
-# External reference figures (issue 5): measured on these machines on a 100k-edge SO-like
-# stream, window 10 days, slide 1 day, query a*; they are not re-measured by the suite.
-CPP_STREAM_EDGES = 100_000  # the stream the C++ figures below were measured on
-CPP_SPATH_EPS = 500.0
-CPP_LMSRPQ_EPS = 1100.0
-
-
 def _any_timed_out(result: dict) -> bool:
     return any(
         "timed_out" in m for row in result["rows"] for m in row.values() if isinstance(m, dict)
@@ -548,27 +530,6 @@ def targets(result: dict) -> list[tuple[str, str, str]]:
                     "met" if x >= goal else "not met",
                 )
             )
-    for name in ("rpq-q1-so", "rpq-q6-so"):
-        row = _row(result, name)
-        if row and "throughput" in row.get("engine", {}):
-            eps = row["engine"]["throughput"]
-            out.append(
-                (
-                    f"{name} ({row['workload']['edges']:,} edges): ≥ {CPP_SPATH_EPS / 2:,.0f} e/s "
-                    f"(half of C++ S-PATH); moonshot {CPP_LMSRPQ_EPS:,.0f} (C++ LM-SRPQ)",
-                    f"{eps:,.0f} e/s = {eps / CPP_SPATH_EPS:.2f}x C++ S-PATH, "
-                    f"{eps / CPP_LMSRPQ_EPS:.2f}x LM-SRPQ"
-                    + (
-                        " (over the part done before the timeout)"
-                        if "timed_out" in row["engine"]
-                        else ""
-                    ),
-                    ("met" if eps >= CPP_SPATH_EPS / 2 else "not met")
-                    if row["workload"]["edges"] >= CPP_STREAM_EDGES
-                    else f"not comparable: the C++ figures are for a {CPP_STREAM_EDGES:,}-edge "
-                    "stream (run the full suite)",
-                )
-            )
     return out
 
 
@@ -610,7 +571,9 @@ def _run_header(result: dict) -> list[str]:
 SYSTEMS_TEXT = (
     "Systems, all reading the same CSV stream: **engine** = sgq's incremental engine; "
     "**ingest** = parse + WSCAN only (the ceiling); **reeval** = the one-time query "
-    "recomputed from scratch at each slide boundary (benchmarks/reevaluate.py); **spark** = "
+    "recomputed from scratch at each slide end, `-` edges applied, its joins planned as a "
+    "person plans them (benchmarks/reevaluate.py; on the shared streams a process of its own "
+    "over the whole stream, timed whole); **spark** = "
     "the Spark oracle re-run on the window at a few slide boundaries. "
     "Latency per edge is the time of the batch (one timestamp) the edge arrived in; "
     "latency per slide is the engine's total work within one slide, over the slides "
@@ -672,9 +635,6 @@ def write_report(result: dict, path: Path) -> None:
         "## Targets (issue 5)",
         "",
         format_targets(result) or "(no workload of this run bears on a target)",
-        "",
-        f"C++ figures are the issue's reference measurements ({CPP_SPATH_EPS:,.0f} and "
-        f"{CPP_LMSRPQ_EPS:,.0f} edges/s on a 100k-edge SO-like stream), not re-measured here.",
         "",
     ]
     for name in plots:

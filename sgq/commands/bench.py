@@ -304,7 +304,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
     print(format_table(result))
     shared = format_shared(result)
     if shared:
-        print("\nshared streams (* recorded elsewhere, benchmarks/peers.py):\n" + shared)
+        print("\nshared streams (whole processes, this run):\n" + shared)
     peers = format_peers(result)
     if peers:
         print("\nC++ peers measured in this run (whole-process CPU):\n" + peers)
