@@ -87,17 +87,28 @@ REAL = (
 )
 
 
+def _days(first: str, last: str) -> int:
+    """The whole days a dataset spans, from its first and last times (`YYYY-MM-DD HH:MM`)."""
+    from datetime import datetime
+
+    span = datetime.fromisoformat(last) - datetime.fromisoformat(first)
+    return max(1, -(-int(span.total_seconds()) // DAY))
+
+
 def real() -> list[Workload]:
     """Issue 68: a question of each public temporal graph of `sgq data` (`real-...`), run on
     the whole converted stream. Their streams come from the `data` extra's packages (the
-    flights from the npm tarball given by `sgq bench --data-from`)."""
+    flights from the npm tarball given by `sgq bench --data-from`). Their size and span are
+    the dataset's (`sgq data list`)."""
+    from sgq.datasets import DATASETS
+
     return [
         Workload(
             f"real-{name}-{q}",
             f"bench/real/{name}-{q}.dl",
             "real",
-            0,
-            0,
+            DATASETS[name].edges,
+            _days(DATASETS[name].first, DATASETS[name].last),
             DAY,
             3600,
             stream=f"real-{name}.csv",
