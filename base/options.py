@@ -30,7 +30,8 @@ REWRITE_NAMES: tuple[str, ...] = (
 )
 
 #: the rewrites that run only when asked for (`PlanOptions.rewrites`, `--rewrite NAME`): their
-#: plans are exact, but not measured faster on the workloads yet (docs/benchmarks.md)
+#: plans give the same snapshots, but not yet the same interval rows in the same order within
+#: an instant (docs/design/bound-paths.md)
 OPT_IN_REWRITES: tuple[str, ...] = ("bind_path_sources",)
 
 #: the values of `PlanOptions.path_operator`

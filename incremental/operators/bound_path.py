@@ -24,6 +24,9 @@ in the output until they expire: they are true.
   tree, which holds each live pair at least as long as emitted, unless an edge was deleted
   in that very round (then the cut re-reads its pairs against the new tree).
 - Deletions of input edges in the seeded trees: as S-PATH (`PathOp.retract`).
+- Bound to pairs (the reader joins the seed stream on both endpoints): the contract holds for
+  the pairs `(x, y)` that are seed tuples, so only those go out, when the tree reaches them
+  or, for a pair that becomes a seed tuple later, then, as its tree holds it (`_offer`).
 
 Cost: S-PATH's per update, over the seeded trees only; a new root costs one Expand of its
 tree over the window; a round deleting input edges also costs one pass over the output's

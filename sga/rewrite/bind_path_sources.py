@@ -28,8 +28,8 @@ at every instant (specs/semantics.md §4), with the same intervals (§6: the int
 with the seed tuple's cuts whatever the bound PATH adds).
 
 `bind_path_sources` runs only when asked for (`--rewrite bind_path_sources`, base/options.py
-`OPT_IN_REWRITES`): its plans are exact, and not yet faster on the shared Q6 workloads, whose
-seeds have most of the closure's sources (docs/design/bound-paths.md).
+`OPT_IN_REWRITES`): its plans are exact and its deltas the same, but its interval rows come
+in another order within an instant (docs/design/bound-paths.md).
 
 Where: a PATTERN without time variables (a bound PATH's tuples may start later than PATH's),
 one of whose inputs is an arbitrary-path PATH that only this PATTERN reads and that is no
