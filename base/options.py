@@ -22,7 +22,17 @@ from .errors import UserError
 
 #: the plan rewrites a user may skip, in the order they run (sga/rewrite/pipeline.py's
 #: `REWRITES` holds the passes themselves, under these names)
-REWRITE_NAMES: tuple[str, ...] = ("finite_paths", "relax_simple_paths", "shared_chains")
+REWRITE_NAMES: tuple[str, ...] = (
+    "finite_paths",
+    "relax_simple_paths",
+    "shared_chains",
+    "bind_path_sources",
+)
+
+#: the rewrites that run only when asked for (`PlanOptions.rewrites`, `--rewrite NAME`): their
+#: plans give the same snapshots, but not yet the same interval rows in the same order within
+#: an instant (docs/design/bound-paths.md)
+OPT_IN_REWRITES: tuple[str, ...] = ("bind_path_sources",)
 
 #: the values of `PlanOptions.path_operator`
 PATH_OPERATORS: tuple[str, ...] = ("auto", "closure", "spath")
@@ -37,13 +47,22 @@ def _check_path_operator(_options: Any, _field: Any, value: str) -> None:
         )
 
 
-def _check_rewrites(_options: Any, _field: Any, value: frozenset[str]) -> None:
-    unknown = sorted(value - set(REWRITE_NAMES))
-    if unknown:
-        raise UserError(
-            f"unknown rewrite {', '.join(map(repr, unknown))}; the rewrites are "
-            f"{', '.join(REWRITE_NAMES)}"
-        )
+def _known_rewrites(kind: str, names: tuple[str, ...]):
+    """A validator: every name given is one of `names` (`kind`: how the error names them)."""
+
+    def check(_options: Any, _field: Any, value: frozenset[str]) -> None:
+        unknown = sorted(value - set(names))
+        if unknown:
+            raise UserError(
+                f"unknown {kind} {', '.join(map(repr, unknown))}; the {kind}s are "
+                f"{', '.join(names)}"
+            )
+
+    return check
+
+
+_check_rewrites = _known_rewrites("rewrite", REWRITE_NAMES)
+_check_opt_in = _known_rewrites("opt-in rewrite", OPT_IN_REWRITES)
 
 
 @attrs.frozen
@@ -137,6 +156,9 @@ class PlanOptions:
     `skip_rewrites` (default none): names of rewrite passes of sga/rewrite/pipeline.py not to
     run (`finite_paths`, `shared_chains`); any iterable of names, kept as a frozenset.
 
+    `rewrites` (default none): the opt-in passes to run (`OPT_IN_REWRITES`:
+    `bind_path_sources`), which run only when named here (`--rewrite NAME`) and not skipped.
+
     `tuning` (default `Tuning()`): the operators' own thresholds (API only, no flag).
 
     `optimize` (default True): let the cost-based optimizer (sga/optimize/, thesis ch. 6)
@@ -157,6 +179,9 @@ class PlanOptions:
         default=frozenset(), converter=frozenset, validator=_check_rewrites
     )
     tuning: Tuning = attrs.field(default=Tuning(), converter=_tuning)
+    rewrites: frozenset[str] = attrs.field(
+        default=frozenset(), converter=frozenset, validator=_check_opt_in
+    )
     simple_budget: int = attrs.field(default=DEFAULT_SIMPLE_BUDGET, validator=_check_budget)
     optimize: bool = True
 
@@ -169,6 +194,8 @@ class PlanOptions:
         }
         if self.tuning != Tuning():
             out["tuning"] = attrs.asdict(self.tuning)
+        if self.rewrites:  # (left out when none: older settings read alike)
+            out["rewrites"] = sorted(self.rewrites)
         if self.simple_budget != DEFAULT_SIMPLE_BUDGET:
             out["simple_budget"] = self.simple_budget
         out["optimize"] = self.optimize  # always, default or not: how the run was planned

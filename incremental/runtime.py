@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..base.options import PlanOptions
 from ..sga.algebra import (
+    BoundPath,
     Filter,
     Op,
     Path,
@@ -36,6 +37,7 @@ from ..sga.algebra import (
     children,
     op_kind,
 )
+from .operators.bound_path import BoundPathOp
 from .operators.filter import FilterOp
 from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
@@ -86,6 +88,7 @@ PHYSICAL: dict[type, type] = {
     Pattern: choose_pattern_operator,
     Vertices: VerticesOp,
     Path: choose_path_operator,
+    BoundPath: BoundPathOp,
 }
 
 

@@ -20,6 +20,8 @@ Operators:
 - PATH: pairs joined by a path whose label word is in L(regex), arbitrary-path semantics;
   validity of a path = intersection of its edges'; per pair the union over paths.
 - VERTICES: the active domain V_τ as `(v, v)` tuples, the ε-pairs of a nullable PATH.
+- PATH bound to sources (BoundPath, put there by sga/rewrite/bind_path_sources.py): a PATH
+  asked only for the roots that its last input, the *seed* stream, has as sources.
 """
 
 from __future__ import annotations
@@ -296,12 +298,43 @@ class Path:
     conflict_free: bool = False
 
 
-Op = WScan | Filter | Rename | Union | Pattern | Vertices | Path
-OPERATORS: tuple[type, ...] = (WScan, Filter, Rename, Union, Pattern, Vertices, Path)
+@attrs.frozen(cache_hash=True)
+class BoundPath:
+    """PATH over `inputs[:-1]` (one input per letter of `regex`, as for Path) asked only for
+    the roots `x` that are sources of the last input, the *seed* stream: at every instant its
+    snapshot holds every `(x, y)` of PATH's snapshot whose `x` has a seed tuple `(x, z)`
+    valid then, and nothing outside PATH's snapshot (it may hold more of PATH's pairs than
+    those: a reader joins it with the seed stream on `x`, which drops them). With `pairs`
+    (the reader joins on both endpoints), only the PATH pairs `(x, y)` that are seed tuples
+    then need to be there. Intervals as for PATH (specs/semantics.md §6). Only
+    arbitrary-path, ε-free PATHs are bound (sga/rewrite/bind_path_sources.py says where and
+    why)."""
+
+    inputs: tuple[Op, ...]
+    regex: Regex
+    label: str
+    pairs: bool = False
+
+    @property
+    def letters(self) -> tuple[Op, ...]:
+        """The inputs of the letters of `regex`, in order (without the seed stream)."""
+        return self.inputs[:-1]
+
+    @property
+    def seeds(self) -> Op:
+        """The seed stream: its sources are the roots asked for."""
+        return self.inputs[-1]
+
+
+Op = WScan | Filter | Rename | Union | Pattern | Vertices | Path | BoundPath
+OPERATORS: tuple[type, ...] = (WScan, Filter, Rename, Union, Pattern, Vertices, Path, BoundPath)
 
 
 def op_kind(op: Op) -> str:
-    """The operator's name as the papers write it: WSCAN, FILTER, ..."""
+    """The operator's name as the papers write it: WSCAN, FILTER, ... (a BoundPath is a
+    PATH)."""
+    if isinstance(op, BoundPath):
+        return "PATH"
     return type(op).__name__.upper()
 
 

@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable
 
 from .algebra import (
+    BoundPath,
     Filter,
     Op,
     Path,
@@ -109,6 +110,13 @@ def parameters(op: Op) -> dict:
                 for c in op.time_conditions
             ],
         }
+    if isinstance(op, BoundPath):  # sga/rewrite/bind_path_sources.py
+        return {
+            "regex": regex_text(op.regex),
+            "nullable": False,
+            "seeds": op.seeds.label,
+            "pairs": op.pairs,
+        }
     if isinstance(op, Path):
         params: dict = {"regex": regex_text(op.regex), "nullable": op.domain is not None}
         if op.simple:  # specs/semantics.md §4a; arbitrary-path PATHs keep their old form
@@ -147,6 +155,11 @@ def describe(op: Op) -> str:
         if op.simple:
             named += "; conflict-free: arbitrary-path cost" if op.conflict_free else "; RSPQ"
         return f"PATH[{named}]"
+    if isinstance(op, BoundPath):  # its last input's sources are its roots
+        text = regex_text(op.regex)
+        named = text if op.label in (text, f"[{text}]") else f"{text} as {op.label}"
+        bound = "pairs" if op.pairs else "sources"
+        return f"PATH[{named}; {bound} from {op.seeds.label}]"
     if isinstance(op, Vertices):
         return f"VERTICES[{op.label}]({', '.join(i.label for i in op.inputs)})"
     return op_kind(op)  # pragma: no cover - every operator is listed above

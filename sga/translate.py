@@ -259,12 +259,16 @@ def _terms(literal) -> tuple:
 
 
 def translate(
-    checked: CheckedProgram, *, canonical: bool = False, skip: Collection[str] = ()
+    checked: CheckedProgram,
+    *,
+    canonical: bool = False,
+    skip: Collection[str] = (),
+    enable: Collection[str] = (),
 ) -> Plan:
     """The SGA plan of `checked`: the canonical plan (thesis Algorithm SGQParser), then the
-    rewrite passes of sga/rewrite/pipeline.py except those named in `skip` (`Plan.rewrites`
-    names those that changed it). `canonical` skips `shared_chains` too: the plan before its
-    PATTERN chains are shared (`sgq explain --canonical`).
+    rewrite passes of sga/rewrite/pipeline.py except those named in `skip`, the opt-in ones
+    only when named in `enable` (`Plan.rewrites` names those that changed it). `canonical` skips `shared_chains` and `bind_path_sources` too:
+    the plan before its PATTERN chains are shared (`sgq explain --canonical`).
 
     `checked` comes from `datalog.check`, whose checks reject every shape the algebra cannot
     express (a non-binary atom, a constant or `_` in a head, an unbound head or compared
@@ -277,4 +281,5 @@ def translate(
     ['WScan', 'Path', 'Rename']
     """
     plan = _Translator(checked).run()
-    return rewrite(plan, {*skip, "shared_chains"} if canonical else skip)
+    skipped = {*skip, "shared_chains", "bind_path_sources"} if canonical else skip
+    return rewrite(plan, skipped, enable)

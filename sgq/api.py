@@ -195,7 +195,7 @@ def compile(
     else:
         name = filename or "<string>"
     checked = check_text(text, name, window=window, slide=slide)
-    plan = translate(checked, skip=options.skip_rewrites)
+    plan = translate(checked, skip=options.skip_rewrites, enable=options.rewrites)
     optimized = None
     if options.optimize and callable(statistics):  # read only if there is a choice to make
         statistics = statistics() if has_alternatives(plan) else None

@@ -61,6 +61,7 @@ _SETTING_NAMES = {
     "paths": "--paths",
     "path_operator": "--path-operator",
     "skip_rewrites": "--no-rewrite",
+    "rewrites": "--rewrite",
     "optimize": "--optimize",
     "columns": "--columns",
     "format": "input format",

@@ -23,6 +23,7 @@ import attrs
 from pyspark.sql import DataFrame, SparkSession
 
 from ..sga.algebra import Path, Plan, WScan
+from ..sga.rewrite.bind_path_sources import unbind_paths
 from .batch_context import BatchContext
 from .batch_grid import Batch, BatchGrid
 from .closure import closure_part
@@ -52,6 +53,7 @@ class SparkEngine:
     """Evaluation of one plan on one SparkSession; `step` runs a batch."""
 
     def __init__(self, plan: Plan, spark: SparkSession) -> None:
+        plan = unbind_paths(plan)  # a bound PATH runs as its PATH: the same results
         check_supported(plan)
         self.plan = plan
         self.spark = spark

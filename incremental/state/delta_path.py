@@ -513,6 +513,23 @@ class DeltaPath:
         if not roots:
             del self.inv[rkey]
 
+    def drop_root(self, root: str) -> None:
+        """Remove `T_root` whole, valid nodes too (a root no longer asked for: a bound PATH,
+        operators/bound_path.py); its nodes' expiry items are skipped when they come up.
+        O(nodes of the tree)."""
+        tree = self.trees.pop(root, None)
+        if tree is None:
+            return
+        self.twice = True  # (its items stay in the expiry index: marked, as `purge` marks)
+        inv = self.inv
+        for key, node in tree.items():
+            roots = inv[key]
+            roots.discard(root)
+            if not roots:
+                del inv[key]
+            node[2] = _GONE
+        self.count -= len(tree) - 1
+
     def expires_by(self, now: int) -> bool:
         """Whether some node's exp is at or before `now` (`purge(now)` has work)."""
         return self.heap.any_by(now)

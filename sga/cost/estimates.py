@@ -16,6 +16,7 @@ from __future__ import annotations
 import attrs
 
 from ..algebra import (
+    BoundPath,
     Filter,
     Op,
     Path,
@@ -205,7 +206,7 @@ def regex(node: Regex, letters: dict[str, StreamEstimate]) -> StreamEstimate:
     return kleene(parts[0])  # plus, star (ε-pairs aside), opt ~ its body
 
 
-def path(op: Path, inputs: list[StreamEstimate]) -> StreamEstimate:
+def path(op: Path | BoundPath, inputs: list[StreamEstimate]) -> StreamEstimate:
     """Formulas 5-7 over `op`'s expression, its letters bound to its inputs."""
     return regex(op.regex, dict(zip(regex_labels(op.regex), inputs)))
 
@@ -224,6 +225,8 @@ def estimate(op: Op, inputs: list[StreamEstimate], stats: StreamStatistics) -> S
         return pattern(op, inputs)
     if isinstance(op, Path):
         return path(op, inputs[: len(op.inputs)])
+    if isinstance(op, BoundPath):  # at most its PATH's (bound to fewer roots)
+        return path(op, inputs[:-1])
     if isinstance(op, Vertices):
         each = union(inputs)
         return StreamEstimate(2 * each.rate, each.interval, each.vertices, each.vertices)

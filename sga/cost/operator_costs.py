@@ -19,7 +19,7 @@ import math
 import attrs
 
 from ...base.dfa import compile_regex
-from ..algebra import Filter, Op, Path, Pattern, Rename, Union, Vertices, WScan
+from ..algebra import BoundPath, Filter, Op, Path, Pattern, Rename, Union, Vertices, WScan
 from .estimates import StreamEstimate, variable_distincts
 
 
@@ -73,7 +73,9 @@ def pattern_cost(
     return total
 
 
-def path_cost(op: Path, inputs: list[StreamEstimate], out: StreamEstimate, w: Weights) -> float:
+def path_cost(
+    op: Path | BoundPath, inputs: list[StreamEstimate], out: StreamEstimate, w: Weights
+) -> float:
     """Formula 12 (6.25-6.28): r_i · (I + E) + r_O · C_O with n the snapshot's vertices and k
     the states of the minimal DFA:
     I = P_h n k² + U_pq n k log(n k) + U_h k,
@@ -108,4 +110,6 @@ def operator_cost(
         return pattern_cost(op, inputs, out, w)
     if isinstance(op, Path):
         return path_cost(op, inputs[: len(op.inputs)], out, w)
+    if isinstance(op, BoundPath):  # at most its PATH's (bound to fewer roots)
+        return path_cost(op, inputs[:-1], out, w)
     raise TypeError(f"no cost for {type(op).__name__}")  # pragma: no cover

@@ -8,7 +8,7 @@ import sys
 
 from ..api import read_program
 from ..base.errors import UserError
-from ..base.options import DEFAULT_SIMPLE_BUDGET, PATH_OPERATORS, PlanOptions
+from ..base.options import DEFAULT_SIMPLE_BUDGET, OPT_IN_REWRITES, PATH_OPERATORS, PlanOptions
 from ..sampling import DEFAULT_SAMPLE, Sampled, read_statistics, sample_input
 from ..sga.rewrite.pipeline import REWRITES
 from ..stream_io import FORMATS
@@ -93,13 +93,17 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
         "S-PATH when sparse; default), closure (closures that never hand over "
         "for density), spath (S-PATH from the start)",
     )
-    parser.add_argument(
-        "--no-rewrite",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help=f"skip the plan rewrite NAME ({', '.join(REWRITES)}); repeatable",
-    )
+    for flag, what, names in (
+        ("--no-rewrite", "skip the plan rewrite", REWRITES),
+        ("--rewrite", "run the opt-in plan rewrite", OPT_IN_REWRITES),
+    ):
+        parser.add_argument(
+            flag,
+            action="append",
+            default=[],
+            metavar="NAME",
+            help=f"{what} NAME ({', '.join(names)}); repeatable",
+        )
     parser.add_argument(
         "--simple-budget",
         type=int,
@@ -175,11 +179,13 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
         return PlanOptions(
             path_operator=args.path_operator,
             skip_rewrites=args.no_rewrite,
+            rewrites=getattr(args, "rewrite", ()),
             simple_budget=budget,
             optimize=optimize,
         )
     except UserError as exc:
-        raise UserError(f"--no-rewrite: {exc}") from None
+        flag = "--rewrite" if "opt-in" in str(exc) else "--no-rewrite"
+        raise UserError(f"{flag}: {exc}") from None
 
 
 def compile_for_input(args: argparse.Namespace, command: str):

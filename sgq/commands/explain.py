@@ -1,11 +1,12 @@
 """`sgq explain FILE`: print the SGA plan of a `.dl` program that `sgq run` executes (thesis
 5.2.2, then the rewrite passes of sga/rewrite/pipeline.py); `--no-rewrite NAME` skips a pass,
-`--canonical` skips `shared_chains`. The text form opens with the passes by name (those that
-changed the plan, those that had nothing to change, those skipped) and the PATH operator
-`--path-operator` chooses for `sgq run`. With the optimizer on and statistics to plan with
-(`--stats FILE`, or `--input EDGES` to sample), it prints the optimizer's choice with each
-operator's estimated cost per time unit (text, json, dot) and `--plans N` the N cheapest
-alternatives (sga/optimize/, thesis ch. 6); without statistics, today's plan.
+`--canonical` skips `shared_chains` and `bind_path_sources`. The text form opens with the
+passes by name (those that changed the plan, those that had nothing to change, those
+skipped) and the PATH operator `--path-operator` chooses for `sgq run`. With the optimizer
+on and statistics to plan with (`--stats FILE`, or `--input EDGES` to sample), it prints
+the optimizer's choice with each operator's estimated cost per time unit (text, json, dot)
+and `--plans N` the N cheapest alternatives (sga/optimize/, thesis ch. 6); without
+statistics, today's plan.
 
 Errors in the program are printed as `FILE:LINE:COL: error: ...` with the source line and a
 caret, exit code 1; a missing file or a bad option is a usage error, exit code 2.
@@ -18,6 +19,7 @@ import sys
 
 from sgq.api import read_program
 from sgq.base.errors import UserError
+from sgq.base.options import OPT_IN_REWRITES
 from sgq.datalog.check import check_text
 from sgq.datalog.errors import DlErrors
 from sgq.sga.explain import explain_dot, explain_json, explain_text
@@ -73,11 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = plan_options(args)
-    skip = options.skip_rewrites | ({"shared_chains"} if args.canonical else set())
+    canonical = {"shared_chains", "bind_path_sources"} if args.canonical else set()
+    skip = options.skip_rewrites | canonical
     text = read_program(args.file)
     try:
         checked = check_text(text, args.file, **window_overrides(args))
-        plan = translate(checked, skip=skip)
+        plan = translate(checked, skip=skip, enable=options.rewrites)
     except DlErrors as exc:
         print(exc.render(), file=sys.stderr)
         return 1
@@ -96,10 +99,11 @@ def run(args: argparse.Namespace) -> int:
         if args.optimize or args.input:  # asked for, or an input that could not be sampled
             optimizer_note(NAME, sampled.note)
     if args.format == "text":
+        off = set(OPT_IN_REWRITES) - options.rewrites
         passes = [
             name
             if name in plan.rewrites
-            else f"{name} ({'skipped' if name in skip else 'no change'})"
+            else f"{name} ({'skipped' if name in skip else 'off' if name in off else 'no change'})"
             for name in REWRITES
         ]
         sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")

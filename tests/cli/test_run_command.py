@@ -578,7 +578,8 @@ def test_user_errors_are_one_line_messages(tmp_path, capsys, stream):
         (
             run + [path, "--no-rewrite", "bogus"],
             2,
-            "--no-rewrite: unknown rewrite 'bogus'; the rewrites are finite_paths, relax_simple_paths, shared_chains",
+            "--no-rewrite: unknown rewrite 'bogus'; the rewrites are finite_paths, "
+            "relax_simple_paths, shared_chains, bind_path_sources",
         ),
         (run + [tmp_path], 2, "not a directory prepared"),
         (run + [path, "-o", tmp_path / "no" / "such" / "out.csv"], 2, "cannot write the output"),

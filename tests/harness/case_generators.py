@@ -259,3 +259,27 @@ def gen_case(ch, max_len: int = 14, deletions: bool = True):
 def program_strategy():
     """Hypothesis strategy: program text."""
     return st.data().map(lambda data: gen_program(DataChooser(data)))
+
+
+#: closures a bound PATH takes (ε-free, the automaton never back at its start), and one
+#: it does not (nullable: the rule leaves it), for sga/rewrite/bind_path_sources.py
+BOUND_CLOSURES = ("a+", "[(a|b)+]", "[a/b+]", "[(a/b)+]", "a*")
+#: bodies joining the closure `P(x, y)` on x with a seed of one or two atoms (snb/so Q6)
+BOUND_BODIES = (
+    ("x", "y", "P(x, y), c(x, m), b(m, y)"),
+    ("x", "y", "P(x, y), c(x, m)"),
+    ("x", "m", "P(x, y), c(x, m)"),
+    ("y", "m", "P(x, y), c(x, m), a(m, y)"),
+    ("x", "y", "P(x, y), c(x, m), b(m, y), x != y"),
+)
+
+
+def gen_bound_path_program(ch) -> str:
+    """A Q6-shaped program: a closure over a, b joined on its source with atoms over c (and
+    a, b), so that sga/rewrite/bind_path_sources.py binds the closure to their sources."""
+    window = ch.int(1, 12)
+    slide = ch.int(1, window) if ch.bool(0.35) else 1
+    closure = ch.choice(BOUND_CLOSURES)
+    src, trg, body = ch.choice(BOUND_BODIES)
+    body = body.replace("P(x, y)", f"{closure}(x, y)")
+    return f".window {window}\n.slide {slide}\nAnswer({src}, {trg}) :- {body}.\n"

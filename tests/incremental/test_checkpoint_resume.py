@@ -19,11 +19,15 @@ OPERATORS = ("auto", "closure", "spath")
 QUERIES = (
     ".window 10\n.slide 5\nAnswer(x, y) :- [a/b*](x, y).",
     ".window 10\n.slide 5\nAnswer(x, y) :- [(a|b)+](x, y).",
+    # a PATH bound to the sources of [b/a] (sga/rewrite/bind_path_sources.py)
+    ".window 10\n.slide 5\nAnswer(x, y) :- a+(x, y), b(x, m), a(m, y).",
 )
 
 
 def _query(text: str, path_operator: str):
-    return compile_text(text, options=PlanOptions(path_operator=path_operator))
+    # (with the opt-in rewrite: the last query's PATH is bound)
+    options = PlanOptions(path_operator=path_operator, rewrites={"bind_path_sources"})
+    return compile_text(text, options=options)
 
 
 @pytest.mark.parametrize("path_operator", OPERATORS)

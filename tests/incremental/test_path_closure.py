@@ -46,7 +46,9 @@ def labels_of(name: str) -> tuple[str, ...]:
 
 
 def path_ops(eng) -> list:
-    return [op for op in eng.dataflow.ops if isinstance(op, (PathOp, PathClosureOp))]
+    """The PATH operators (a PATH bound to sources, operators/bound_path.py, is no choice of
+    `path_operator`: left out)."""
+    return [op for op in eng.dataflow.ops if type(op) in (PathOp, PathClosureOp)]
 
 
 def streams(labels, max_size=18, vertices=4, deletions=True):

@@ -71,7 +71,8 @@ def test_bad_choices_are_user_errors_naming_the_valid_ones():
         PlanOptions(path_operator="trees")
     with pytest.raises(
         UserError,
-        match="unknown rewrite 'x'; the rewrites are finite_paths, relax_simple_paths, shared_chains",
+        match="unknown rewrite 'x'; the rewrites are finite_paths, relax_simple_paths, "
+        "shared_chains, bind_path_sources",
     ):
         PlanOptions(skip_rewrites=["shared_chains", "x"])
 

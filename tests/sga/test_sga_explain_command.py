@@ -93,14 +93,15 @@ def test_rewrites_are_listed_and_skipped_by_name(tmp_path, capsys):
     assert main(["explain", path]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == [
-        "rewrites: finite_paths, relax_simple_paths (no change), shared_chains",
+        "rewrites: finite_paths, relax_simple_paths (no change), shared_chains, "
+        "bind_path_sources (off)",
         "path operator: auto",
     ]
     assert main(["explain", path, "--no-rewrite", "finite_paths", "--path-operator", "spath"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(
         "rewrites: finite_paths (skipped), relax_simple_paths (no change), shared_chains "
-        "(no change)\npath operator: spath\n"
+        "(no change), bind_path_sources (off)\npath operator: spath\n"
     )
     assert "PATH[a/b/c]" in out and "PATTERN" not in out
     assert main(["explain", path, "--canonical", "--format", "json"]) == 0
@@ -114,5 +115,18 @@ def test_an_unknown_rewrite_is_a_one_line_usage_error(tmp_path, capsys):
     assert captured.out == ""
     assert captured.err == (
         "sgq explain: error: --no-rewrite: unknown rewrite 'nope'; the "
-        "rewrites are finite_paths, relax_simple_paths, shared_chains\n"
+        "rewrites are finite_paths, relax_simple_paths, shared_chains, bind_path_sources\n"
     )
+
+
+def test_an_opt_in_rewrite_runs_when_asked_for(tmp_path, capsys):
+    path = write(tmp_path, ".window 10\nAnswer(x, y) :- a+(x, y), b(x, m), c(m, y).\n")
+    assert main(["explain", path, "--rewrite", "bind_path_sources"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "rewrites: finite_paths (no change), relax_simple_paths (no change), shared_chains, "
+        "bind_path_sources\n"
+    )
+    assert "PATH[a+; pairs from [b/c]]" in out
+    assert main(["explain", path, "--rewrite", "nope"]) == 2
+    assert "--rewrite: unknown opt-in rewrite 'nope'" in capsys.readouterr().err
