@@ -168,4 +168,7 @@ def test_peers_without_a_shared_path_query_to_run_is_a_message(tmp_path):
         text=True,
     )
     assert proc.returncode == 2
-    assert "only the path queries of the shared and real streams" in proc.stderr and "Traceback" not in proc.stderr
+    assert (
+        "only the path queries of the shared and real streams" in proc.stderr
+        and "Traceback" not in proc.stderr
+    )
