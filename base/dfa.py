@@ -154,6 +154,17 @@ class AutomatonTooLarge(ValueError):
         self.limit = limit
 
 
+def regex_size(regex: tuple) -> int:
+    """The number of nodes of `regex` (labels and operators), without recursion."""
+    size, todo = 0, [regex]
+    while todo:
+        node = todo.pop()
+        size += 1
+        if node[0] != "label":
+            todo.extend(node[1:])
+    return size
+
+
 def _subset(regex: tuple, limit: int | None = None) -> tuple[list[dict[str, int]], set[int]]:
     """Subset construction: a DFA (state 0 the start) without the empty set state; raises
     AutomatonTooLarge past `limit` states."""

@@ -331,30 +331,12 @@ class _Join:
         h1, h2 = self.slots[("var", self.head[0])], self.slots[("var", self.head[1])]
         out = self.out
         if last:
-
-            def add(vals: list) -> bool:
-                got = out.get(vals[h1])
-                if got is None:
-                    out[vals[h1]] = {vals[h2]}
-                else:
-                    got.add(vals[h2])
-                return False
-
-            return add
+            return _pair_adder(out, h1, h2)
         if not extra:
             # the rest reads the head pair only: test each distinct pair once, after the loops
             candidates: dict[str, set] = {}
             self.deferred = (candidates, rest)
-
-            def collect(vals: list) -> bool:
-                got = candidates.get(vals[h1])
-                if got is None:
-                    candidates[vals[h1]] = {vals[h2]}
-                else:
-                    got.add(vals[h2])
-                return False
-
-            return collect
+            return _pair_adder(candidates, h1, h2)
         keys = [self.slots[("var", name)] for name in extra]
         failed: set = set()
 
@@ -554,3 +536,18 @@ def evaluate(checked: CheckedProgram, snapshot: dict[str, set]) -> dict[str, set
     """Every predicate's pairs on one snapshot (`label -> pairs`): `Reevaluation` on it."""
     got = Reevaluation(checked).evaluate({k: adjacency(v) for k, v in snapshot.items()})
     return {pred: pairs(rel) for pred, rel in got.items()}
+
+
+def _pair_adder(pairs: dict, h1: int, h2: int):
+    """A binding's head pair `(vals[h1], vals[h2])` into `pairs` ({src: {trg}}); never stops
+    the loops (returns False)."""
+
+    def add(vals: list) -> bool:
+        got = pairs.get(vals[h1])
+        if got is None:
+            pairs[vals[h1]] = {vals[h2]}
+        else:
+            got.add(vals[h2])
+        return False
+
+    return add

@@ -65,17 +65,6 @@ def regex_nullable(regex: Regex) -> bool:
     return True  # star, opt
 
 
-def regex_size(regex: Regex) -> int:
-    """The number of nodes of `regex` (labels and operators)."""
-    size, todo = 0, [regex]
-    while todo:
-        node = todo.pop()
-        size += 1
-        if node[0] != "label":
-            todo.extend(node[1:])
-    return size
-
-
 _PRECEDENCE = {"alt": 0, "concat": 1, "star": 2, "plus": 2, "opt": 2, "label": 3}
 
 

@@ -14,7 +14,7 @@ thousand states) is accepted. A simple path atom's automaton is bounded by its m
 
 from __future__ import annotations
 
-from ...base.dfa import AutomatonTooLarge, compile_regex
+from ...base.dfa import AutomatonTooLarge, compile_regex, regex_size
 from ..ast import Alt, Concat, Label, PathAtom, Plus, Regex, Star
 from ..errors import AUTOMATON_TOO_LARGE, SIMPLE_AUTOMATON_TOO_LARGE, DlError
 from .context import CheckContext
@@ -39,16 +39,6 @@ def regex_tuple(regex: Regex) -> tuple:
     return (kind, regex_tuple(regex.inner))
 
 
-def _nodes(regex: tuple) -> int:
-    count, todo = 0, [regex]
-    while todo:
-        node = todo.pop()
-        count += 1
-        if node[0] != "label":
-            todo.extend(node[1:])
-    return count
-
-
 def check_automaton_size(ctx: CheckContext) -> list[DlError]:
     """`[(a|b)*/a/(a|b)/.../(a|b)]` (12 copies) -> the automaton of this regular expression
     has more than 4096 states"""
@@ -61,12 +51,12 @@ def check_automaton_size(ctx: CheckContext) -> list[DlError]:
             if (regex, literal.simple) in seen:
                 continue
             seen.add((regex, literal.simple))
-            limit = max(MAX_STATES, 4 * _nodes(regex))
+            limit = max(MAX_STATES, 4 * regex_size(regex))
             try:
                 dfa = compile_regex(regex, limit)
             except AutomatonTooLarge:  # (the first only: each costs `limit` states to find)
                 return [ctx.error(AUTOMATON_TOO_LARGE.format(limit=limit), literal.loc)]
-            moves = max(MAX_SIMPLE_MOVES, 2 * _nodes(regex))
+            moves = max(MAX_SIMPLE_MOVES, 2 * regex_size(regex))
             if literal.simple and sum(len(row) for row in dfa.delta) > moves:
                 return [ctx.error(SIMPLE_AUTOMATON_TOO_LARGE.format(limit=moves), literal.loc)]
     return []

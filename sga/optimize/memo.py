@@ -25,6 +25,7 @@ from collections import deque
 
 import attrs
 
+from ...base.dfa import regex_size
 from ..algebra import (
     Filter,
     Op,
@@ -34,7 +35,6 @@ from ..algebra import (
     VarCondition,
     children,
     postorder,
-    regex_size,
 )
 from ..rewrite.associate_pattern import timed
 from ..rewrite.equivalences import RULES, Rule
