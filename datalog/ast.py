@@ -66,10 +66,62 @@ Term = Var | Const | Anon
 def has_unit(term: Term) -> bool:
     """Whether `term` is a number written with a unit where a vertex constant stands (`5m`):
     the parser keeps it, unquoted, so that the checker can say what to write instead."""
-    return isinstance(term, Const) and not term.quoted and not _INTEGER.fullmatch(term.value)
+    return (
+        isinstance(term, Const)
+        and not term.quoted
+        and not _INTEGER.fullmatch(term.value)
+        and not _FLOAT.fullmatch(term.value)
+    )
 
 
 _INTEGER = re.compile(r"-?[0-9]+")
+_FLOAT = re.compile(r"-?[0-9]+\.[0-9]+(?:[eE][-+]?[0-9]+)?")
+
+
+def is_float_text(text: str) -> bool:
+    """Whether an unquoted constant is a decimal number (`1.5`): a property value, never a
+    vertex id."""
+    return _FLOAT.fullmatch(text) is not None
+
+
+PropValue = int | float | str
+
+
+def property_value(const: Const) -> PropValue:
+    """The typed value a constant stands for where a property is compared (specs/semantics.md
+    §4c): a quoted constant is a string, `15` an integer, `1.5` a float."""
+    if const.quoted:
+        return const.value
+    if _INTEGER.fullmatch(const.value):
+        return int(const.value)
+    return float(const.value)
+
+
+# ---- properties --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class PropArg:
+    """`key: value` in an input atom's braces (specs/semantics.md §4c): a variable binds the
+    edge's property `key` (the atom matches only edges that have it), a constant tests it for
+    equality (`property_value` gives the typed value), `_` tests that it is present."""
+
+    key: str
+    value: Term
+    key_quoted: bool = attrs.field(default=False, eq=False, hash=False)
+    loc: Loc | None = _loc()
+
+
+@attrs.frozen
+class PropTest:
+    """`key op constant` in a path label's braces, `flight{delay < 15}`: the label stands for
+    its edges that pass every test."""
+
+    key: str
+    op: str  # "=", "!=", "<", "<=", ">", ">="
+    value: Const
+    key_quoted: bool = attrs.field(default=False, eq=False, hash=False)
+    loc: Loc | None = _loc()
 
 
 # ---- regular expressions of path atoms ---------------------------------------------------
@@ -77,10 +129,12 @@ _INTEGER = re.compile(r"-?[0-9]+")
 
 @attrs.frozen
 class Label:
-    """A predicate name inside a regular expression."""
+    """A predicate name inside a regular expression; `props`, tests on an input label's
+    edges (`flight{delay < 15}`), the label's edges that pass them all."""
 
     name: str
     loc: Loc | None = _loc()
+    props: tuple[PropTest, ...] = attrs.field(default=(), kw_only=True)
 
 
 @attrs.frozen
@@ -165,7 +219,8 @@ def regex_nullable(regex: Regex) -> bool:
 @attrs.frozen
 class Atom:
     """`p(t1, ..., tn)`: a predicate applied to terms (binary once checked); `@t` after it
-    names `time`, the start of the matched tuple's validity interval (specs/semantics.md §4b).
+    names `time`, the start of the matched tuple's validity interval (specs/semantics.md §4b);
+    `{k: v, ...}` after the arguments, `props`, binds or tests the edge's properties (§4c).
     `simple` is only ever set to be reported: it applies to closures and path atoms
     (checks/simple_paths.py)."""
 
@@ -176,6 +231,7 @@ class Atom:
     loc: Loc | None = _loc()
     time: str | None = attrs.field(default=None, kw_only=True)
     time_loc: Loc | None = _loc()
+    props: tuple[PropArg, ...] = attrs.field(default=(), kw_only=True)
 
 
 @attrs.frozen
@@ -262,6 +318,39 @@ def time_variables(rule: Rule) -> dict[str, BodyAtom]:
     return out
 
 
+def property_variables(rule: Rule) -> dict[str, Atom]:
+    """The property variables a rule's body binds (`p(x, y){k: v}`), each with its first
+    binding atom."""
+    out: dict[str, Atom] = {}
+    for literal in rule.body:
+        if isinstance(literal, Atom):
+            for arg in literal.props:
+                if isinstance(arg.value, Var):
+                    out.setdefault(arg.value.name, literal)
+    return out
+
+
+def regex_prop_labels(regex: Regex) -> tuple[Label, ...]:
+    """The labels of `regex` that carry property tests, in order."""
+    out: list[Label] = []
+
+    def walk(node: Regex) -> None:
+        if isinstance(node, Label):
+            if node.props:
+                out.append(node)
+        elif isinstance(node, Concat):
+            for part in node.parts:
+                walk(part)
+        elif isinstance(node, Alt):
+            for option in node.options:
+                walk(option)
+        else:
+            walk(node.inner)
+
+    walk(regex)
+    return tuple(out)
+
+
 def literal_preds(literal: Literal) -> tuple[str, ...]:
     """The predicate names a body literal reads."""
     if isinstance(literal, (Atom, Closure)):
@@ -285,9 +374,10 @@ class Rule:
 
 @attrs.frozen
 class Duration:
-    """A duration in time units, with the text the user wrote (`24h` -> 86400, "24h")."""
+    """A duration in time units, with the text the user wrote (`24h` -> 86400, "24h"); where
+    a property variable is compared, a plain number (`d2 >= d1 + 2.5`)."""
 
-    value: int
+    value: int | float
     text: str = attrs.field(eq=False, hash=False)
     loc: Loc | None = _loc()
 

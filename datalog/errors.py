@@ -274,6 +274,34 @@ UNIT_CONSTANT = (
     "\"{text}\" for a vertex of that name; a duration only follows '+' or '-' in a time "
     "comparison ({example})"
 )
+# properties (datalog/checks/properties.py, specs/semantics.md §4c)
+PROP_IN_HEAD = (
+    "a rule head has no properties: derived predicates are binary; bind and compare properties "
+    "in the body"
+)
+PROP_VAR_AS_TERM = (
+    "'{name}' is a property variable (bound by '{key}: {name}' on line {line}), so it cannot "
+    "be a vertex argument; property variables only appear in braces and in comparisons"
+)
+PROP_ON_DERIVED = (
+    "'{name}' is a derived predicate: only the edges of input labels carry properties, so it "
+    "takes no braces"
+)
+PROP_STRING_ORDER = (
+    "'{op}' does not order strings: a property compares with a string by = and != only"
+)
+PROP_MIXED = (
+    "property variable '{name}' can only be compared with a property variable or a constant, "
+    "not with {other}"
+)
+PROP_TIME_CLASH = (
+    "'{name}' is bound as a time variable and as a property variable; give one of them another "
+    "name"
+)
+PROP_OFFSET = (
+    "'{text}' is not a number a property can be compared with or shifted by: write a plain "
+    "number (d < 15, d2 >= d1 + 30, d != 2.5); units belong to time comparisons"
+)
 ALIAS_IS_PREDICATE = "alias '{name}' is also the name of a predicate; choose another name"
 ALIAS_REUSED = (
     "alias '{name}' already names a different closure or path atom on line {line}; choose "
@@ -437,6 +465,37 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
             _W + "A(x, y) :- a(x, y), x != 5m.",
             _W + "A(x, y) :- a(x, -2h).",
             _W + "A(x, y) :- a(x, y)@t, b(x, y)@u, t < 3h.",
+        ),
+    ),
+    (PROP_IN_HEAD, (_W + "Answer(x, y){k: v} :- a(x, y){k: v}.",)),
+    (
+        PROP_VAR_AS_TERM,
+        (_W + "Answer(x, d) :- a(x, y){delay: d}.", _W + "Answer(x, y) :- a(x, y){k: v}, b(v, y)."),
+    ),
+    (
+        PROP_ON_DERIVED,
+        (
+            _W + "B(x, y) :- a(x, y).\nAnswer(x, y) :- B(x, y){k: 1}.",
+            _W + "B(x, y) :- a(x, y).\nAnswer(x, y) :- [B{k < 1}+](x, y).",
+        ),
+    ),
+    (
+        PROP_STRING_ORDER,
+        (
+            _W + 'Answer(x, y) :- a(x, y){c: c}, c < "AA".',
+            _W + 'Answer(x, y) :- [a{c >= "AA"}+](x, y).',
+        ),
+    ),
+    (
+        PROP_MIXED,
+        (_W + "Answer(x, y) :- a(x, y){k: v}, v = x.", _W + "Answer(x, y) :- a(x, y){k: v}@t, v < t."),
+    ),
+    (PROP_TIME_CLASH, (_W + "Answer(x, y) :- a(x, y){k: t}@t.",)),
+    (
+        PROP_OFFSET,
+        (
+            _W + "Answer(x, y) :- a(x, y){k: v}, b(x, y){k: w}, v < w + 1h.",
+            _W + "Answer(x, y) :- a(x, y){k: 5m}.",
         ),
     ),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),

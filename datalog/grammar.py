@@ -141,8 +141,32 @@ class _ToAst(Transformer_NonRecursive):
         return list(children)
 
     def atom(self, meta, children):
-        pred, args, time = children
-        return ast.Atom(pred.name, args, quoted=pred.quoted, loc=pred.loc, **_time(time))
+        pred, args, props, time = children
+        return ast.Atom(
+            pred.name, args, quoted=pred.quoted, loc=pred.loc, props=props or (), **_time(time)
+        )
+
+    def props(self, meta, children):
+        return tuple(children)
+
+    def prop_arg(self, meta, children):
+        key, value = children
+        return ast.PropArg(key.name, value, key_quoted=key.quoted, loc=key.loc)
+
+    def prop_key(self, meta, children):
+        return self.pred_name(meta, children)
+
+    def prop_tests(self, meta, children):
+        return tuple(children)
+
+    def prop_test(self, meta, children):
+        key, op, value = children
+        return ast.PropTest(key.name, str(op), value, key_quoted=key.quoted, loc=key.loc)
+
+    def float_const(self, meta, children):
+        """`1.5`: a property value (specs/semantics.md §4c), kept in its shortest form."""
+        (tok,) = children
+        return ast.Const(repr(float(str(tok))), quoted=False, loc=_loc_of(tok))
 
     def simple_atom(self, meta, children):
         simple, pred, args = children
@@ -202,10 +226,14 @@ class _ToAst(Transformer_NonRecursive):
             "STRING": self.string_const,
             "SIGNED_INT": self.int_const,
             "UNIT_INT": self.unit_const,
+            "FLOAT": self.float_const,
         }[tok.type](meta, [tok])
         return term, offset_op, offset
 
     def offset(self, meta, children):
+        (tok,) = children
+        if tok.type == "FLOAT":  # a property comparison's (checks/properties.py)
+            return ast.Duration(float(str(tok)), str(tok), loc=_loc_of(tok))
         return self.duration(meta, children)
 
     def args(self, meta, children):
@@ -241,8 +269,8 @@ class _ToAst(Transformer_NonRecursive):
     label_name = pred_name
 
     def label(self, meta, children):
-        (pred,) = children
-        return ast.Label(pred.name, loc=pred.loc)
+        pred, tests = children
+        return ast.Label(pred.name, loc=pred.loc, props=tests or ())
 
     def concat(self, meta, children):
         return ast.Concat(tuple(children), loc=children[0].loc)
@@ -281,6 +309,10 @@ _TOKEN_NAMES = {
     "QMARK": "'?'",
     "MINUS": "'-'",
     "UNIT_INT": "an integer",
+    "FLOAT": "a number",
+    "COLON": "':'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
     "COMPARE_OP": "a comparison ('=', '!=', '<', '<=', '>', '>=')",
     "AT": "'@'",
     "__ANON_0": "':-'",
@@ -457,11 +489,12 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, filename: str, text: str
             return DlError(errors.SYNTAX_EOF_DOT, loc, filename, text)
         return DlError(errors.SYNTAX_EOF.format(expected=_describe(accepts)), loc, filename, text)
     loc = ast.Loc(tok.line, tok.column, tok.end_line, tok.end_column)
-    if text.startswith("<-", pos) and "__ANON_0" in accepts:
-        # `<` lexes as a comparison since time variables (`t1 < t2`) exist
+    if (text.startswith("<-", pos) or str(tok) == ":") and "__ANON_0" in accepts:
+        # `<` lexes as a comparison since time variables (`t1 < t2`) exist, `:` as the
+        # separator of a property's name and value (`{delay: d}`)
         return DlError(
             errors.SYNTAX_IF,
-            ast.Loc(tok.line, tok.column, tok.line, tok.column + 2),
+            ast.Loc(tok.line, tok.column, tok.line, tok.column + len(str(tok)) + (str(tok) == "<")),
             filename,
             text,
         )

@@ -39,6 +39,8 @@ def term_text(term: ast.Term) -> str:
         return "_"
     if not term.quoted and _INT.fullmatch(term.value) and term.value != "-0":
         return term.value
+    if not term.quoted and ast.is_float_text(term.value):
+        return term.value
     if not term.quoted and _UNIT_INT.fullmatch(term.value):
         return term.value  # `5m` where a vertex constant stands: reported by the checker
     return quote(term.value)
@@ -51,7 +53,7 @@ def args_text(args: tuple[ast.Term, ...]) -> str:
 # precedence: 0 = alternation, 1 = concatenation, 2 = postfix / label
 def _regex(node: ast.Regex, context: int) -> str:
     if isinstance(node, ast.Label):
-        return name_text(node.name)
+        return name_text(node.name) + prop_tests_text(node.props)
     if isinstance(node, ast.Alt):
         text = " | ".join(_regex(o, 1) for o in node.options)
         return f"({text})" if context >= 1 else text
@@ -81,6 +83,20 @@ def _simple(literal) -> str:
     return "simple " if literal.simple else ""
 
 
+def prop_tests_text(tests: tuple[ast.PropTest, ...]) -> str:
+    """`{delay < 15, carrier = "AA"}` after a path label (nothing without tests)."""
+    if not tests:
+        return ""
+    return "{" + ", ".join(f"{name_text(t.key)} {t.op} {term_text(t.value)}" for t in tests) + "}"
+
+
+def _props(literal: ast.Atom) -> str:
+    """`{delay: d, carrier: "AA"}` after an input atom's arguments (nothing without)."""
+    if not literal.props:
+        return ""
+    return "{" + ", ".join(f"{name_text(a.key)}: {term_text(a.value)}" for a in literal.props) + "}"
+
+
 def _time(literal) -> str:
     """`@t` after an atom's arguments, when it binds a time variable."""
     return f"@{literal.time}" if literal.time is not None else ""
@@ -88,7 +104,8 @@ def _time(literal) -> str:
 
 def literal_text(literal: ast.Literal) -> str:
     if isinstance(literal, ast.Atom):
-        return _simple(literal) + name_text(literal.pred) + args_text(literal.args) + _time(literal)
+        args = args_text(literal.args) + _props(literal) + _time(literal)
+        return _simple(literal) + name_text(literal.pred) + args
     if isinstance(literal, ast.Closure):
         args = args_text(literal.args) + _time(literal)
         return _simple(literal) + name_text(literal.pred) + literal.op + args + _alias(literal)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from .ast import Comparison, Program, Rule, time_variables
+from .ast import Comparison, Program, Rule, property_variables, time_variables
 from .checks.time_variables import is_time_comparison
 
 
@@ -17,10 +17,11 @@ def without_time(program: Program) -> Program:
     for statement in program.statements:
         if isinstance(statement, Rule):
             times = time_variables(statement)
+            props = property_variables(statement)
             body = tuple(
                 attrs.evolve(lit, time=None) if not isinstance(lit, Comparison) else lit
                 for lit in statement.body
-                if not (isinstance(lit, Comparison) and is_time_comparison(lit, times))
+                if not (isinstance(lit, Comparison) and is_time_comparison(lit, times, props))
             )
             statement = attrs.evolve(statement, body=body)
         statements.append(statement)

@@ -24,6 +24,7 @@ from .nesting_depth import check_nesting_depth
 from .no_rules import check_has_rules
 from .output_missing import check_has_output
 from .output_unknown import check_outputs_defined
+from .properties import check_properties
 from .recursion import check_no_recursion
 from .simple_paths import check_simple_targets
 from .time_variables import check_time_variables
@@ -48,6 +49,7 @@ ALL_CHECKS = (
     check_head_safety,
     check_comparisons,
     check_time_variables,
+    check_properties,
     check_predicates_defined,
     check_heads_not_inputs,
     check_outputs_defined,

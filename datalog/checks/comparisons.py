@@ -4,10 +4,11 @@ fixed truth value."""
 
 from __future__ import annotations
 
-from ..ast import Anon, Comparison, Const, Var, time_variables
+from ..ast import Anon, Comparison, Const, Var, property_variables, time_variables
 from ..errors import ANON_COMPARED, CONSTANTS_COMPARED, UNBOUND_COMPARED, DlError
 from .context import CheckContext
 from .head_safety import atom_variables
+from .properties import is_property_comparison
 from .time_variables import is_time_comparison
 
 
@@ -17,9 +18,12 @@ def check_comparisons(ctx: CheckContext) -> list[DlError]:
     for rule in ctx.program.rules:
         bound = atom_variables(rule)
         times = time_variables(rule)
+        props = property_variables(rule)
         for literal in rule.body:
-            if not isinstance(literal, Comparison) or is_time_comparison(literal, times):
+            if not isinstance(literal, Comparison) or is_time_comparison(literal, times, props):
                 continue  # time comparisons: checks/time_variables.py
+            if is_property_comparison(literal, props):
+                continue  # checks/properties.py
             sides = (literal.left, literal.right)
             if all(isinstance(t, Const) for t in sides):
                 errors.append(ctx.error(CONSTANTS_COMPARED, literal.loc))

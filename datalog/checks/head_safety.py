@@ -3,7 +3,7 @@ filter, so a variable seen only in `x = y` does not count."""
 
 from __future__ import annotations
 
-from ..ast import Comparison, Var, time_variables
+from ..ast import Comparison, Var, property_variables, time_variables
 from ..errors import UNSAFE_HEAD, DlError
 from .context import CheckContext
 
@@ -24,7 +24,8 @@ def check_head_safety(ctx: CheckContext) -> list[DlError]:
     errors = []
     for rule in ctx.program.rules:
         bound = atom_variables(rule)
-        reported = set(time_variables(rule))  # checks/time_variables.py reports those
+        # checks/time_variables.py and checks/properties.py report those
+        reported = set(time_variables(rule)) | set(property_variables(rule))
         for term in rule.head.args:
             if isinstance(term, Var) and term.name not in bound and term.name not in reported:
                 reported.add(term.name)

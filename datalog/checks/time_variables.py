@@ -5,7 +5,16 @@ time variables only."""
 
 from __future__ import annotations
 
-from ..ast import Anon, Comparison, Const, Rule, Var, has_unit, time_variables
+from ..ast import (
+    Anon,
+    Comparison,
+    Const,
+    Rule,
+    Var,
+    has_unit,
+    property_variables,
+    time_variables,
+)
 from ..errors import (
     OFFSET_NOT_TIME,
     ORDER_NOT_TIME,
@@ -29,10 +38,16 @@ def _line(literal) -> int | str:
     return loc.line if loc is not None else "?"
 
 
-def is_time_comparison(literal: Comparison, times) -> bool:
+def is_time_comparison(literal: Comparison, times, props=()) -> bool:
     """Whether a comparison is about time variables (`times`: the rule's time variables): it
     names one, orders (`<` ...) or carries an offset on either side. Ordinary `x = y` /
-    `x != y` are not."""
+    `x != y` are not, nor is one that names a property variable (`props`) and no time
+    variable (checks/properties.py)."""
+    sides = (literal.left, literal.right)
+    if any(isinstance(t, Var) and t.name in props for t in sides):
+        return False
+    if any(isinstance(t, Var) and t.name in times for t in sides):
+        return True
     if literal.op in ORDERS or literal.has_offset:
         return True
     return any(isinstance(t, Var) and t.name in times for t in (literal.left, literal.right))
@@ -103,7 +118,8 @@ def check_time_variables(ctx: CheckContext) -> list[DlError]:
         times = time_variables(rule)
         errors += _bindings(ctx, rule, times)
         bound = atom_variables(rule)
+        props = property_variables(rule)
         for literal in rule.body:
-            if isinstance(literal, Comparison) and is_time_comparison(literal, times):
+            if isinstance(literal, Comparison) and is_time_comparison(literal, times, props):
                 errors += _comparison(ctx, literal, times, bound)
     return errors
