@@ -58,7 +58,9 @@ def _get(args: argparse.Namespace) -> int:
     progress = (lambda n: bar.update(edges=n)) if bar is not None else None
     start = time.perf_counter()
     try:
-        n, first, last = write_stream(d.convert(path), args.output, progress=progress)
+        n, first, last = write_stream(
+            d.convert(path), args.output, progress=progress, properties=d.properties
+        )
     finally:
         if bar is not None:
             bar.done()
@@ -89,11 +91,7 @@ def listing() -> str:
             how = f"ready ({d.package} is installed)"
         else:
             how = f"{INSTALL} (needs {d.package})"
-        props = (
-            f"{', '.join(d.properties)} (not written yet: sgq's input has no property columns)"
-            if d.properties
-            else "none"
-        )
+        props = ", ".join(d.properties) if d.properties else "none"
         out += [
             f"{d.name}: {d.title}",
             f"  size        {d.edges:,} edges, {d.vertices:,} vertices",
