@@ -113,8 +113,9 @@ def top(counter: Counter, k: int = 5) -> str:
     return ", ".join(f"{key} ({n:,})" for key, n in best)
 
 
-def plot(png: Path, xs: list, ys: list, title: str, ylabel: str, xlabel: str) -> None:
-    """A line plot written to `png`, or a message when matplotlib is missing."""
+def plot(png: Path, xs: list, ys, title: str, ylabel: str, xlabel: str) -> None:
+    """A line plot written to `png` (`ys` one series, or several by name: a legend), or a
+    message when matplotlib is missing."""
     try:
         import matplotlib
 
@@ -124,7 +125,10 @@ def plot(png: Path, xs: list, ys: list, title: str, ylabel: str, xlabel: str) ->
         print(f"no plot: matplotlib is not installed (pip install -e '.[bench]'); {png} skipped")
         return
     fig, ax = plt.subplots(figsize=(9, 3.5))
-    ax.plot(xs, ys, drawstyle="steps-post")
+    for name, series in ys.items() if isinstance(ys, dict) else [(None, ys)]:
+        ax.plot(xs[: len(series)], series, drawstyle="steps-post", label=name)
+    if isinstance(ys, dict):
+        ax.legend()
     ax.set_title(title)
     ax.set_ylabel(ylabel)
     ax.set_xlabel(xlabel)

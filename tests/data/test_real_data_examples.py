@@ -28,11 +28,25 @@ FLIGHTS = "".join(
     f"{a},{b},flight,{t}\n"
     for a, b, t in [("JFK", "ORD", 979516800 + 600), ("ORD", "SFO", 979516800 + 3000)]
 )
+ON_TIME = "".join(
+    f"{a},{b},flight,{t},{delay},100\n"
+    for a, b, t, delay in [
+        ("JFK", "ORD", 979516800 + 600, 5),
+        ("ORD", "SFO", 979516800 + 3000, 40),
+        ("JFK", "BOS", 979516800 + 3100, 0),
+    ]
+)
 CASES = {
     "hospital_contacts.py": (HOSPITAL, [], "patient 1's contacts could reach 3 people"),
     "collegemsg_reach.py": (COLLEGEMSG, [], "student 1 could have reached 2 students"),
     "flight_connections.py": (FLIGHTS, ["--day", "2001-01-15"], "JFK (1)"),
+    "on_time_flights.py": (
+        ON_TIME,
+        ["--day", "2001-01-15"],
+        "4 (origin, destination) pairs reachable, 2 of them",
+    ),
 }
+HEADERS = {"on_time_flights.py": "src,trg,label,ts,delay,distance\n"}
 
 
 def test_every_real_data_example_is_run_here():
@@ -43,7 +57,7 @@ def test_every_real_data_example_is_run_here():
 def test_real_data_example_runs(script, tmp_path):
     rows, extra, expected = CASES[script]
     stream = tmp_path / "sample.csv"
-    stream.write_text("src,trg,label,ts\n" + rows)
+    stream.write_text(HEADERS.get(script, "src,trg,label,ts\n") + rows)
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / script), "--stream", str(stream), "--out", str(tmp_path)]
         + extra,

@@ -1,0 +1,75 @@
+"""On-time reachability: which airports can you still reach if you only take flights that
+leave less than 15 minutes late?
+
+US domestic flights of January to June 2001 (`sgq data get flights`, docs/data.md: the npm
+package vega-datasets, fetched once with `npm pack vega-datasets`), each departure an edge
+`origin -> destination` with its departure `delay` in minutes (a property column). Two
+programs over one day, with a one-day window: every route flown, and only the on-time ones
+(a path label with a test on its edges, specs/semantics.md §4c):
+
+    Any(a, b)    :- flight+(a, b).
+    OnTime(a, b) :- [flight{delay < 15}+](a, b).
+
+    npm pack vega-datasets                    # once: writes vega-datasets-VERSION.tgz here
+    python examples/real_data/on_time_flights.py --from vega-datasets-*.tgz --out /tmp/ot
+
+It writes the day's stream, the programs, their deltas and `on_time.png` (with matplotlib):
+the pairs reachable each way through the day.
+"""
+
+# %% The questions as programs
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import realdata  # noqa: E402
+
+HEADER = ".window 1d\n.slide 1h\n"
+ANY = HEADER + ".output Any\nAny(a, b) :- flight+(a, b).\n"
+ON_TIME = HEADER + ".output OnTime\nOnTime(a, b) :- [flight{delay < 15}+](a, b).\n"
+
+parser = realdata.arguments(__doc__, "flights")
+parser.add_argument(
+    "--from", dest="source", help="vega-datasets' tarball from `npm pack vega-datasets`"
+)
+parser.add_argument("--day", default="2001-01-15", help="the day to look at (UTC date)")
+args = parser.parse_args()
+folder = Path(args.out)
+folder.mkdir(parents=True, exist_ok=True)
+
+# %% One day of flights, and the two runs
+whole = realdata.stream(args, "flights", *(["--from", args.source] if args.source else []))
+day = int(datetime.fromisoformat(args.day).replace(tzinfo=UTC).timestamp())
+edges = folder / f"flights-{args.day}.csv"
+kept = realdata.head_by_time(whole, edges, day + 86400, since=day)
+print(f"{kept:,} departures on {args.day}")
+runs = {"any": realdata.run(ANY, "any", edges, folder)}
+runs["on time"] = realdata.run(ON_TIME, "on_time", edges, folder)
+
+# %% Pairs reachable each way every ten minutes; at the end of the day, who loses most
+xs: list = []
+ys: dict[str, list] = {}
+last: dict[str, set] = {}
+for name, out in runs.items():
+    series = list(realdata.replay(out, 600))
+    xs = xs or [datetime.fromtimestamp(t, UTC) for t, _ in series]
+    ys[name] = [len(valid) for _, valid in series]
+    last[name] = set(series[-1][1]) if series else set()
+print(
+    f"at the end of the day: {len(last['any']):,} (origin, destination) pairs reachable, "
+    f"{len(last['on time']):,} of them by on-time flights only"
+)
+lost = Counter(a for a, _ in last["any"] - last["on time"])
+print(f"origins that lose the most destinations: {realdata.top(lost) or 'none'}")
+
+# %% A picture: both counts through the day
+realdata.plot(
+    folder / "on_time.png",
+    xs,
+    ys,
+    f"airport pairs reachable by the day's flights, {args.day}",
+    "(origin, destination) pairs",
+    "time of day (as the file gives it)",
+)
