@@ -94,7 +94,8 @@ def driver_batches(
                 yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc, schema)
             current, rows, seen, count, crc = index, [], set(), 0, 0
         count += 1
-        crc = edge_digest(((*edge[:4], edge[4] if len(edge) > 4 else "+"),), crc)
+        # (the properties too, where the input has them: a resumed run checks them)
+        crc = edge_digest(((*edge[:4], edge[4] if len(edge) > 4 else "+", *edge[5:6]),), crc)
         label = str(edge[2])
         if label in labels:
             row = (str(edge[0]), str(edge[1]), label, t)
