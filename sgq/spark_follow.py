@@ -250,7 +250,13 @@ class FollowRun:
             self.reorder.floor = max(self.reorder.floor, open_batch.end)
         files = [f for held in self.held for f in held["files"]]
         for got in parquet_batches(
-            self.engine.spark, files, grid, self.engine.labels, self.landing, since
+            self.engine.spark,
+            files,
+            grid,
+            self.engine.labels,
+            self.landing,
+            since,
+            self.engine.keys,
         ):
             if got.batch.end > stop_at:
                 break

@@ -1,7 +1,9 @@
 """The batches of an input stream, as the Spark engine reads them.
 
 Two routes, one contract: batches in time order, each with its edges of the labels the plan
-reads as a DataFrame (src, trg, label, ts), the set of those labels, and its edge count.
+reads as a DataFrame (src, trg, label, ts, and a column per property the plan reads, its
+values encoded: spark_engine/property_values.py), the set of those labels, and its edge
+count.
 
 - An edge file (or any iterable of edges): parsed on the driver by the single-process
   engine's reader (same formats, same errors, same order check), a batch at a time, and
@@ -28,6 +30,7 @@ from .checkpoint import edge_digest
 from .incremental.time_order import out_of_order
 from .parquet_input import manifest
 from .spark_engine.batch_grid import Batch, BatchGrid
+from .spark_engine.property_values import column, encoded, encoded_sql
 from .spark_engine.refusals import deletion_refused
 
 EDGES = T.StructType(
@@ -38,6 +41,13 @@ EDGES = T.StructType(
         T.StructField("ts", T.LongType()),
     ]
 )
+
+
+def edge_schema(keys: tuple[str, ...]) -> T.StructType:
+    """The columns of a batch's edges: EDGES and the properties `keys`, encoded."""
+    if not keys:
+        return EDGES
+    return T.StructType(EDGES.fields + [T.StructField(column(key), T.StringType()) for key in keys])
 
 
 @attrs.frozen
@@ -59,9 +69,12 @@ def driver_batches(
     labels: frozenset[str],
     name: str,
     position: list[int] | None = None,
+    keys: tuple[str, ...] = (),
 ) -> Iterator[BatchInput]:
-    """The batches of time-ordered `edges` `(src, trg, label, ts[, op])` read on the driver;
+    """The batches of time-ordered `edges` `(src, trg, label, ts[, op[, props]])` read on the
+    driver, with the properties `keys` as columns (`props` a dict of the present ones);
     `name` names the input in errors, with the line `position[0]` when a reader keeps it."""
+    schema = edge_schema(keys)
     current: int | None = None
     rows: list = []
     seen: set = set()
@@ -78,30 +91,41 @@ def driver_batches(
         index = grid.batch_of(t)
         if index != current:
             if current is not None:
-                yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc)
+                yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc, schema)
             current, rows, seen, count, crc = index, [], set(), 0, 0
         count += 1
-        crc = edge_digest(((*edge[:4], edge[4] if len(edge) > 4 else "+"),), crc)
+        # (the properties too, where the input has them: a resumed run checks them)
+        crc = edge_digest(((*edge[:4], edge[4] if len(edge) > 4 else "+", *edge[5:6]),), crc)
         label = str(edge[2])
         if label in labels:
-            rows.append((str(edge[0]), str(edge[1]), label, t))
+            row = (str(edge[0]), str(edge[1]), label, t)
+            if keys:
+                props = edge[5] if len(edge) > 5 and edge[5] else {}
+                row += tuple(encoded(props.get(key)) for key in keys)
+            rows.append(row)
             seen.add(label)
     if current is not None:
-        yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc)
+        yield _driver_batch(spark, grid.batch(current), rows, seen, count, crc, schema)
 
 
-def _driver_batch(spark, batch: Batch, rows: list, seen: set, count: int, crc: int) -> BatchInput:
-    edges = spark.createDataFrame(rows, EDGES) if rows else None
+def _driver_batch(
+    spark, batch: Batch, rows: list, seen: set, count: int, crc: int, schema: T.StructType
+) -> BatchInput:
+    edges = spark.createDataFrame(rows, schema) if rows else None
     return BatchInput(batch, edges, frozenset(seen), count, crc)
 
 
 def prepared_batches(
-    spark: SparkSession, path: str, grid: BatchGrid, labels: frozenset[str]
+    spark: SparkSession,
+    path: str,
+    grid: BatchGrid,
+    labels: frozenset[str],
+    keys: tuple[str, ...] = (),
 ) -> Iterator[BatchInput]:
     """The batches of a directory written by `sgq prepare`, read by Spark."""
     info = manifest(path)
     files = [os.path.join(path, rel) for rel in info["edges"]]
-    yield from parquet_batches(spark, files, grid, labels, path)
+    yield from parquet_batches(spark, files, grid, labels, path, keys=keys)
 
 
 def parquet_batches(
@@ -111,13 +135,22 @@ def parquet_batches(
     labels: frozenset[str],
     name: str,
     since: int | None = None,
+    keys: tuple[str, ...] = (),
 ) -> Iterator[BatchInput]:
-    """The batches of the edges in the Parquet `files` (columns of `sgq prepare`) from time
-    `since` on (every one when None), in time order; `name` names the input in errors."""
+    """The batches of the edges in the Parquet `files` (columns of `sgq prepare`; the other
+    columns are properties, typed by the column) from time `since` on (every one when
+    None), in time order, with the properties `keys` as columns; `name` names the input in
+    errors."""
     if not files:
         return
-    table = spark.read.parquet(*files).select(
-        "src", "trg", "label", F.col("ts").cast("long").alias("ts"), "op"
+    read = spark.read.parquet(*files)
+    table = read.selectExpr(
+        "src",
+        "trg",
+        "label",
+        "CAST(ts AS BIGINT) AS ts",
+        "op",
+        *_property_columns(read, keys, name),
     )
     if since is not None:
         table = table.filter(F.col("ts") >= since)
@@ -134,7 +167,9 @@ def parquet_batches(
         if row["minus"]:
             raise deletion_refused(f"{name}: batch {row['batch']} (label {row['label']})")
         per_batch.setdefault(row["batch"], {})[row["label"]] = row["n"]
-    wanted = table.filter(F.col("label").isin(sorted(labels))).select("src", "trg", "label", "ts")
+    wanted = table.filter(F.col("label").isin(sorted(labels))).select(
+        "src", "trg", "label", "ts", *(column(key) for key in keys)
+    )
     for index in sorted(per_batch):
         batch = grid.batch(index)
         counts = per_batch[index]
@@ -143,3 +178,38 @@ def parquet_batches(
         if seen:
             edges = wanted.filter((F.col("ts") >= batch.start) & (F.col("ts") < batch.end))
         yield BatchInput(batch, edges, seen, sum(counts.values()))
+
+
+#: the Parquet column types a property may have, as `encoded_sql` names them
+_KINDS = {
+    T.ByteType: "integer",
+    T.ShortType: "integer",
+    T.IntegerType: "integer",
+    T.LongType: "integer",
+    T.FloatType: "float",
+    T.DoubleType: "float",
+    T.StringType: "string",
+}
+
+
+def _property_columns(table: DataFrame, keys: tuple[str, ...], name: str) -> list[str]:
+    """SQL for the encoded columns of properties `keys` of a Parquet `table`; a UserError
+    for a key the table lacks (specs/semantics.md §1)."""
+    types = {f.name: f.dataType for f in table.schema.fields}
+    out = []
+    for key in keys:
+        if key not in types:
+            have = [c for c in types if c not in ("src", "trg", "label", "ts", "op")]
+            raise UserError(
+                f"{name}: the program reads property {key!r}, but the input has no such "
+                f"column; " + (f"its properties are {', '.join(have)}" if have else "it has none")
+            )
+        kind = _KINDS.get(type(types[key]))
+        if kind is None:
+            raise UserError(
+                f"{name}: property column {key} is {types[key].simpleString()}, not an "
+                "integer, a float or text"
+            )
+        quoted = "`" + key.replace("`", "``") + "`"
+        out.append(f"{encoded_sql(quoted, kind)} AS {column(key)}")
+    return out

@@ -22,7 +22,8 @@ from functools import reduce
 import attrs
 from pyspark.sql import DataFrame, SparkSession
 
-from ..sga.algebra import Path, Plan, WScan
+from ..incremental.engine import check_properties
+from ..sga.algebra import Path, Plan, WScan, properties_read
 from ..sga.rewrite.bind_path_sources import unbind_paths
 from .batch_context import BatchContext
 from .batch_grid import Batch, BatchGrid
@@ -50,11 +51,20 @@ class BatchReport:
 
 
 class SparkEngine:
-    """Evaluation of one plan on one SparkSession; `step` runs a batch."""
+    """Evaluation of one plan on one SparkSession; `step` runs a batch. `properties`: the
+    names of the input's properties (specs/semantics.md §1), when known: a program that reads
+    another is refused before any work. `keys`: the properties the plan reads, which a
+    batch's edges carry as columns (spark_engine/property_values.py)."""
 
-    def __init__(self, plan: Plan, spark: SparkSession) -> None:
+    def __init__(
+        self, plan: Plan, spark: SparkSession, properties: tuple[str, ...] | None = None
+    ) -> None:
         plan = unbind_paths(plan)  # a bound PATH runs as its PATH: the same results
         check_supported(plan)
+        needed = properties_read(plan)
+        if properties is not None:
+            check_properties(needed, properties)
+        self.keys = tuple(dict.fromkeys(key for keys in needed.values() for key in keys))
         self.plan = plan
         self.spark = spark
         self.grid = BatchGrid.of(plan)

@@ -14,7 +14,9 @@ tuples are found again when a delta holds one of them twice; the semiring merge
 of its tuples' intervals: `ts = max ts_i`, `exp = min exp_i`. VarConditions (`x != y`,
 `x = "c"`) filter the combinations; time conditions (`t1 < t2 + d`) compare the starts of
 the tuples bound to the named atoms, which are the starts of their runs of validity: the
-stored `ts` (a start never changes while its tuple stays valid, §4b). Each join broadcasts
+stored `ts` (a start never changes while its tuple stays valid, §4b); property conditions
+(`d2 > d1 + 30`, §4c) compare the encoded values bound to two variables through ATTRIBUTE
+inputs (spark_engine/property_values.py). Each join broadcasts
 a side known to be small (exact counts from the flush of the inputs: Spark has no estimate
 for a checkpointed table): a live input, or else the delta into its first join, so the
 large live tuples stay where they are; otherwise Spark hash-partitions both sides on the
@@ -27,6 +29,7 @@ from pyspark.sql import DataFrame
 
 from ..sga.algebra import Pattern
 from .batch_context import BatchContext
+from .property_values import condition_sql
 from .relation import Relation
 from .selects import union_all
 from .sql_text import greatest, least, literal
@@ -46,7 +49,7 @@ def _bound(df: DataFrame, binding: tuple[str, str], i: int) -> DataFrame:
 
 
 def _tests(node: Pattern) -> list[str]:
-    """The VarConditions and time conditions of `node` as SQL predicates."""
+    """The VarConditions, time and property conditions of `node` as SQL predicates."""
     tests = []
     for c in node.conditions:
         right = literal(str(c.right)) if c.right_const else _var(c.right)
@@ -55,6 +58,7 @@ def _tests(node: Pattern) -> list[str]:
     for c in node.time_conditions:
         op = "<>" if c.op == "!=" else c.op
         tests.append(f"{start_of[c.left]} {op} {start_of[c.right]} + ({c.offset})")
+    tests += [condition_sql(c, _var(c.left), _var(c.right)) for c in node.property_conditions]
     return tests
 
 

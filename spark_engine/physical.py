@@ -4,15 +4,16 @@ the batch's context and returns the node's relation (live tuples and delta) for 
 
 from __future__ import annotations
 
-from ..sga.algebra import Filter, Path, Pattern, Rename, Union, Vertices, WScan
+from ..sga.algebra import Attribute, Filter, Path, Pattern, Rename, Union, Vertices, WScan
 from .closure import path
 from .pattern import pattern
-from .selects import filter_, rename, union, vertices, wscan
+from .selects import attribute, filter_, rename, union, vertices, wscan
 
 PROGRAMS = {
     WScan: wscan,
     Filter: filter_,
     Rename: rename,
+    Attribute: attribute,
     Union: union,
     Pattern: pattern,
     Vertices: vertices,

@@ -1,8 +1,9 @@
-"""WSCAN, FILTER, RENAME, UNION and VERTICES as narrow selects over a batch (thesis Defs
-30-32; specs/semantics.md §2, §6).
+"""WSCAN, FILTER, RENAME, ATTRIBUTE, UNION and VERTICES as narrow selects over a batch
+(thesis Defs 30-32; specs/semantics.md §2, §4c, §6).
 
-FILTER and RENAME keep no state: a filter keeps or drops whole keys and a renaming maps keys
-one to one, so their live tuples and delta are their input's, mapped. WSCAN, UNION and
+FILTER, RENAME and ATTRIBUTE keep no state: a filter keeps or drops whole keys, and a
+renaming or an attribute of reified edges maps keys one to one, so their live tuples and
+delta are their input's, mapped. WSCAN, UNION and
 VERTICES coalesce what they select into their own table (spark_engine/coverage.py): WSCAN the
 batch's edges of its label (or labels, rule 13), each valid from its own instant to the
 batch's one exp; UNION its inputs' deltas (another input may cover the key already); VERTICES
@@ -15,8 +16,9 @@ from functools import reduce
 
 from pyspark.sql import DataFrame
 
-from ..sga.algebra import Filter, Rename, Union, Vertices, WScan
+from ..sga.algebra import Attribute, Filter, Rename, Union, Vertices, WScan
 from .batch_context import BatchContext
+from .property_values import column, part_sql, reified_sql, test_sql
 from .relation import Relation
 from .sql_text import literal
 
@@ -26,7 +28,12 @@ def wscan(node: WScan, ctx: BatchContext) -> Relation:
     one window of one ω) that satisfy its conditions (if the optimizer put a FILTER's there,
     thesis rule 12), valid until the batch's exp for that window. The Spark engine takes no
     `-` edges (refusals.py), so a scan over several labels needs no coverage per label: a key
-    two labels give coalesces into one row, as UNION's would."""
+    two labels give coalesces into one row, as UNION's would.
+
+    A scan with property tests (specs/semantics.md §4c) keeps the edges of its `source` that
+    pass them; one that `carries` keys, those that have them, as tuples `(x, e)` of the
+    reified edges (spark_engine/property_values.py). Insert-only streams need no identity
+    per edge: a key's tuples coalesce as any scan's."""
     read = [name for name in node.reads if name in ctx.labels]
     if not read:
         return ctx.carry(node)
@@ -35,9 +42,12 @@ def wscan(node: WScan, ctx: BatchContext) -> Relation:
         edges = ctx.edges.filter(f"label = {literal(read[0])}")
     else:
         edges = ctx.edges.filter(f"label IN ({', '.join(literal(name) for name in read)})")
-    if node.conditions:
-        edges = edges.filter(" AND ".join(f"({_condition(c)})" for c in node.conditions))
-    edges = edges.selectExpr("src", "trg", "ts", f"CAST({exp} AS BIGINT) AS exp")
+    tests = [_condition(c) for c in node.conditions] + [test_sql(t) for t in node.properties]
+    tests += [f"{column(key)} IS NOT NULL" for key in node.carries]
+    if tests:
+        edges = edges.filter(" AND ".join(f"({t})" for t in tests))
+    trg = f"{reified_sql(node.carries)} AS trg" if node.carries else "trg"
+    edges = edges.selectExpr("src", trg, "ts", f"CAST({exp} AS BIGINT) AS exp")
     return ctx.coalesce(node, edges)
 
 
@@ -59,6 +69,12 @@ def rename(node: Rename, ctx: BatchContext) -> Relation:
     return ctx.input(node.input).mapped(
         lambda df: df.selectExpr("trg AS src", "src AS trg", "ts", "exp")
     )
+
+
+def attribute(node: Attribute, ctx: BatchContext) -> Relation:
+    """From each reified edge `(x, e)`, `(e, y)` or `(e, value)`: one to one, as RENAME."""
+    part = f"{part_sql('trg', node.part)} AS trg"
+    return ctx.input(node.input).mapped(lambda df: df.selectExpr("trg AS src", part, "ts", "exp"))
 
 
 def union_all(frames: list[DataFrame]) -> DataFrame:

@@ -184,7 +184,7 @@ def _batches(args, engine, spark, prepared: bool):
             raise UserError(
                 "--format and --columns do not apply to a directory prepared by sgq prepare"
             )
-        yield from prepared_batches(spark, args.input, engine.grid, engine.labels)
+        yield from prepared_batches(spark, args.input, engine.grid, engine.labels, engine.keys)
         return
     columns = parse_columns(args.columns) if args.columns else None
     fmt = args.format or guess_format(args.input)
@@ -205,7 +205,9 @@ def _batches(args, engine, spark, prepared: bool):
         edges = ordered(
             parse_lines(lines, fmt, columns, args.input, position=position), args.input, position
         )
-        yield from driver_batches(spark, edges, engine.grid, engine.labels, args.input, position)
+        yield from driver_batches(
+            spark, edges, engine.grid, engine.labels, args.input, position, engine.keys
+        )
 
 
 def _settings(args: argparse.Namespace, query, prepared: bool) -> dict:

@@ -80,7 +80,7 @@ def _compare(query, spark, edges) -> dict:
     view = DeltaView()
     got_deltas, got_rows, ref_rows = [], [], []
     rounds = 0
-    for got in driver_batches(spark, edges, engine.grid, engine.labels, "test"):
+    for got in driver_batches(spark, edges, engine.grid, engine.labels, "test", keys=engine.keys):
         rows, report = engine.step(got.batch, got.edges, got.labels)
         rounds += report.rounds
         got_rows += rows
