@@ -128,7 +128,11 @@ PROPERTY_CASES = [
             "Fast(a, b) :- [f{d < 15}+](a, b).\n"
             "Same(a, c) :- f(a, b){d: v}, f(b2, c){d: v}, a != b2.\n"
             'Text(a, b) :- f(a, b){d: v}, v != "y".\n'
-            ".output Late, Fast, Same, Text\n"
+            # one test with 2, one with "2": equal as syntax trees (a constant's quotes take
+            # no part in equality), different as tests
+            "Num(a, b) :- [f{d = 2}](a, b).\n"
+            'Str(a, b) :- [f{d = "2"}](a, b).\n'
+            ".output Late, Fast, Same, Text, Num, Str\n"
         ),
         FLIGHTS,
     ),
@@ -159,6 +163,8 @@ def _check_property_cases(results) -> None:
         ("2", "5", "Same"),
         ("4", "3", "Same"),
         ("3", "4", "Text"),
+        ("2", "3", "Num"),
+        ("4", "5", "Num"),
     }
     # a '-' giving d = 10.0 deletes the d = 10 tuple only (the one without d stays), and one
     # giving nothing deletes every tuple of its edge

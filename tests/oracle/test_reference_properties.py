@@ -54,6 +54,18 @@ def test_joins_on_property_variables():
     }
 
 
+def test_tests_that_differ_only_by_quotes_stay_apart():
+    # `d = 2` and `d = "2"` are equal syntax trees (quotes take no part in a constant's
+    # equality) but different tests
+    edges = [("1", "2", "f", 0, "+", {"d": 2.0}), ("2", "3", "f", 0, "+", {"d": "2"})]
+    checked = check_text(
+        '.window 9\nNum(a, b) :- [f{d = 2}](a, b).\nStr(a, b) :- [f{d = "2"}](a, b).\n'
+        'Both(a, b) :- f(a, b){d: 2}@t, f(a, b){d: "2"}@u.\n.output Num, Str, Both\n',
+        "t.dl",
+    )
+    assert output_snapshot(checked, edges, 0) == {("1", "2", "Num"), ("2", "3", "Str")}
+
+
 def test_path_labels_with_tests():
     assert answers("[f{d < 50}+](a, b)", FLIGHTS, 5) == {("1", "2"), ("2", "3"), ("1", "3")}
     assert answers('[f{c = "AA"} | f{d = "x"}](a, b)', FLIGHTS, 5) == {("2", "3"), ("3", "4")}
