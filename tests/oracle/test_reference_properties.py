@@ -38,6 +38,18 @@ def test_comparisons_hold_only_between_comparable_values():
     assert answers("f(a, b){d: v}, 20 <= v - 20", FLIGHTS, 5) == {("2", "3")}
 
 
+def test_property_variables_order_numbers_and_never_strings():
+    edges = [
+        ("1", "2", "f", 0, "+", {"d": 1, "e": 1.5}),
+        ("2", "3", "f", 0, "+", {"d": "a", "e": "b"}),
+        ("3", "4", "f", 0, "+", {"d": 1, "e": "b"}),
+    ]
+    assert answers("f(a, b){d: v, e: w}, v < w", edges, 0) == {("1", "2")}
+    assert answers("f(a, b){d: v, e: w}, v != w", edges, 0) == {("1", "2"), ("2", "3")}
+    # a number added to a string is no value, whatever the other side
+    assert answers("f(a, b){d: v, e: w}, v + 1 != w", edges, 0) == {("1", "2")}
+
+
 def test_joins_on_property_variables():
     late = 'f(a, m){d: d1}, f(m, b){d: d2, c: "AA"}, d2 > d1 + 30'
     assert answers(late, FLIGHTS, 5) == {("1", "3")}
