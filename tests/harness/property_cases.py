@@ -8,8 +8,8 @@ shrinks to the simplest option). Two program subsets, by `general`:
   path labels (`[a{w < 2}+]`): what a FILTER pushed into WSCAN answers;
 - general (`general=True`): also comparisons between property variables with numbers on
   either side (`p1 + 1 <= p0 - 2`), a property variable bound by two atoms (a join on it)
-  or twice in one atom's braces, and time variables on atoms with braces (their start is that
-  of the tuple as the atom sees it).
+  or twice in one atom's braces, time variables on atoms with braces (their start is that
+  of the tuple as the atom sees it), and simple path atoms over tested labels.
 
 Streams draw values from a small typed domain: integers, floats (dyadic, so that sums and
 differences are exact in every implementation, whichever side of a comparison it moves a
@@ -222,7 +222,8 @@ def gen_prop_rule(ch, head: str, available: list[str], inputs: list[str], genera
             rule.body.append(f"{render_name(name)}{ch.choice('+*')}({x}, {y})")
         else:
             regex = gen_regex(ch, available, label=lambda c, n: _label_tests(c, n, inputs))
-            rule.body.append(f"[{regex}]({x}, {y})")
+            simple = "simple " if general and ch.bool(0.15) else ""  # specs §4a over tests
+            rule.body.append(f"{simple}[{regex}]({x}, {y})")
     if general and len(rule.prop_vars) > 1 and ch.bool(0.8):
         left = ch.choice(rule.prop_vars)
         same = [
