@@ -6,30 +6,44 @@ state moves on `label` to `q'` when a labelled Thompson move `label -> q'` leave
 ε-closure, and accepts when its ε-closure holds the accepting Thompson state. The path relation is the product of the snapshot graph with
 this automaton (arbitrary paths, specs/semantics.md §4). Kept apart from the engine's DFA code on
 purpose (independence rule).
+
+A label with property tests (`flight{delay < 15}`, specs/semantics.md §4c) is a letter of its
+own, named by its printed form after a NUL (no predicate name starts so): `tested` maps such a
+letter back to its label, whose passing edges the letter reads.
 """
 
 from __future__ import annotations
 
 from sgq.datalog.ast import Alt, Concat, Label, Optional, Plus, Regex, Star
+from sgq.datalog.printer import name_text, prop_tests_text
+
+
+def letter(label: Label) -> str:
+    """What a label of a regex reads: its name, or a letter of its own when it has tests."""
+    if not label.props:
+        return label.name
+    return "\x00" + name_text(label.name) + prop_tests_text(label.props)
 
 
 class Automaton:
     """An ε-free NFA: `initial` states, `moves` `(q, label, q2)`, `accepting` states and
     whether ε is in the language."""
 
-    __slots__ = ("initial", "moves", "accepting", "nullable", "labels")
+    __slots__ = ("initial", "moves", "accepting", "nullable", "labels", "tested")
 
-    def __init__(self, initial, moves, accepting, nullable):
+    def __init__(self, initial, moves, accepting, nullable, tested=None):
         self.initial: frozenset[int] = initial
         self.moves: tuple[tuple[int, str, int], ...] = moves
         self.accepting: frozenset[int] = accepting
         self.nullable: bool = nullable
         self.labels: tuple[str, ...] = tuple(sorted({m[1] for m in moves}))
+        self.tested: dict[str, Label] = dict(tested or {})
 
 
 def build_automaton(regex: Regex) -> Automaton:
     eps: dict[int, list[int]] = {}
     labelled: list[tuple[int, str, int]] = []
+    tested: dict[str, Label] = {}
     counter = [0]
 
     def new() -> int:
@@ -39,7 +53,9 @@ def build_automaton(regex: Regex) -> Automaton:
     def frag(node: Regex) -> tuple[int, int]:
         if isinstance(node, Label):
             a, b = new(), new()
-            labelled.append((a, node.name, b))
+            labelled.append((a, letter(node), b))
+            if node.props:
+                tested[letter(node)] = node
             return a, b
         if isinstance(node, Concat):
             start, end = frag(node.parts[0])
@@ -94,4 +110,6 @@ def build_automaton(regex: Regex) -> Automaton:
         for q in reach:
             for lbl, q2 in out_moves.get(q, ()):
                 moves.add((index[s_], lbl, index[q2]))
-    return Automaton(frozenset({0}), tuple(sorted(moves)), frozenset(accepting), 0 in accepting)
+    return Automaton(
+        frozenset({0}), tuple(sorted(moves)), frozenset(accepting), 0 in accepting, tested
+    )

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import groupby
 
-Edge = tuple[str, str, str, int, str]
+#: `(src, trg, label, t, op)`, or with a sixth field: the dict of its present properties
+Edge = tuple
 Fact = tuple[str, str, str]
 
 
@@ -75,8 +76,9 @@ def check_engine(
             bad = check_until(t)
             if bad:
                 return bad, checks
-            for s, d, lbl, tt, op in group:
-                eng.push(s, d, lbl, tt, op)
+            for edge in group:
+                # the properties only when there are some (specs/semantics.md §1)
+                eng.push(*edge) if len(edge) > 5 and edge[5] else eng.push(*edge[:5])
             eng.flush()
         bad = check_until(None)
         if bad:

@@ -2,7 +2,8 @@
 
 Every case (a program and one stream) gets a case id `cid` and every distinct program a
 program id `pid`; all of them go through the same Spark jobs. Steps:
-1. input snapshots at every change point of every case (`windows.py`), one checkpoint;
+1. input snapshots at every change point of every case (`windows.py`), one checkpoint (a
+   second when a program reads properties: the tuples with their properties, specs §4c);
 2. each program walks its predicates in the checked topological order, each rule a join of
    its body atoms on `(cid, tau)` and shared variables (`rules.py`);
 3. whenever programs need closures or path atoms, they hand them over and all pending ones of
@@ -21,10 +22,12 @@ from collections.abc import Iterable, Sequence
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
-from sgq.datalog.ast import Atom, Closure, PathAtom
+from sgq.datalog.ast import Atom, Closure, PathAtom, regex_prop_labels
 from sgq.datalog.checked import CheckedProgram
+from sgq.datalog.printer import regex_text
 
 from .automaton import build_automaton
+from .properties import passes, value_of
 from .recursion import (
     closure_edges,
     closure_pairs,
@@ -34,13 +37,14 @@ from .recursion import (
     product_edges,
 )
 from .result import OracleResult
-from .rules import KEY, evaluate_rule
+from .rules import KEY, evaluate_rule, seen_keys
 from .run_starts import numbered_points, with_starts
 from .session import spark_session
 from .simple_paths import simple_expansion
 from .windows import change_points_frame, events_frame, intervals_frame, snapshot_frame
 
-Edge = tuple[str, str, str, int, str]
+#: `(src, trg, label, t, op)`, or with a sixth field: the dict of its present properties
+Edge = tuple
 
 #: programs evaluated in one pass: bounds the size of Spark's query plans.
 PROGRAMS_PER_PASS = 16
@@ -49,12 +53,12 @@ PROGRAMS_PER_PASS = 16
 class _ProgramEvaluation:
     """The relations of one program over all its cases, as lazy DataFrames `(cid, tau, a, b)`."""
 
-    def __init__(
-        self, spark, pid: int, checked: CheckedProgram, snapshot: DataFrame, numbered: DataFrame
-    ):
+    def __init__(self, spark, pid: int, checked: CheckedProgram, snapshots, numbered: DataFrame):
         self.spark, self.checked = spark, checked
         self.numbered = numbered  # (cid, tau, k): change points in order, for run starts
+        snapshot, tuples = snapshots  # pairs `(pid, cid, tau, src, trg, label)`; with props
         self.snapshot = snapshot.filter(F.col("pid") == pid).drop("pid")
+        self.tuples = tuples.filter(F.col("pid") == pid).drop("pid") if tuples else None
         self.relations: dict[str, DataFrame] = {}
         self.derived: dict[object, DataFrame] = {}
         edb = list(checked.edb)
@@ -74,7 +78,45 @@ class _ProgramEvaluation:
             )
         return self.relations[pred]
 
+    def _tuples(self, pred: str) -> DataFrame:
+        """The input tuples of `pred` at every change point, properties included."""
+        return self.tuples.filter(F.col("label") == F.lit(pred))
+
+    def braced(self, atom: Atom) -> DataFrame:
+        """`(cid, tau, a, b, pk0, ...)`: the tuples an atom with braces sees, the values of
+        the properties its braces name (oracle/rules.py `seen_keys`) for the tuples that
+        have them all (specs/semantics.md §4c); its constants filter later (`bindings`)."""
+        values = [
+            value_of(F.col("props"), key).alias(f"pk{j}")
+            for j, key in enumerate(seen_keys(atom.props))
+        ]
+        rows = self._tuples(atom.pred).select(
+            *KEY, F.col("src").alias("a"), F.col("trg").alias("b"), *values
+        )
+        for j in range(len(values)):
+            rows = rows.filter(F.col(f"pk{j}").isNotNull())
+        return rows.distinct()
+
+    def letter_relation(self, auto):
+        """What each letter of a path automaton reads: a label's pairs, or for a label with
+        tests the pairs of its edges that pass them."""
+
+        def relation(letter: str) -> DataFrame:
+            label = auto.tested.get(letter)
+            if label is None:
+                return self.relation(letter)
+            return (
+                self._tuples(label.name)
+                .filter(passes(F.col("props"), label.props))
+                .select(*KEY, F.col("src").alias("a"), F.col("trg").alias("b"))
+                .distinct()
+            )
+
+        return relation
+
     def atom(self, lit) -> DataFrame:
+        if isinstance(lit, Atom) and lit.props:
+            return self.braced(lit)
         if isinstance(lit, Atom):
             return self.relation(lit.pred)
         if isinstance(lit, Closure):
@@ -83,7 +125,7 @@ class _ProgramEvaluation:
                 return plus
             return plus.unionByName(identity_pairs(self.domain)).distinct()
         if isinstance(lit, PathAtom):
-            return self.derived[("path", lit.regex, lit.simple)]
+            return self.derived[("path", regex_text(lit.regex), lit.simple)]
         raise TypeError(f"not a body atom: {lit!r}")
 
     def starts(self, rel: DataFrame) -> DataFrame:
@@ -101,9 +143,9 @@ class _ProgramEvaluation:
                     key = ("closure", lit.pred, lit.simple)
                     edges, finish = closure_edges(self.relation(lit.pred)), closure_pairs
                 elif isinstance(lit, PathAtom):
-                    key = ("path", lit.regex, lit.simple)
+                    key = ("path", regex_text(lit.regex), lit.simple)
                     auto = build_automaton(lit.regex)
-                    edges = product_edges(self.spark, auto, self.relation)
+                    edges = product_edges(self.spark, auto, self.letter_relation(auto))
                     finish = self._path_finisher(auto)
                 else:
                     continue
@@ -185,6 +227,26 @@ def _run_lockstep(evaluations: dict[int, _ProgramEvaluation]) -> None:
         pending = nxt
 
 
+def _reads_properties(checked: CheckedProgram) -> bool:
+    return any(
+        isinstance(lit, Atom)
+        and lit.props
+        or isinstance(lit, PathAtom)
+        and regex_prop_labels(lit.regex)
+        for rule in checked.program.rules
+        for lit in rule.body
+    )
+
+
+def _snapshots(tuples: DataFrame, programs) -> tuple[DataFrame, DataFrame | None]:
+    """The input snapshot as pairs `(pid, cid, tau, src, trg, label)` and, when some program
+    reads properties, as tuples with their `props`: each materialised once (a checkpoint)."""
+    if not any(_reads_properties(checked) for checked in programs):
+        return tuples.drop("props").distinct().localCheckpoint(eager=True), None
+    tuples = tuples.localCheckpoint(eager=True)
+    return tuples.drop("props").distinct().localCheckpoint(eager=True), tuples
+
+
 def _evaluate_pass(
     programs: dict[int, CheckedProgram], streams: dict[int, list], program_of: dict[int, int]
 ) -> dict[int, OracleResult]:
@@ -192,10 +254,10 @@ def _evaluate_pass(
     events = events_frame(spark, streams, program_of)
     intervals = intervals_frame(programs, events)
     points = change_points_frame(events, intervals)
-    snapshot = snapshot_frame(intervals, points).localCheckpoint(eager=True)
+    snapshots = _snapshots(snapshot_frame(intervals, points), programs.values())
     numbered = numbered_points(points)
     evaluations = {
-        pid: _ProgramEvaluation(spark, pid, checked, snapshot, numbered)
+        pid: _ProgramEvaluation(spark, pid, checked, snapshots, numbered)
         for pid, checked in programs.items()
     }
     _run_lockstep(evaluations)

@@ -70,18 +70,20 @@ def render_name(name: str) -> str:
     return name if _IDENT.match(name) else json.dumps(name)
 
 
-def gen_regex(ch, preds: list[str], depth: int = 0) -> str:
-    """A regular expression over `preds` as text, fully parenthesised where it matters."""
+def gen_regex(ch, preds: list[str], depth: int = 0, label=None) -> str:
+    """A regular expression over `preds` as text, fully parenthesised where it matters;
+    `label(ch, name)`, when given, writes each label (with property tests, say)."""
     kind = ch.int(0, 5) if depth < 2 else 0
     if kind == 0:
-        return render_name(ch.choice(preds))
+        name = ch.choice(preds)
+        return render_name(name) if label is None else label(ch, name)
     if kind == 1:
-        parts = [gen_regex(ch, preds, depth + 1) for _ in range(ch.int(2, 3))]
+        parts = [gen_regex(ch, preds, depth + 1, label) for _ in range(ch.int(2, 3))]
         return "/".join(f"({p})" if "|" in p else p for p in parts)
     if kind == 2:
-        options = [gen_regex(ch, preds, depth + 1) for _ in range(ch.int(2, 3))]
+        options = [gen_regex(ch, preds, depth + 1, label) for _ in range(ch.int(2, 3))]
         return "(" + "|".join(options) + ")"
-    inner = gen_regex(ch, preds, depth + 1)
+    inner = gen_regex(ch, preds, depth + 1, label)
     if not _IDENT.match(inner) and not inner.startswith('"'):
         inner = f"({inner})"
     return inner + "*+?"[kind - 3]
@@ -173,13 +175,18 @@ def _time_side(ch, name: str, gap: str, p: float) -> str:
     return f"{name}{gap}{ch.choice('+-')}{gap}{ch.int(1, 5)}{unit}"
 
 
-def gen_program(ch) -> str:
-    """A random valid program as .dl text (windows, slide, rules; output Answer)."""
-    window = ch.int(1, 12)
+def window_lines(ch, window: int, p_slide: float) -> tuple[list[str], int]:
+    """`.window` and, with probability `p_slide`, `.slide` lines; and the slide."""
     lines = [f".window {window}"]
-    slide = ch.int(1, window) if ch.bool(0.35) else 1
+    slide = ch.int(1, window) if ch.bool(p_slide) else 1
     if slide != 1:
         lines.append(f".slide {slide}")
+    return lines, slide
+
+
+def gen_program(ch) -> str:
+    """A random valid program as .dl text (windows, slide, rules; output Answer)."""
+    lines, slide = window_lines(ch, ch.int(1, 12), 0.35)
     labels = list(LABELS[: ch.int(1, 3)])
     if ch.bool(0.1):
         labels.append(LABELS[3])

@@ -94,15 +94,84 @@ def test_several_programs_one_pass(spark):
             ],
         ),
     ]
-    r0, r1, r2, r3 = evaluate_many(cases)
+    cases += PROPERTY_CASES
+    r0, r1, r2, r3, *props = evaluate_many(cases)
     assert r0.delta() == [(0, "+", "1", "3", "Answer"), (2, "-", "1", "3", "Answer")]
     # D* holds (v, v) for the active domain even where D is empty
     assert r1.snapshot(0) == {("1", "1", "Answer")}
     assert r1.snapshot(3) == {("1", "1", "Answer"), ("2", "2", "Answer"), ("1", "2", "Answer")}
     assert r2.snapshot(1) == {("1", "3", "Answer"), ("2", "3", "Answer"), ("3", "3", "Answer")}
     assert r3.delta() == [(2, "+", "1", "3", "Answer"), (9, "-", "1", "3", "Answer")]
-    for (checked, edges), res in zip(cases, (r0, r1, r2, r3)):
+    for (checked, edges), res in zip(cases, (r0, r1, r2, r3, *props)):
         assert res.delta() == delta_view(checked, edges)
+    _check_property_cases(props)
+
+
+# Property predicates (specs/semantics.md §1, §4c), evaluated in the pass above: typed values,
+# missing ones, tuples that differ by their properties, deletions by given properties, tests
+# on path labels, joins on property variables, the start of a tuple as a braced atom sees it.
+FLIGHTS = [
+    ("1", "2", "f", 0, "+", {"d": 10}),
+    ("2", "3", "f", 1, "+", {"d": 45.5, "c": "AA"}),
+    ("3", "4", "f", 2, "+", {"d": "x"}),
+    ("1", "2", "f", 3, "+", {}),
+    ("2", "3", "f", 4, "+", {"d": 2.0, "c": "AA"}),
+    ("4", "5", "f", 4, "+", {"d": 2}),
+    ("1", "2", "f", 6, "-", {"d": 10.0}),
+    ("2", "3", "f", 7, "-", {}),
+]
+PROPERTY_CASES = [
+    (
+        prog(
+            ".window 20\n"
+            'Late(a, c) :- f(a, b){d: d1}, f(b, c){d: d2, c: "AA"}, d2 > d1 + 30.\n'
+            "Fast(a, b) :- [f{d < 15}+](a, b).\n"
+            "Same(a, c) :- f(a, b){d: v}, f(b2, c){d: v}, a != b2.\n"
+            'Text(a, b) :- f(a, b){d: v}, v != "y".\n'
+            # one test with 2, one with "2": equal as syntax trees (a constant's quotes take
+            # no part in equality), different as tests
+            "Num(a, b) :- [f{d = 2}](a, b).\n"
+            'Str(a, b) :- [f{d = "2"}](a, b).\n'
+            ".output Late, Fast, Same, Text, Num, Str\n"
+        ),
+        FLIGHTS,
+    ),
+    (
+        prog(".window 20\nAnswer(a, b) :- f(a, b){d: _}@t1, g(x, y)@t2, t1 > t2.\n"),
+        [
+            ("1", "2", "f", 0, "+", {"d": 1}),
+            ("5", "6", "g", 2, "+"),
+            ("1", "2", "f", 3, "+", {"d": 2}),
+            ("1", "2", "f", 4, "+", {"d": 1.0, "e": 7}),
+            ("1", "2", "f", 6, "-", {"d": 2}),
+        ],
+    ),
+]
+
+
+def _check_property_cases(results) -> None:
+    flights, timed = results
+    # 45.5 > 10 + 30; a missing d or one that is no number is never < 15, nor != "y"
+    assert flights.snapshot(1) == {("1", "3", "Late"), ("1", "2", "Fast")}
+    # at 4: 2.0 and 2 join (Same); 10 + 30 < 45.5 still (Late); the path goes on at 2 < 15
+    assert flights.snapshot(4) == {
+        ("1", "3", "Late"),
+        ("1", "2", "Fast"),
+        ("2", "3", "Fast"),
+        ("1", "3", "Fast"),
+        ("4", "5", "Fast"),
+        ("2", "5", "Same"),
+        ("4", "3", "Same"),
+        ("3", "4", "Text"),
+        ("2", "3", "Num"),
+        ("4", "5", "Num"),
+    }
+    # a '-' giving d = 10.0 deletes the d = 10 tuple only (the one without d stays), and one
+    # giving nothing deletes every tuple of its edge
+    assert ("1", "3", "Late") not in flights.snapshot(6)
+    assert not {("2", "3", "Fast"), ("4", "3", "Same")} & flights.snapshot(7)
+    # the pair runs from 0, its d = 2 tuple from 3 (after g's 2), its d = 1 tuple from 0
+    assert timed.delta() == [(3, "+", "1", "2", "Answer"), (6, "-", "1", "2", "Answer")]
 
 
 @pytest.mark.slow  # ~17 s of Spark; the README's test run keeps the hand cases above
