@@ -17,6 +17,7 @@ leaves no line after it readable (a header naming unknown columns, a damaged .gz
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import sys
@@ -817,10 +818,7 @@ def read_blocks(
     fmt = fmt or guess_format(path)
     if fmt not in FORMATS:
         raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
-    if not os.path.exists(path):
-        raise UserError(f"input file '{path}' does not exist")
-    if os.path.isdir(path):
-        raise UserError(f"input '{path}' is a directory, not an edge file")
+    _check_file(path)
     if path.endswith(".gz"):
         import gzip
 
@@ -832,6 +830,56 @@ def read_blocks(
         return
     with open(path, "rb") as handle:
         yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+
+
+def _check_file(path: str) -> None:
+    """A UserError unless `path` is a file that exists."""
+    if not os.path.exists(path):
+        raise UserError(f"input file '{path}' does not exist")
+    if os.path.isdir(path):
+        raise UserError(f"input '{path}' is a directory, not an edge file")
+
+
+def file_properties(
+    path: str | os.PathLike, fmt: str | None = None, columns: str | Iterable[str] | None = None
+) -> tuple[str, ...] | None:
+    """The property names of an edge file (None: it has none), read from its head: what
+    `peek_properties` finds. A header that cannot be read is its UnreadableInput; the
+    damage of a damaged file is left to the reader that reads it whole."""
+    import gzip
+
+    path = os.fspath(path)
+    _check_file(path)
+    cols = parse_columns(columns) if columns is not None else None
+    fmt = fmt or guess_format(path)
+    try:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
+            names, _ = peek_properties(decoded_lines(handle, path), fmt, cols, path)
+    except (OSError, DamagedInput):
+        return None
+    return names
+
+
+def peek_properties(
+    lines: Iterator[str], fmt: str, cols: tuple[str, ...] | None, name: str
+) -> tuple[tuple[str, ...] | None, Iterator[str]]:
+    """The property names of an input whose `lines` these are (None: it has none), and its
+    lines again, the first ones read included: its lines are read up to its header or its
+    first good line (for JSON Lines, its first good record), where its reader fixes them.
+    Bad lines on the way are left to the reader that reads the input."""
+    parser = parser_of(fmt, cols, name, lambda exc, line: None)
+    taken: list[str] = []
+
+    def head() -> Iterator[str]:
+        for line in lines:
+            taken.append(line)
+            yield line
+            if parser.settled():
+                return
+
+    for _ in parser.lines(head()):
+        break
+    return parser.names, itertools.chain(taken, lines)
 
 
 def blamed(path: str, exc: StreamError) -> StreamError:
@@ -867,15 +915,22 @@ def parse_lines(
     on_error: Callable[[StreamError, str], None] | None = None,
     position: list[int] | None = None,
     start: int = 0,
+    *,
+    names: tuple[str, ...] | None = None,
 ) -> Iterator[Edge]:
     """Edges of text lines already read (see read_edges for the format); `position[0]` is
     kept at the current line number, for errors found later (out-of-order times). `start`:
     the number of lines before the first one given (a reader resuming inside a file). A
     `TICK` among the lines is passed through as it is (a source saying it waits for more).
-    The lines of a finished file (FileLines) are read a chunk at a time (`parse_blocks`)."""
+    The lines of a finished file (FileLines) are read a chunk at a time (`parse_blocks`).
+    `names`: the property names of a JSON Lines input whose first record is not among the
+    lines (a reader resuming inside it)."""
     if isinstance(lines, FileLines):
         return _flat(parse_blocks(lines, fmt, cols, name, on_error, start), position)
-    return parser_of(fmt, cols, name, on_error).lines(lines, position, start)
+    parser = parser_of(fmt, cols, name, on_error)
+    if names is not None and type(parser) is JsonLinesParser:
+        parser.names, parser.first = names, False
+    return parser.lines(lines, position, start)
 
 
 def parser_of(
