@@ -295,8 +295,7 @@ PROP_MIXED = (
     "not with {other}"
 )
 PROP_TIME_CLASH = (
-    "'{name}' is bound as a time variable and as a property variable; give one of them another "
-    "name"
+    "'{name}' is bound as a time variable and as a property variable; give one of them another name"
 )
 PROP_OFFSET = (
     "'{text}' is not a number a property can be compared with or shifted by: write a plain "
@@ -488,7 +487,10 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         PROP_MIXED,
-        (_W + "Answer(x, y) :- a(x, y){k: v}, v = x.", _W + "Answer(x, y) :- a(x, y){k: v}@t, v < t."),
+        (
+            _W + "Answer(x, y) :- a(x, y){k: v}, v = x.",
+            _W + "Answer(x, y) :- a(x, y){k: v}@t, v < t.",
+        ),
     ),
     (PROP_TIME_CLASH, (_W + "Answer(x, y) :- a(x, y){k: t}@t.",)),
     (

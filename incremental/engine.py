@@ -33,12 +33,12 @@ read rows exactly so; a `-` that matches no valid edge is counted (`stats()["unm
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from ..base.errors import UserError
 from ..base.options import PlanOptions
-from ..sga.algebra import Plan
+from ..sga.algebra import Plan, properties_read
 from .deltas import DeltaView, csv_plain
 from .runtime import Dataflow
 from .sgt import FOREVER
@@ -72,19 +72,30 @@ class Engine:
         history: bool = True,
         deltas: bool = False,
         options: PlanOptions = PlanOptions(),
+        properties: Sequence[str] | None = None,
     ) -> None:
         """`deltas`: the results are wanted as delta events only (`delta_view()`), so output
         operators that know when their results enter and leave give those events directly
         instead of interval rows (native deltas, incremental/deltas.py); `drain()` then holds
         only the rows of the others, and there is no `history`. `options`: the physical
-        choices (`path_operator`), handed to the operators as they are built."""
+        choices (`path_operator`), handed to the operators as they are built. `properties`:
+        the names of the input's properties (specs/semantics.md §1), when it has some; a
+        UserError names any the plan reads and the input lacks. Edges then carry a dict of
+        their properties (`push(..., props=)`, or the sixth field of `push_batch`'s)."""
         if deltas and (history or paths):
             raise UserError(
                 "an engine with deltas=True gives delta events (delta_view()), "
                 "without history or witness paths: use history=False, paths=False"
             )
+        needed = properties_read(plan)
+        if properties is not None:
+            check_properties(needed, properties)
+        #: raw edges carry their properties (each WSCAN keeps identities: property_scan.py)
+        self.properties = bool(needed or properties)
         self._view = DeltaView() if deltas else None
-        self.dataflow = Dataflow(plan, paths=paths, sink=self._view, options=options)
+        self.dataflow = Dataflow(
+            plan, paths=paths, sink=self._view, options=options, properties=self.properties
+        )
         self.paths = paths
         self.history: dict[tuple, list] | None = {} if history else None
         self.time: float = -math.inf
@@ -109,9 +120,10 @@ class Engine:
         self.plain_vertices = True
 
     # ---- input
-    def push(self, src, trg, label, t, op: str = "+") -> None:
-        """One edge; ids and labels are converted with str(). Buffered until its time is
-        complete (a later time, flush, advance, close)."""
+    def push(self, src, trg, label, t, op: str = "+", props: dict | None = None) -> None:
+        """One edge; ids and labels are converted with str(); `props` its properties (read
+        when the engine was given `properties`). Buffered until its time is complete (a later
+        time, flush, advance, close)."""
         t = self._time(src, trg, label, t, op)
         if self._buffer_time is not None and t > self._buffer_time:
             self._run_buffer()
@@ -130,7 +142,10 @@ class Engine:
         batch = self._buffer.get(label)
         if batch is None:
             batch = self._buffer[label] = []
-        batch.append((str(src), str(trg), t, op))
+        if self.properties:
+            batch.append((str(src), str(trg), t, op, props or {}))
+        else:
+            batch.append((str(src), str(trg), t, op))
         self._buffered += 1
 
     def _time(self, src, trg, label, t, op: str) -> int:
@@ -169,7 +184,7 @@ class Engine:
                 self.ignored += 1
                 skipped = True
                 continue
-            push(edge[0], edge[1], edge[2], edge[3], op)
+            push(edge[0], edge[1], edge[2], edge[3], op, edge[5] if len(edge) > 5 else None)
         self.flush()
         if skipped:
             self._reach(self._seen)
@@ -471,6 +486,23 @@ class Engine:
                     r = Result(s, t, label, ts, exp, wit)
                     for cb in subscribers:
                         cb(r)
+
+
+def check_properties(needed: dict[str, tuple[str, ...]], available: Sequence[str]) -> None:
+    """A UserError naming the first property the plan reads (`needed`, per label) that the
+    input does not have, with the ones it has (specs/semantics.md §1)."""
+    for label, keys in needed.items():
+        for key in keys:
+            if key not in available:
+                have = (
+                    "its properties are " + ", ".join(available)
+                    if available
+                    else "it has no property columns"
+                )
+                raise UserError(
+                    f"the program reads property {key!r} of {label!r} edges, but the input "
+                    f"has no such column; {have}"
+                )
 
 
 def _flat(segments: list) -> list[tuple]:

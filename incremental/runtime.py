@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..base.options import PlanOptions
 from ..sga.algebra import (
+    Attribute,
     BoundPath,
     Filter,
     Op,
@@ -37,11 +38,13 @@ from ..sga.algebra import (
     children,
     op_kind,
 )
+from .operators.attribute import AttributeOp
 from .operators.bound_path import BoundPathOp
 from .operators.filter import FilterOp
 from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp
+from .operators.property_scan import PropertyScanOp
 from .operators.rename import RenameOp
 from .operators.simple_path import SimplePathOp
 from .operators.timed_pattern import TimedPatternOp
@@ -74,7 +77,11 @@ def choose_pattern_operator(node, ctx):
 
 def choose_wscan_operator(node, ctx):
     """WSCAN's physical operator: over one label (operators/wscan.py), or over several, with
-    each label's coverage kept apart (operators/union_wscan.py, thesis rule 13)."""
+    each label's coverage kept apart (operators/union_wscan.py, thesis rule 13); over edges
+    with properties (operators/property_scan.py) when the input carries them or the scan
+    tests them (specs/semantics.md §4c)."""
+    if ctx.properties or node.source:
+        return PropertyScanOp(node, ctx)
     if node.labels:
         return UnionWScanOp(node, ctx)
     return WScanOp(node, ctx)
@@ -82,6 +89,7 @@ def choose_wscan_operator(node, ctx):
 
 PHYSICAL: dict[type, type] = {
     WScan: choose_wscan_operator,
+    Attribute: AttributeOp,
     Filter: FilterOp,
     Rename: RenameOp,
     Union: UnionOp,
@@ -143,7 +151,17 @@ class _Context:
     """What an operator may ask the runtime for while it is built: `paths` (witness paths
     wanted), `options` (the user's physical choices, base/options.py), the shared indexes."""
 
-    __slots__ = ("paths", "options", "_indexes", "_ids", "_sink", "_sinks", "_direct", "_outputs")
+    __slots__ = (
+        "paths",
+        "options",
+        "properties",
+        "_indexes",
+        "_ids",
+        "_sink",
+        "_sinks",
+        "_direct",
+        "_outputs",
+    )
 
     def __init__(
         self,
@@ -153,8 +171,10 @@ class _Context:
         direct: dict | None = None,
         options: PlanOptions = PlanOptions(),
         outputs: frozenset = frozenset(),
+        properties: bool = False,
     ) -> None:
         self.paths = paths
+        self.properties = properties  # raw edges carry properties (specs/semantics.md §1)
         self._outputs = outputs
         self.options = options
         self._indexes: dict[int, EdgeIndex] = {}
@@ -201,15 +221,22 @@ class Dataflow:
     STATE_VERSION = 1
 
     def __init__(
-        self, plan: Plan, paths: bool = False, sink=None, options: PlanOptions = PlanOptions()
+        self,
+        plan: Plan,
+        paths: bool = False,
+        sink=None,
+        options: PlanOptions = PlanOptions(),
+        properties: bool = False,
     ) -> None:
         """`sink`: a DeltaView that output operators able to give native deltas write to;
-        `options`: the physical choices the operators read from their build context."""
+        `options`: the physical choices the operators read from their build context;
+        `properties`: raw edges are `(src, trg, t, op, properties)`, and every WSCAN keeps
+        each edge's identity (operators/property_scan.py)."""
         nodes = list(plan.nodes())
         ids = {node: i for i, node in enumerate(nodes)}
-        ctx = _Context(
-            paths, ids, sink, _native_outputs(plan, nodes), options, frozenset(plan.outputs)
-        )
+        outputs = frozenset(plan.outputs)
+        direct = _native_outputs(plan, nodes)
+        ctx = _Context(paths, ids, sink, direct, options, outputs, properties)
         self.nodes = nodes
         self.ops = []
         for node in nodes:
@@ -252,7 +279,7 @@ class Dataflow:
                     for port, name in enumerate(node.labels):
                         self.routes.setdefault(name, []).append((i, port))
                 else:
-                    self.wscans.setdefault(node.label, []).append(i)
+                    self.wscans.setdefault(node.reads[0], []).append(i)
         self.reads = frozenset(self.wscans) | frozenset(self.routes)  # the labels read
         self._sources = {i for scans in self.wscans.values() for i in scans}
         self._sources |= {i for routes in self.routes.values() for i, _ in routes}

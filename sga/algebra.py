@@ -26,9 +26,12 @@ Operators:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Container, Iterable, Iterator
 
 import attrs
+
+from ..base.property_values import value_text
 
 # ---- regular expressions over stream labels ----------------------------------------------
 # ("label", name) | ("concat", r1, r2, ...) | ("alt", r1, r2, ...) | ("star", r) | ("plus", r)
@@ -69,9 +72,19 @@ _PRECEDENCE = {"alt": 0, "concat": 1, "star": 2, "plus": 2, "opt": 2, "label": 3
 
 
 def _quote_label(name: str) -> str:
+    if name.isidentifier() or _TESTED.fullmatch(name):
+        return name  # (a label with tests, sga/translate.py `tested_label`, as it is)
+    return label_text(name)
+
+
+def label_text(name: str) -> str:
+    """A label as a program writes it: bare if an identifier, else quoted."""
     if name.isidentifier():
         return name
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+_TESTED = re.compile(r'(?:[A-Za-z_][A-Za-z0-9_]*|"(?:[^"\\]|\\.)*")\{.*\}', re.DOTALL)
 
 
 def regex_text(regex: Regex, outer: int = 0) -> str:
@@ -153,6 +166,37 @@ class TimeCondition:
         return f"{self.left} {self.op} {self.right}{shift}"
 
 
+@attrs.frozen(cache_hash=True)
+class PropertyTest:
+    """A WSCAN test on an edge's property (specs/semantics.md §4c): `key op value`, or with op
+    "has" only that the edge has `key`. A missing property fails every test."""
+
+    key: str
+    op: str  # "has", or "=", "!=", "<", "<=", ">", ">="
+    value: int | float | str | None = None
+
+    def text(self) -> str:
+        key = _quote_label(self.key)
+        return f"has {key}" if self.op == "has" else f"{key} {self.op} {value_text(self.value)}"
+
+
+@attrs.frozen(cache_hash=True)
+class PropertyCondition:
+    """A PATTERN condition between two property variables: `left op right + offset`, holding
+    only on comparable values (base/property_values.py)."""
+
+    left: str
+    op: str  # "=", "!=", "<", "<=", ">", ">="
+    right: str
+    offset: int | float = 0
+
+    def text(self) -> str:
+        shift = (
+            f" + {self.offset}" if self.offset > 0 else f" - {-self.offset}" if self.offset else ""
+        )
+        return f"{self.left} {self.op} {self.right}{shift}"
+
+
 # ---- operators ---------------------------------------------------------------------------
 
 
@@ -163,13 +207,22 @@ class WScan:
     satisfy them: W_ω(σ_Φ(S)), a FILTER applied before the window, so that the window keeps
     only the edges that pass. With `labels` (two or more, put there by thesis rule 13,
     sga/rewrite/merge_union_wscans.py), over the union of those labels' input streams,
-    relabelled `label`: W_ω(S_a ∪[label] S_b), every label's edges in one window."""
+    relabelled `label`: W_ω(S_a ∪[label] S_b), every label's edges in one window.
+
+    With `properties` or `carries` (specs/semantics.md §4c), over the edges of the input
+    label `source` that pass every test, under a label of its own (`flight{delay < 15}`). With `carries`, the stream of the
+    edges *reified*: a tuple `(x, e)` per edge `x -> y` and values `vs` of the properties
+    `carries` names, `e = (x, y, vs)`, each such tuple valid while some edge with those values
+    is (its `Attribute` streams give `y` and each value as tuples of `e`)."""
 
     label: str
     window: int
     slide: int
     conditions: tuple[EdgeCondition, ...] = ()
     labels: tuple[str, ...] = ()
+    properties: tuple[PropertyTest, ...] = ()
+    carries: tuple[str, ...] = ()
+    source: str = ""
 
     @property
     def inputs(self) -> tuple[Op, ...]:
@@ -177,8 +230,24 @@ class WScan:
 
     @property
     def reads(self) -> tuple[str, ...]:
-        """The input labels whose edges this scan reads: `labels`, or `(label,)`."""
-        return self.labels or (self.label,)
+        """The input labels whose edges this scan reads: `labels`, or `(source,)` for a scan
+        with properties, or `(label,)`."""
+        return self.labels or (self.source or self.label,)
+
+
+@attrs.frozen(cache_hash=True)
+class Attribute:
+    """One attribute of the reified edges of a WSCAN that `carries` properties: from each
+    tuple `(x, e)` of `input`, `e = (x, y, vs)`, the tuple `(e, y)` (`part` -1) or `(e,
+    vs[part])`. Injective, so validity passes through unchanged; stateless."""
+
+    input: WScan
+    part: int
+    label: str
+
+    @property
+    def inputs(self) -> tuple[Op, ...]:
+        return (self.input,)
 
 
 @attrs.frozen(cache_hash=True)
@@ -227,7 +296,8 @@ class Pattern:
 
     With time variables (specs/semantics.md §4b) `times[i]` names the start of input i's
     matched tuple (None: unnamed) and `time_conditions` must hold on those starts; both are
-    empty for a PATTERN without them.
+    empty for a PATTERN without them. `property_conditions` compare variables bound to
+    property values (through `Attribute` inputs, specs/semantics.md §4c).
     """
 
     inputs: tuple[Op, ...]
@@ -237,6 +307,12 @@ class Pattern:
     conditions: tuple[VarCondition, ...] = ()
     times: tuple[str | None, ...] = ()
     time_conditions: tuple[TimeCondition, ...] = ()
+    property_conditions: tuple[PropertyCondition, ...] = ()
+
+    def fixed(self) -> bool:
+        """Whether the join rules leave this PATTERN as written: it has time or property
+        conditions (which the rules do not carry over)."""
+        return bool(self.time_conditions or self.property_conditions)
 
     def join_predicate(self) -> tuple[str, ...]:
         """Φ in the thesis's positional notation: `trg1 = src2`, ... (1-based inputs)."""
@@ -315,8 +391,18 @@ class BoundPath:
         return self.inputs[-1]
 
 
-Op = WScan | Filter | Rename | Union | Pattern | Vertices | Path | BoundPath
-OPERATORS: tuple[type, ...] = (WScan, Filter, Rename, Union, Pattern, Vertices, Path, BoundPath)
+Op = WScan | Attribute | Filter | Rename | Union | Pattern | Vertices | Path | BoundPath
+OPERATORS: tuple[type, ...] = (
+    WScan,
+    Attribute,
+    Filter,
+    Rename,
+    Union,
+    Pattern,
+    Vertices,
+    Path,
+    BoundPath,
+)
 
 
 def op_kind(op: Op) -> str:
@@ -377,6 +463,18 @@ def postorder(roots: Iterable[Op], known: Container[Op] = ()) -> list[Op]:
     return list(done)
 
 
+def properties_read(plan: Plan) -> dict[str, tuple[str, ...]]:
+    """The properties each input label's edges must offer the plan (specs/semantics.md §4c):
+    every key a WSCAN of it tests or carries, in first-seen order."""
+    out: dict[str, dict[str, None]] = {}
+    for op in plan.nodes():
+        if isinstance(op, WScan) and op.source:
+            keys = out.setdefault(op.source, {})
+            keys.update(dict.fromkeys(t.key for t in op.properties))
+            keys.update(dict.fromkeys(op.carries))
+    return {label: tuple(keys) for label, keys in out.items()}
+
+
 def map_plan(plan: Plan, rewrite: Callable[[Op], Op]) -> Plan:
     """`plan` with `rewrite` applied to every node once its inputs have been rewritten
     (children first); equal nodes stay one node. A node whose inputs did not change is kept
@@ -389,7 +487,7 @@ def map_plan(plan: Plan, rewrite: Callable[[Op], Op]) -> Plan:
 
     for op in postorder(plan.outputs):  # (children first: each input is rewritten before)
         new: Op = op
-        if isinstance(op, (Filter, Rename)):
+        if isinstance(op, (Filter, Rename, Attribute)):
             inner = done[op.input]
             if inner is not op.input:
                 new = attrs.evolve(op, input=inner)

@@ -17,6 +17,7 @@ import json
 from collections.abc import Callable
 
 from .algebra import (
+    Attribute,
     BoundPath,
     Filter,
     Op,
@@ -71,6 +72,10 @@ def predicate_terms(op: Pattern) -> list[str]:
         shift = abs(cond.offset)  # in time units, as WSCAN's ω
         offset = f" + {shift}" if cond.offset > 0 else f" - {shift}" if cond.offset else ""
         terms.append(f"{starts[cond.left]} {cond.op} {starts[cond.right]}{offset}")
+    for cond in op.property_conditions:  # property values, bound through ATTRIBUTE inputs
+        shift = abs(cond.offset)
+        offset = f" + {shift}" if cond.offset > 0 else f" - {shift}" if cond.offset else ""
+        terms.append(f"{refs[cond.left]} {cond.op} {refs[cond.right]}{offset}")
     return terms
 
 
@@ -89,7 +94,13 @@ def parameters(op: Op) -> dict:
             out["labels"] = list(op.labels)
         if op.conditions:  # thesis rule 12: a FILTER before the window
             out["conditions"] = _conditions(op.conditions)
+        if op.source:  # specs/semantics.md §4c: the edges of `source` that pass the tests
+            out["source"] = op.source
+            out["properties"] = [t.text() for t in op.properties]
+            out["carries"] = list(op.carries)
         return out
+    if isinstance(op, Attribute):
+        return {"part": "trg" if op.part < 0 else op.input.carries[op.part]}
     if isinstance(op, Filter):
         return {"conditions": _conditions(op.conditions)}
     if isinstance(op, Rename):
@@ -109,6 +120,11 @@ def parameters(op: Op) -> dict:
                 {"left": c.left, "op": c.op, "right": c.right, "offset": c.offset}
                 for c in op.time_conditions
             ],
+            **(
+                {"property_conditions": [c.text() for c in op.property_conditions]}
+                if op.property_conditions
+                else {}
+            ),
         }
     if isinstance(op, BoundPath):  # sga/rewrite/bind_path_sources.py
         return {
@@ -134,9 +150,15 @@ def _condition_text(conditions) -> str:
 def describe(op: Op) -> str:
     """One operator on one line, in the papers' notation (without its inputs)."""
     if isinstance(op, WScan):
-        where = f"; {_condition_text(op.conditions)}" if op.conditions else ""
-        read = f"{', '.join(op.labels)} -> {op.label}" if op.labels else op.label
-        return f"WSCAN[{read}](ω={op.window}, β={op.slide}{where})"
+        tests = [_condition_text(op.conditions)] if op.conditions else []
+        tests += [t.text() for t in op.properties]
+        where = f"; {', '.join(tests)}" if tests else ""
+        read = f"{', '.join(op.reads)} -> {op.label}" if op.labels or op.source else op.label
+        carries = f"; carries {', '.join(op.carries)}" if op.carries else ""
+        return f"WSCAN[{read}](ω={op.window}, β={op.slide}{where}{carries})"
+    if isinstance(op, Attribute):
+        part = "trg" if op.part < 0 else op.input.carries[op.part]
+        return f"ATTRIBUTE[{part} -> {op.label}]"
     if isinstance(op, Filter):
         return f"FILTER[{_condition_text(op.conditions)}]"
     if isinstance(op, Rename):

@@ -36,12 +36,15 @@ from ..datalog.checked import CheckedProgram
 from ..datalog.checks.time_variables import is_time_comparison
 from . import algebra
 from .algebra import (
+    Attribute,
     EdgeCondition,
     Filter,
     Op,
     Path,
     Pattern,
     Plan,
+    PropertyCondition,
+    PropertyTest,
     Rename,
     TimeCondition,
     Union,
@@ -53,8 +56,11 @@ from .rewrite.pipeline import rewrite
 
 
 def regex_of(node: ast.Regex) -> algebra.Regex:
-    """The algebra's tuple form of a `.dl` regular expression."""
+    """The algebra's tuple form of a `.dl` regular expression; a label with tests stands for
+    the stream of its filtered WSCAN (`label_tests`), named after them."""
     if isinstance(node, ast.Label):
+        if node.props:
+            return ("label", tested_label(node.name, label_tests(node)))
         return ("label", node.name)
     if isinstance(node, ast.Concat):
         return ("concat", *(regex_of(p) for p in node.parts))
@@ -65,6 +71,82 @@ def regex_of(node: ast.Regex) -> algebra.Regex:
     if isinstance(node, ast.Plus):
         return ("plus", regex_of(node.inner))
     return ("opt", regex_of(node.inner))
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!="}
+
+
+def label_tests(label: ast.Label) -> tuple[PropertyTest, ...]:
+    """The WSCAN tests of a path label's braces, `flight{delay < 15}`."""
+    return tuple(PropertyTest(t.key, t.op, ast.property_value(t.value)) for t in label.props)
+
+
+def tested_label(pred: str, tests: tuple, carries: tuple = ()) -> str:
+    """The label of a WSCAN of `pred`'s edges that pass `tests` (and carry `carries`):
+    `flight{delay < 15}`, `flight{delay: *}`."""
+    parts = [t.text() for t in tests] + [f"{algebra.label_text(k)}: *" for k in carries]
+    return f"{algebra.label_text(pred)}{{{', '.join(parts)}}}"
+
+
+class _Properties:
+    """How one rule's property predicates lower (specs/semantics.md §4c, specs/plans.md): a
+    comparison of a property variable with a constant becomes a WSCAN test of every atom
+    that binds it; a variable that two braces bind, that another property variable is
+    compared with, or whose atom has a compared time variable, is *reified*: its atom's WSCAN
+    carries its value, and the PATTERN joins on it through ATTRIBUTE inputs."""
+
+    def __init__(self, rule: ast.Rule, timed: set[str]) -> None:
+        self.names = ast.property_variables(rule)
+        count: dict[str, int] = {}
+        for lit in rule.body:
+            if isinstance(lit, ast.Atom):
+                for arg in lit.props:
+                    if isinstance(arg.value, ast.Var):
+                        count[arg.value.name] = count.get(arg.value.name, 0) + 1
+        self.tests: dict[str, list[tuple[str, object]]] = {}  # var -> [(op, constant)]
+        self.conditions: list[PropertyCondition] = []
+        self.reified = {v for v, n in count.items() if n > 1}
+        for lit in rule.body:
+            if isinstance(lit, ast.Comparison) and self.concerns(lit):
+                self._comparison(lit)
+        self.timed = timed  # the time variables compared in the rule
+
+    def concerns(self, lit: ast.Comparison) -> bool:
+        return any(isinstance(t, ast.Var) and t.name in self.names for t in (lit.left, lit.right))
+
+    def _comparison(self, lit: ast.Comparison) -> None:
+        left, right, op, shift = lit.left, lit.right, lit.op, lit.shift
+        if isinstance(left, ast.Const):  # `c op v + shift` -> `v op' c - shift`
+            left, right, op, shift = right, left, _FLIPPED[op], -shift
+        if isinstance(right, ast.Const):
+            value = ast.property_value(right)
+            self.tests.setdefault(left.name, []).append((op, value + shift if shift else value))
+            return
+        self.reified.update((left.name, right.name))
+        self.conditions.append(PropertyCondition(left.name, op, right.name, shift))
+
+    def scan_of(self, atom: ast.Atom) -> tuple[tuple, tuple, list]:
+        """`(tests, carried keys, the variable bound to each carried key or None)` of an
+        atom with braces."""
+        tests: list[PropertyTest] = []
+        carries: list[str] = []
+        carried: list[str | None] = []
+        timed = atom.time in self.timed
+        for arg in atom.props:
+            value = arg.value
+            if isinstance(value, ast.Const):
+                tests.append(PropertyTest(arg.key, "=", ast.property_value(value)))
+                continue
+            own = self.tests.get(value.name, []) if isinstance(value, ast.Var) else []
+            tests += [PropertyTest(arg.key, op, c) for op, c in own]
+            var = value.name if isinstance(value, ast.Var) else None
+            if var in self.reified or timed:
+                if arg.key not in carries:  # (a carried key must be present: no test)
+                    carries.append(arg.key)
+                    carried.append(var if var in self.reified else None)
+            elif not own:
+                tests.append(PropertyTest(arg.key, "has"))
+        return tuple(dict.fromkeys(tests)), tuple(carries), carried
 
 
 class _Translator:
@@ -83,11 +165,25 @@ class _Translator:
         """VERTICES over every input label read by a body: V_τ (specs/semantics.md §2)."""
         return Vertices(tuple(self.wscan(label) for label in self.checked.edb))
 
+    def tested_scan(self, pred: str, tests: tuple, carries: tuple = ()) -> WScan:
+        """WSCAN over the edges of input label `pred` that pass `tests` (§4c)."""
+        label = tested_label(pred, tests, carries)
+        window = self.checked.window_of(pred)
+        return WScan(label, window, self.checked.slide, (), (), tests, carries, pred)
+
     def path(self, regex: algebra.Regex, name: str, simple: bool) -> Op:
         letters = algebra.regex_labels(regex)
         domain = self.domain() if algebra.regex_nullable(regex) else None
         inputs = tuple(self.exp[letter] for letter in letters)
         return Path(inputs, regex, name, domain, simple=simple)
+
+    def note_tested_labels(self, regex: ast.Regex) -> None:
+        """Give each label with tests in `regex` its WSCAN, under the name `regex_of` uses."""
+        for label in ast.regex_prop_labels(regex):
+            tests = label_tests(label)
+            self.exp.setdefault(
+                tested_label(label.name, tests), self.tested_scan(label.name, tests)
+            )
 
     # -- one body atom -> (input node, (src var, trg var))
     def body_input(self, literal: ast.BodyAtom) -> Op:
@@ -100,17 +196,23 @@ class _Translator:
             regex = ("plus" if literal.op == "+" else "star", ("label", literal.pred))
             name = literal.alias or prefix + algebra.regex_text(regex)
             return self.path(regex, name, literal.simple)
+        self.note_tested_labels(literal.regex)
         regex = regex_of(literal.regex)
         name = literal.alias or f"{prefix}[{algebra.regex_text(regex)}]"
         return self.path(regex, name, literal.simple)
 
-    def bind(self, literal: ast.BodyAtom, fresh) -> tuple[Op, tuple[str, str]]:
-        """The atom's stream with its constants and repeated variable filtered out, and the
-        variables its src and trg positions bind."""
-        node = self.body_input(literal)
+    def bind(self, literal: ast.BodyAtom, fresh, node: Op | None = None, ends=("src", "trg")):
+        """The atom's stream (`node`, else its predicate's) with its constants and repeated
+        variable filtered out, and the variables its src and trg positions bind; `ends` says
+        which of the atom's arguments stand at src and trg (another name: that variable)."""
+        node = self.body_input(literal) if node is None else node
         conditions: list[EdgeCondition] = []
         names: list[str] = []
-        for pos, term in zip(("src", "trg"), literal.args):
+        for pos, end in zip(("src", "trg"), ends):
+            if end not in ("src", "trg"):
+                names.append(end)
+                continue
+            term = literal.args[0 if end == "src" else 1]
             if isinstance(term, ast.Var):
                 names.append(term.name)
             elif isinstance(term, ast.Const):
@@ -147,17 +249,21 @@ class _Translator:
         times_of = ast.time_variables(rule)
         time_conditions: list[TimeCondition] = []
         times: list[str | None] = []
+        props = _Properties(rule, self.compared_times(rule, times_of))
         for lit in rule.body:
             if isinstance(lit, ast.Comparison):
+                if props.concerns(lit):
+                    continue  # (lowered by `props`)
                 if is_time_comparison(lit, times_of):
                     time_conditions.append(self.time_comparison(lit, times_of))
                 else:
                     conditions.append(self.comparison(lit))
                 continue
-            node, binding = self.bind(lit, fresh)
-            inputs.append(node)
-            bindings.append(binding)
-            times.append(lit.time if lit.time in times_of else None)
+            time = lit.time if lit.time in times_of else None
+            for node, binding, own_time in self.bind_atom(lit, fresh, props):
+                inputs.append(node)
+                bindings.append(binding)
+                times.append(time if own_time else None)
         bound = {v for b in bindings for v in b}
         head_vars: list[str] = []
         for term in head.args:
@@ -169,7 +275,7 @@ class _Translator:
                 if var not in bound:
                     raise _unchecked(f"a compared variable '{var}' that no body atom binds")
         out = (head_vars[0], head_vars[1])
-        if len(inputs) == 1 and not conditions and not time_conditions:
+        if len(inputs) == 1 and not conditions and not time_conditions and not props.conditions:
             if out == bindings[0]:
                 return Rename(inputs[0], head.pred, reverse=False)
             if out == (bindings[0][1], bindings[0][0]):
@@ -184,7 +290,38 @@ class _Translator:
             tuple(conditions),
             tuple(times),
             tuple(time_conditions),
+            tuple(props.conditions),
         )
+
+    def compared_times(self, rule: ast.Rule, times_of) -> set[str]:
+        """The time variables some comparison of `rule` reads."""
+        out: set[str] = set()
+        for lit in rule.body:
+            if isinstance(lit, ast.Comparison) and is_time_comparison(lit, times_of):
+                out.update(t.name for t in (lit.left, lit.right) if isinstance(t, ast.Var))
+        return out
+
+    def bind_atom(self, lit: ast.BodyAtom, fresh, props: _Properties) -> list[tuple]:
+        """The PATTERN inputs of one body atom, `(node, binding, whether the atom's @t names
+        its start)`: one, or for an atom whose WSCAN carries property values, the reified edge
+        `(x, e)`, then `(e, y)` and `(e, value)` for each reified variable (ATTRIBUTE)."""
+        if not isinstance(lit, ast.Atom) or not lit.props:
+            node, binding = self.bind(lit, fresh)
+            return [(node, binding, True)]
+        tests, carries, carried = props.scan_of(lit)
+        scan = self.tested_scan(lit.pred, tests, carries)
+        if not carries:
+            node, binding = self.bind(lit, fresh, scan)
+            return [(node, binding, True)]
+        edge = fresh()
+        out = [(*self.bind(lit, fresh, scan, ("src", edge)), True)]
+        trg = Attribute(scan, -1, f"{scan.label}.trg")
+        out.append((*self.bind(lit, fresh, trg, (edge, "trg")), False))
+        for part, var in enumerate(carried):
+            if var is not None:
+                value = Attribute(scan, part, f"{scan.label}.{carries[part]}")
+                out.append((value, (edge, var), False))
+        return out
 
     def time_comparison(self, lit: ast.Comparison, times_of) -> TimeCondition:
         """`t2 <= t1 + 1h` -> TimeCondition("t2", "<=", "t1", 3600); an offset on the left moves

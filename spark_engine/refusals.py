@@ -3,6 +3,7 @@ phase of issue 15): the rest of the language runs as in the single-process engin
 
 - `simple` path atoms: the search for simple paths (incremental/operators/simple_path.py)
   is a budgeted depth-first search per root with conflict marking, not a join program;
+- property predicates (specs/semantics.md §4c): its batches read `src, trg, label, ts`;
 - a slide finer than `1/MAX_BATCHES_PER_WINDOW` of the window: every batch costs a few Spark
   jobs (tenths of a second each, whatever its size), so a window cut into thousands of
   batches spends its time launching jobs; the single-process engine is the tool then.
@@ -26,6 +27,11 @@ def check_supported(plan: Plan) -> None:
         if isinstance(node, Path) and node.simple:
             raise UserError(
                 f"the Spark engine does not evaluate simple path atoms yet ({node.label}): "
+                "run this program with the single-process engine (--engine incremental)"
+            )
+        if isinstance(node, WScan) and node.source:
+            raise UserError(
+                f"the Spark engine does not evaluate property predicates yet ({node.label}): "
                 "run this program with the single-process engine (--engine incremental)"
             )
         if isinstance(node, WScan) and node.window > MAX_BATCHES_PER_WINDOW * node.slide:

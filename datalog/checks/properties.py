@@ -61,7 +61,9 @@ def _bindings(ctx: CheckContext, rule: Rule, props: dict, derived) -> list[DlErr
     times = time_variables(rule)
     for literal in rule.body:
         if isinstance(literal, Atom) and literal.props and literal.pred in derived:
-            errors.append(ctx.error(PROP_ON_DERIVED.format(name=literal.pred), literal.props[0].loc))
+            errors.append(
+                ctx.error(PROP_ON_DERIVED.format(name=literal.pred), literal.props[0].loc)
+            )
         if isinstance(literal, PathAtom):
             for label in regex_prop_labels(literal.regex):
                 if label.name in derived:
@@ -71,7 +73,9 @@ def _bindings(ctx: CheckContext, rule: Rule, props: dict, derived) -> list[DlErr
         if isinstance(literal, Atom):
             for arg in literal.props:
                 if has_unit(arg.value):
-                    errors.append(ctx.error(PROP_OFFSET.format(text=arg.value.value), arg.value.loc))
+                    errors.append(
+                        ctx.error(PROP_OFFSET.format(text=arg.value.value), arg.value.loc)
+                    )
                 elif isinstance(arg.value, Var) and arg.value.name in times:
                     message = PROP_TIME_CLASH.format(name=arg.value.name)
                     errors.append(ctx.error(message, arg.value.loc))
@@ -116,9 +120,9 @@ def _comparison(ctx, literal: Comparison, props: dict, times: dict, bound: set) 
         elif not (isinstance(term, Var) and term.name in props):
             other = _describe(term, times)
             errors.append(ctx.error(PROP_MIXED.format(name=named, other=other), term.loc))
+        strings = any(isinstance(t, Const) and t.quoted for t, _o in sides)
         if offset is not None and (
-            isinstance(offset.value, int) and offset.text != str(offset.value)
-            or isinstance(term, Const) and term.quoted
+            isinstance(offset.value, int) and offset.text != str(offset.value) or strings
         ):
             errors.append(ctx.error(PROP_OFFSET.format(text=offset.text), offset.loc))
     return errors

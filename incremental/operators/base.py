@@ -34,6 +34,7 @@ class BuildContext(Protocol):
 
     paths: bool
     options: PlanOptions
+    properties: bool  # raw edges carry their properties (operators/property_scan.py)
 
     def index_of(self, node: Op) -> EdgeIndex: ...
 

@@ -21,24 +21,32 @@ import math
 from operator import itemgetter
 from typing import NamedTuple
 
+from ...base.property_values import holds
+
 # step modes: how input j is probed given what is bound
 _BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
 
 
 class Condition(NamedTuple):
     """A VarCondition on variable slots: `slot[left] == (const if right is None else
-    slot[right])` must be `eq`."""
+    slot[right])` must be `eq`; or, with `eq` None, a PropertyCondition: `const` is `(op,
+    offset)` and `slot[left] op slot[right] + offset` must hold on property values
+    (base/property_values.py)."""
 
     left: int
-    eq: bool
+    eq: bool | None
     right: int | None
-    const: str | None
+    const: str | tuple | None
 
 
 def conditions_hold(conds, vals) -> bool:
     """Whether the variable slots `vals` satisfy every Condition of `conds`."""
     for left, eq, right, const in conds:
-        if (vals[left] == (const if right is None else vals[right])) != eq:
+        if eq is None:
+            op, offset = const
+            if not holds(op, vals[left], vals[right], offset):
+                return False
+        elif (vals[left] == (const if right is None else vals[right])) != eq:
             return False
     return True
 

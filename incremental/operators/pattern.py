@@ -336,7 +336,7 @@ class PatternOp(ProbingJoin):
                 if c_exp <= now:
                     continue
                 ext = row + (fixed, v) if mode == _SRC else row + (v, fixed)
-                if sconds and not _holds_on(sconds, ext):
+                if sconds and not conditions_hold(sconds, ext):
                     continue
                 key = project(ext)
                 cur = get(key)
@@ -606,7 +606,7 @@ def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
     get = nxt.get
     for ext, e in pairs:
         e_exp = e.exp
-        if e_exp <= now or (sconds and not _holds_on(sconds, ext)):
+        if e_exp <= now or (sconds and not conditions_hold(sconds, ext)):
             continue
         c_exp = exp if exp < e_exp else e_exp
         e_ts = e.ts
@@ -640,12 +640,3 @@ def _widest(frontier: dict, key, ts, exp) -> None:
         cur_ts, cur_exp = cur
         if exp > cur_exp or ts < cur_ts:
             frontier[key] = (min(ts, cur_ts), max(exp, cur_exp))
-
-
-def _holds_on(conds, ext) -> bool:
-    """Whether an extended frontier row satisfies the step's conditions `(left, eq, right,
-    const)` (positions in the row; `right` None: compare with the constant)."""
-    for left, eq, right, c in conds:
-        if (ext[left] == (c if right is None else ext[right])) != eq:
-            return False
-    return True

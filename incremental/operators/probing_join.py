@@ -42,6 +42,10 @@ def number_variables(node) -> Slots:
         else Condition(slot[c.left], c.op == "=", slot[c.right], None)
         for c in node.conditions
     ]
+    conditions += [
+        Condition(slot[c.left], None, slot[c.right], (c.op, c.offset))
+        for c in node.property_conditions
+    ]
     bindings = [(slot[s], slot[t]) for s, t in node.bindings]
     return Slots(slot, len(slot), (slot[head_src], slot[head_trg]), bindings, conditions)
 

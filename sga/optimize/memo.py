@@ -27,6 +27,7 @@ import attrs
 
 from ...base.dfa import regex_size
 from ..algebra import (
+    Attribute,
     Filter,
     Op,
     Path,
@@ -60,7 +61,7 @@ def with_children(op: Op, kids: list[Op]) -> Op:
     them stops at the first shared node instead of recursing to the leaves)."""
     if all(kid is child for kid, child in zip(kids, children(op))):
         return op
-    if isinstance(op, (Filter, Rename)):
+    if isinstance(op, (Filter, Rename, Attribute)):
         return attrs.evolve(op, input=kids[0])
     if isinstance(op, Path):
         n = len(op.inputs)

@@ -45,9 +45,10 @@ def _condition_vars(p: Pattern) -> set[str]:
 
 
 def timed(p: Pattern) -> bool:
-    """Whether `p` compares time variables (specs/semantics.md §4b): each timed atom's own
-    start must stay visible, so such a PATTERN is neither grouped nor inlined."""
-    return bool(getattr(p, "time_conditions", ()))
+    """Whether `p` compares time variables (specs/semantics.md §4b) or property values
+    (§4c): each timed atom's own start must stay visible, and the rules carry no property
+    condition over, so such a PATTERN is neither grouped nor inlined (`Pattern.fixed`)."""
+    return isinstance(p, Pattern) and p.fixed()
 
 
 def nest(p: Pattern, i: int, j: int) -> Pattern | None:

@@ -89,7 +89,7 @@ def bind_path_sources(plan: Plan) -> Plan:
         return path not in outputs and len(readers.get(path, ())) == 1
 
     def bind(op: Op) -> Op:
-        if not isinstance(op, Pattern) or op.times or op.time_conditions:
+        if not isinstance(op, Pattern) or op.times or op.fixed():
             return op
         inputs = list(op.inputs)
         for i, inp in enumerate(inputs):

@@ -30,7 +30,9 @@ def _scan_of(op: Op) -> WScan | None:
     """The WSCAN `op` reads its tuples from unchanged (a relabelling aside), or None."""
     if isinstance(op, Rename) and not op.reverse:
         op = op.input
-    return op if isinstance(op, WScan) else None
+    if not isinstance(op, WScan) or op.source:
+        return None  # (a scan of properties has a window over its own edges only)
+    return op
 
 
 def merge_union_wscans(op: Op) -> tuple[Op, ...]:

@@ -111,7 +111,7 @@ def _chain_order(p: Pattern) -> list[str] | None:
 def share_chains(p: Pattern) -> Pattern:
     """`p` with its closing and chain links materialised (see the module docstring). A PATTERN
     with time conditions stays flat: each timed atom's own start must stay visible."""
-    if p.time_conditions:
+    if p.fixed():
         return p
     while len(p.inputs) >= 3:
         links = projectable_links(p)
