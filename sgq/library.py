@@ -25,6 +25,7 @@ from .property_values import json_value, present
 from .reorder import ordered
 from .stream_io import (
     _ALIASES,
+    COLUMNS,
     INT64_MAX,
     INT64_MIN,
     REQUIRED,
@@ -241,7 +242,8 @@ def _columns(names: list[str]) -> dict[str, str]:
 
 def _extra(names: list) -> tuple[str, ...] | None:
     """A table's property columns: those that are none of sgq's (`_columns`), None if none."""
-    ours = set(_columns(names).values())
+    found = _columns(names)
+    ours = {found[c] for c in COLUMNS if c in found}
     return tuple(str(n) for n in names if n not in ours) or None
 
 

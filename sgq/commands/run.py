@@ -304,12 +304,12 @@ def run(args: argparse.Namespace) -> int:
     check_follow_arguments(args)
     query = compile_for_input(args, NAME)
     columns = parse_columns(args.columns) if args.columns else None
+    ckpt = _checkpoints(args, query, columns)  # (its refusals before stdin is read)
     stdin = None
     if args.follow:
         properties = follow_properties(args, columns)
     else:
         properties, stdin = _input_properties(args, columns)
-    ckpt = _checkpoints(args, query, columns)
     job = RunJob(args, query, ckpt, live=args.follow, properties=properties)
     try:
         job.start_metrics(args.program)
