@@ -185,3 +185,36 @@ def test_a_checkpointed_run_resumes_with_the_properties(tmp_path):
     proc = sgq_proc(args)
     assert proc.returncode == 0 and "resuming" in proc.stderr, proc.stderr
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_stats_gives_per_property_figures(tmp_path, capsys):
+    path = tmp_path / "in.csv"
+    path.write_text(
+        "src,trg,label,ts,delay,carrier,op\n"
+        "a,b,flight,1,15,AC,\n"
+        "a,c,flight,2,-3.5,,\n"
+        "b,c,flight,3,,AC,\n"
+        'b,c,flight,3,x,"UA",\n'
+        "b,c,flight,4,1000,ZZ,-\n"
+        "b,c,bus,4,1,,\n"
+        "b,c,flight,5,99,ZZ,\n"
+    )
+    code, out, _ = sgq_main(["stats", path, "--sample", "5"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["labels"]["flight"]["count"] == 4  # (the `-` edge not counted)
+    assert data["properties"] == {
+        "bus": {"delay": {"count": 1, "types": ["int"], "min": 1, "max": 1}},
+        "flight": {
+            "carrier": {"count": 3, "types": ["string"], "distinct_strings": 2},
+            "delay": {
+                "count": 3,
+                "types": ["float", "int", "string"],
+                "min": -3.5,
+                "max": 15,
+                "distinct_strings": 1,
+            },
+        },
+    }
+    path.write_text("a,b,flight,1\n")
+    code, out, _ = sgq_main(["stats", path], capsys)
+    assert "properties" not in json.loads(out)
