@@ -15,10 +15,12 @@ from __future__ import annotations
 import calendar
 import csv  # csv.Error
 import gzip
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from .base.errors import UserError
+from .property_values import json_value
 from .stream_io import (
     BOM,
     COLUMNS,
@@ -301,12 +303,26 @@ def validate_line(raw: bytes, lineno: int, plan: FilePlan, iso: bool = False):
         return BAD, None, exc.reason
 
 
-def validate_row(values: dict[str, str | None], rowno: int, plan: FilePlan, iso: bool = False):
-    """One Parquet row (values already text; None for null) -> `(GOOD, edge, None)` or
-    `(BAD, None, reason)`."""
+def validate_row(
+    values: dict[str, str | None],
+    rowno: int,
+    plan: FilePlan,
+    iso: bool = False,
+    props: str | None = None,
+):
+    """One Parquet row (values already text; None for null; `props`: its property columns
+    as a JSON object, nulls left out) -> `(GOOD, edge, None)` or `(BAD, None, reason)`."""
     clean = {k: ("" if v is None else v) for k, v in values.items()}
     try:
-        return GOOD, _edge(_with_time(clean, iso, plan.path, rowno), plan.path, rowno), None
+        edge = _edge(_with_time(clean, iso, plan.path, rowno), plan.path, rowno)
+        if plan.names is None:
+            return GOOD, edge, None
+        given = json.loads(props) if props else {}
+        try:
+            typed = {k: json_value(v) for k, v in given.items()}
+        except ValueError as exc:  # a NaN or an infinity
+            raise StreamError(plan.path, rowno, str(exc)) from None
+        return GOOD, (*edge, {k: v for k, v in typed.items() if v is not None}), None
     except StreamError as exc:
         return BAD, None, exc.reason
 
