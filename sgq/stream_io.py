@@ -7,6 +7,12 @@ its columns are read by name, in any order (`Source`, `time`... are aliases, `_A
 (in JSON, a string or an integer); a time is an ASCII decimal integer with an optional `-`,
 within int64 (`time_of`). specs/semantics.md §7 says what is refused and why.
 
+The header's other columns, and a JSON record's other fields, are the edge's properties
+(specs/semantics.md §1; values typed by sgq/property_values.py): the edges of such an input
+have a sixth field, the dict of the properties present. The names are known once the header
+(the first JSON record) is read: `file_properties` and `peek_properties` read them from the
+head of an input before its engine is built.
+
 A malformed line raises `StreamError` naming the file, the line and the reason, the input text
 it quotes shown by `shown` (control characters escaped, long text cut); with
 `on_error="skip"` the reader reports it to a callback and goes on (specs/semantics.md §7). What
@@ -31,7 +37,7 @@ from .incremental.deltas import Fans, csv_plain, rows_of
 from .incremental.fan_rows import FanRows, Pairs, Sources
 from .property_values import field_values, json_value, present, quoted_fields
 
-Edge = tuple[str, str, str, int, str]
+Edge = tuple  # (src, trg, label, ts, op), and the dict of its properties where the input has some
 
 COLUMNS = ("src", "trg", "label", "ts", "op")
 REQUIRED = ("src", "trg", "label", "ts")
@@ -225,16 +231,6 @@ def property_names(order: tuple[str, ...]) -> tuple[str, ...] | None:
     return names or None
 
 
-def _unknown(names: list[str], what: str, where: str) -> str:
-    """The reason for names that are no column: the one place that refuses them (once edges
-    carry properties, issue 67, they are the properties' names)."""
-    plural = "s" if len(names) > 1 else ""
-    return (
-        f"{where} names unknown {what}{plural} {', '.join(map(shown, names))} (the {what}s "
-        f"are {', '.join(COLUMNS)}, also named {', '.join(_ALIASES)})"
-    )
-
-
 def first_order(fields: list[str], filename: str, lineno: int) -> tuple[str, ...]:
     """The columns of an input with neither a header nor `columns`, by the width of its first
     good line: src, trg, label, ts and, in a fifth column, op."""
@@ -322,8 +318,8 @@ def json_values(
     columns: tuple[str, ...] | None,
     filename: str,
     lineno: int,
-    indent: int = 0,
-    props: dict | None = None,
+    indent: int,
+    props: dict,
 ) -> dict[str, str]:
     """The fields of one JSON Lines record (`line`, stripped; `indent`: the characters
     stripped before it) as the text `_edge` reads: an object of named fields (aliases too)
@@ -331,7 +327,7 @@ def json_values(
     is a string or an integer; `null`, `true`, a float, an array or an object there is a bad
     line, as are a repeated field and JSON nested too deeply to read. A field that is no
     column is an edge property, put in `props` (property_values.json_value: None for a
-    `null`); without `props`, a bad line."""
+    `null`)."""
     if line[:1] == BOM:  # a byte order mark opening the line is no text (DelimitedParser.lines)
         line = line[1:]
         indent += 1
@@ -351,8 +347,6 @@ def json_values(
         pairs = [(column_name(key), value) for key, value in obj]
         unknown = [key.strip() for (name, _), (key, _) in zip(pairs, obj) if name not in COLUMN_SET]
         if unknown:
-            if props is None:
-                raise StreamError(filename, lineno, _unknown(unknown, "field", "the record"))
             _json_properties(obj, pairs, props, filename, lineno)
         names = [name for name, _ in pairs]
         for name in COLUMNS:
@@ -421,9 +415,10 @@ def _json_kind(value) -> str:
 
 class DelimitedParser:
     """The state of reading one CSV/TSV input: the column order (from `columns`, a header
-    line, or the first line's width) and the positions of src, trg, label, ts and op in a
-    line. `lines` reads lines one at a time; sgq/edge_blocks.py reads a finished file's
-    plain chunks whole with the same state, and hands the others to `lines`."""
+    line, or the first line's width), the positions of src, trg, label, ts and op in a line,
+    and the names and positions of the properties a header names after them. `lines` reads
+    lines one at a time; sgq/edge_blocks.py reads a finished file's plain chunks whole with
+    the same state, and hands the others to `lines`."""
 
     __slots__ = ("delimiter", "order", "at", "first", "filename", "on_error", "names", "props")
 
