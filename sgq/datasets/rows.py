@@ -3,10 +3,9 @@
 A converter turns one source file into rows `(src, trg, label, ts, *properties)`, sorted by
 `ts` (ties in the order the source gives them), with `ts` an integer in the dataset's
 documented unit. The properties (a flight's delay and distance, a contact's roles) follow the
-fixed fields in the order of the dataset's `properties` names. sgq's input has no property
-columns yet (the edge properties issue, 67), so `write_stream` writes the four fixed fields
-only; once properties land it can write the named columns after them, and no converter has to
-change.
+fixed fields in the order of the dataset's `properties` names; `write_stream` writes them as
+the columns after the fixed ones when it is given their names (specs/semantics.md §1), each
+value written so that sgq's reader reads it back with its type (property_values.text_of).
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from ..base.errors import UserError
+from ..property_values import text_of
 
 HEADER = ("src", "trg", "label", "ts")
 _CHUNK = 8192
@@ -36,38 +36,45 @@ def write_stream(
     rows: Iterable[tuple],
     out: str | os.PathLike | TextIO,
     progress: Callable[[int], None] | None = None,
+    properties: tuple[str, ...] = (),
 ) -> tuple[int, int | None, int | None]:
-    """Write `rows` as CSV `src,trg,label,ts` to a path (`.gz` compresses, `-` is stdout) or
-    an open text file; return `(rows, first ts, last ts)`.
+    """Write `rows` as CSV `src,trg,label,ts` (and the columns `properties` after them) to a
+    path (`.gz` compresses, `-` is stdout) or an open text file; return `(rows, first ts,
+    last ts)`.
 
     Raises UserError if a row's time is smaller than the one before it: a converter must hand
     rows over in time order (specs/semantics.md §1), and a file that breaks it must not be left
     looking complete.
     """
     if hasattr(out, "write"):
-        return _write(rows, out, progress)
+        return _write(rows, out, progress, properties)
     path = os.fspath(out)
     if path == "-":
-        result = _write(rows, sys.stdout, progress)
+        result = _write(rows, sys.stdout, progress, properties)
         sys.stdout.flush()
         return result
     try:
         if not path.endswith(".gz"):
             with open(path, "w", encoding="utf-8", newline="\n") as text:
-                return _write(rows, text, progress)
+                return _write(rows, text, progress, properties)
         with open(path, "wb") as raw:
             with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
                 with io.TextIOWrapper(gz, encoding="utf-8", newline="\n") as text:
-                    return _write(rows, text, progress)
+                    return _write(rows, text, progress, properties)
     except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         raise UserError(f"cannot write '{path}': {exc.strerror}") from None
 
 
 def _write(
-    rows: Iterable[tuple], out: TextIO, progress: Callable[[int], None] | None
+    rows: Iterable[tuple],
+    out: TextIO,
+    progress: Callable[[int], None] | None,
+    properties: tuple[str, ...] = (),
 ) -> tuple[int, int | None, int | None]:
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER)
+    writer.writerow(HEADER + tuple(properties))
+    if properties:
+        writer = _PropertyWriter(out, len(properties))
     n = 0
     first = last = None
     chunk: list[tuple] = []
@@ -78,7 +85,7 @@ def _write(
         if first is None:
             first = ts
         last = ts
-        chunk.append(row[:4])
+        chunk.append(row[: 4 + len(properties)])
         n += 1
         if len(chunk) == _CHUNK:
             writer.writerows(chunk)
@@ -89,3 +96,19 @@ def _write(
     if progress is not None:
         progress(n)
     return n, first, last
+
+
+class _PropertyWriter:
+    """`writerows` of rows `(src, trg, label, ts, *values)`: the fixed fields as the csv
+    module writes them, each value as `text_of` does (a string that would read as a number,
+    or as missing, quoted)."""
+
+    def __init__(self, out: TextIO, count: int) -> None:
+        self.out = out
+        self.fixed = csv.writer(out, lineterminator=",")  # (the values follow on the line)
+
+    def writerows(self, rows: list[tuple]) -> None:
+        write, fixed = self.out.write, self.fixed.writerow
+        for row in rows:
+            fixed(row[:4])
+            write(",".join(map(text_of, row[4:])) + "\n")
