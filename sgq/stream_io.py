@@ -839,8 +839,9 @@ def file_properties(
     path: str | os.PathLike, fmt: str | None = None, columns: str | Iterable[str] | None = None
 ) -> tuple[str, ...] | None:
     """The property names of an edge file (None: it has none), read from its head: what
-    `peek_properties` finds. A header that cannot be read is its UnreadableInput; the
-    damage of a damaged file is left to the reader that reads it whole."""
+    `peek_properties` finds. A header that cannot be read is its UnreadableInput (`blamed`
+    on the damage of a damaged .gz); a read that fails is left to the reader that reads the
+    file whole, which says so where it happens."""
     import gzip
 
     path = os.fspath(path)
@@ -852,6 +853,8 @@ def file_properties(
             names, _ = peek_properties(decoded_lines(handle, path), fmt, cols, path)
     except (OSError, DamagedInput):
         return None
+    except StreamError as exc:  # in a damaged .gz, the damage's doing: said so
+        raise blamed(path, exc) from None
     return names
 
 
