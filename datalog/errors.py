@@ -301,6 +301,10 @@ PROP_OFFSET = (
     "'{text}' is not a number a property can be compared with or shifted by: write a plain "
     "number (d < 15, d2 >= d1 + 30, d != 2.5); units belong to time comparisons"
 )
+PROP_STRING_OFFSET = (
+    "'{text}' is added to or taken from a side of a comparison with a string; strings take no "
+    "offsets: compare the property with the string as it is"
+)
 ALIAS_IS_PREDICATE = "alias '{name}' is also the name of a predicate; choose another name"
 ALIAS_REUSED = (
     "alias '{name}' already names a different closure or path atom on line {line}; choose "
@@ -500,6 +504,7 @@ ERROR_TABLE: tuple[tuple[str, tuple[str, ...]], ...] = (
             _W + "Answer(x, y) :- a(x, y){k: 5m}.",
         ),
     ),
+    (PROP_STRING_OFFSET, (_W + 'Answer(x, y) :- a(x, y){k: v}, v + 1 = "x".',)),
     (ALIAS_IS_PREDICATE, (_W + "Answer(x, y) :- a+(x, y) as a.",)),
     (
         ALIAS_REUSED,

@@ -156,6 +156,7 @@ class _Translator:
         self.checked = checked
         self.program = checked.program
         self.exp: dict[str, Op] = {}
+        self.made: dict[Op, Op] = {}  # the nodes of property scans, one object each
 
     # -- leaves
     def wscan(self, label: str) -> WScan:
@@ -169,7 +170,12 @@ class _Translator:
         """WSCAN over the edges of input label `pred` that pass `tests` (§4c)."""
         label = tested_label(pred, tests, carries)
         window = self.checked.window_of(pred)
-        return WScan(label, window, self.checked.slide, (), (), tests, carries, pred)
+        return self.shared(WScan(label, window, self.checked.slide, (), (), tests, carries, pred))
+
+    def shared(self, node: Op) -> Op:
+        """`node`, or the equal node made before (one object per sub-plan: a rewrite pass
+        tells what it changed by identity, sga/algebra.py `map_plan`)."""
+        return self.made.setdefault(node, node)
 
     def path(self, regex: algebra.Regex, name: str, simple: bool) -> Op:
         letters = algebra.regex_labels(regex)
@@ -315,11 +321,11 @@ class _Translator:
             return [(node, binding, True)]
         edge = fresh()
         out = [(*self.bind(lit, fresh, scan, ("src", edge)), True)]
-        trg = Attribute(scan, -1, f"{scan.label}.trg")
+        trg = self.shared(Attribute(scan, -1, f"{scan.label}.trg"))
         out.append((*self.bind(lit, fresh, trg, (edge, "trg")), False))
         for part, var in enumerate(carried):
             if var is not None:
-                value = Attribute(scan, part, f"{scan.label}.{carries[part]}")
+                value = self.shared(Attribute(scan, part, f"{scan.label}.{carries[part]}"))
                 out.append((value, (edge, var), False))
         return out
 

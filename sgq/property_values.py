@@ -12,7 +12,6 @@ string, so `"15"` stays text. A JSON value is typed by JSON itself: a number or 
 from __future__ import annotations
 
 import math
-import re
 from itertools import compress
 
 #: what a property value may be
@@ -97,26 +96,3 @@ def json_value(value) -> Value | None:
     if kind is float and math.isfinite(value):
         return value
     raise ValueError("a property is a number, a string or null")
-
-
-def text_of(value: Value | None) -> str:
-    """A value as a CSV field that `typed` (or, quoted, the csv module) reads back as it is:
-    a number in Python's notation, missing (or a float NaN, which no property is) as an empty
-    field, a string as it is unless it would read as something else (a number, missing) or
-    needs quoting, then quoted.
-
-    >>> [text_of(v) for v in (15, 1.5, None, "AC", "15", "", "a,b")]
-    ['15', '1.5', '', 'AC', '"15"', '""', '"a,b"']
-    """
-    if value is None:
-        return ""
-    if type(value) is float:
-        return repr(value) if math.isfinite(value) else ""  # (no property is a NaN)
-    if type(value) is not str:
-        return str(value)
-    if typed(value) == value and type(typed(value)) is str and not _NEEDS_QUOTES.search(value):
-        return value
-    return '"' + value.replace('"', '""') + '"'
-
-
-_NEEDS_QUOTES = re.compile('[,"\r\n]')

@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
-from ..ast import Comparison, Const, has_unit
+from ..ast import Comparison, Const, has_unit, property_variables
 from ..errors import UNIT_CONSTANT, DlError
 from .context import CheckContext
+from .properties import is_property_comparison
 
 
 def check_constant_units(ctx: CheckContext) -> list[DlError]:
@@ -15,8 +16,11 @@ def check_constant_units(ctx: CheckContext) -> list[DlError]:
     has none ..."""
     errors = []
     for rule in ctx.program.rules:
+        props = property_variables(rule)  # (a property's constants: checks/properties.py)
         for literal in (rule.head, *rule.body):
             if isinstance(literal, Comparison):
+                if is_property_comparison(literal, props):
+                    continue
                 terms = (literal.left, literal.right)
             else:
                 terms = literal.args

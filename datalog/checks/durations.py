@@ -5,10 +5,11 @@ The parser keeps every duration as written so that this check reports them all a
 
 from __future__ import annotations
 
-from ..ast import Comparison, Duration
+from ..ast import Comparison, Duration, property_variables
 from ..errors import DlError
 from ..parser import parse_duration
 from .context import CheckContext
+from .properties import is_property_comparison
 
 
 def check_durations(ctx: CheckContext) -> list[DlError]:
@@ -24,8 +25,9 @@ def check_durations(ctx: CheckContext) -> list[DlError]:
                 except ValueError as exc:
                     errors.append(ctx.error(str(exc), value.loc))
     for rule in ctx.program.rules:  # offsets of time comparisons: `t1 + 1h`, `t2 - 5 > t1`
+        props = property_variables(rule)  # (a property's offsets: checks/properties.py)
         for literal in rule.body:
-            if not isinstance(literal, Comparison):
+            if not isinstance(literal, Comparison) or is_property_comparison(literal, props):
                 continue
             for offset in (literal.left_offset, literal.offset):
                 if offset is None:

@@ -22,6 +22,7 @@ from ..errors import (
     PROP_MIXED,
     PROP_OFFSET,
     PROP_ON_DERIVED,
+    PROP_STRING_OFFSET,
     PROP_STRING_ORDER,
     PROP_TIME_CLASH,
     PROP_VAR_AS_TERM,
@@ -120,10 +121,11 @@ def _comparison(ctx, literal: Comparison, props: dict, times: dict, bound: set) 
         elif not (isinstance(term, Var) and term.name in props):
             other = _describe(term, times)
             errors.append(ctx.error(PROP_MIXED.format(name=named, other=other), term.loc))
-        strings = any(isinstance(t, Const) and t.quoted for t, _o in sides)
-        if offset is not None and (
-            isinstance(offset.value, int) and offset.text != str(offset.value) or strings
-        ):
+        if offset is None:
+            continue
+        if any(isinstance(t, Const) and t.quoted for t, _o in sides):
+            errors.append(ctx.error(PROP_STRING_OFFSET.format(text=offset.text), offset.loc))
+        elif isinstance(offset.value, int) and offset.text != str(offset.value):
             errors.append(ctx.error(PROP_OFFSET.format(text=offset.text), offset.loc))
     return errors
 

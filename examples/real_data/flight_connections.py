@@ -47,16 +47,7 @@ folder.mkdir(parents=True, exist_ok=True)
 whole = realdata.stream(args, "flights", *(["--from", args.source] if args.source else []))
 day = int(datetime.fromisoformat(args.day).replace(tzinfo=UTC).timestamp())
 edges = folder / f"flights-{args.day}.csv"
-kept = 0
-with open(whole) as src, open(edges, "w") as dst:
-    dst.write(src.readline())
-    for line in src:
-        t = int(line.rsplit(",", 1)[1])
-        if t >= day + 86400:
-            break
-        if t >= day:
-            dst.write(line)
-            kept += 1
+kept = realdata.head_by_time(whole, edges, day + 86400, since=day)
 print(f"{kept:,} departures on {args.day}")
 out = realdata.run(PROGRAM, "connections", edges, folder)
 

@@ -46,17 +46,19 @@ def stream(args: argparse.Namespace, dataset: str, *extra: str) -> Path:
     return out
 
 
-def head_by_time(path: Path, out: Path, until: int) -> int:
-    """Copy the rows of stream `path` with `ts < until` to `out`; return how many."""
+def head_by_time(path: Path, out: Path, until: int, since: int | None = None) -> int:
+    """Copy the rows of stream `path` with `since <= ts < until` to `out` as they are (their
+    property columns and quoting included); return how many."""
     n = 0
     with open(path, newline="") as src, open(out, "w", newline="") as dst:
-        reader, writer = csv.reader(src), csv.writer(dst, lineterminator="\n")
-        writer.writerow(next(reader))
-        for row in reader:
-            if int(row[3]) >= until:
+        dst.write(src.readline())
+        for line in src:
+            t = int(next(csv.reader([line]))[3])
+            if t >= until:
                 break
-            writer.writerow(row)
-            n += 1
+            if since is None or t >= since:
+                dst.write(line)
+                n += 1
     return n
 
 

@@ -13,9 +13,12 @@ instant, so its content `r_O · v_O` is capped by `distinct_src · distinct_trg`
 
 from __future__ import annotations
 
+import math
+
 import attrs
 
 from ..algebra import (
+    Attribute,
     BoundPath,
     Filter,
     Op,
@@ -74,9 +77,12 @@ def wscan(op: WScan, stats: StreamStatistics) -> StreamEstimate:
         return union(
             [wscan(WScan(name, op.window, op.slide, op.conditions), stats) for name in op.labels]
         )
-    rate = stats.rate(op.label)
+    read = op.source or op.label
+    rate = stats.rate(read)
+    for test in op.properties:  # §4c: each test keeps its share (statistics.py), independently
+        rate *= stats.selectivity(read, test.key, test.op, test.value)
     size = rate * op.window
-    label = stats.labels.get(op.label)
+    label = stats.labels.get(read)
     if label is None:
         raw = StreamEstimate(rate, op.window, 1.0, 1.0)
     else:
@@ -227,6 +233,11 @@ def estimate(op: Op, inputs: list[StreamEstimate], stats: StreamStatistics) -> S
         return path(op, inputs[: len(op.inputs)])
     if isinstance(op, BoundPath):  # at most its PATH's (bound to fewer roots)
         return path(op, inputs[:-1])
+    if isinstance(op, Attribute):  # one tuple per reified edge: as many sources as tuples
+        (inp,) = inputs
+        size = max(1.0, inp.rate * inp.interval)
+        values = inp.distinct_trg if op.part < 0 else max(1.0, math.sqrt(size))
+        return StreamEstimate(inp.rate, inp.interval, size, values)
     if isinstance(op, Vertices):
         each = union(inputs)
         return StreamEstimate(2 * each.rate, each.interval, each.vertices, each.vertices)

@@ -19,7 +19,18 @@ import math
 import attrs
 
 from ...base.dfa import compile_regex
-from ..algebra import BoundPath, Filter, Op, Path, Pattern, Rename, Union, Vertices, WScan
+from ..algebra import (
+    Attribute,
+    BoundPath,
+    Filter,
+    Op,
+    Path,
+    Pattern,
+    Rename,
+    Union,
+    Vertices,
+    WScan,
+)
 from .estimates import StreamEstimate, variable_distincts
 
 
@@ -99,12 +110,12 @@ def operator_cost(
     """Cost per unit time of `op` given its inputs' estimates (in `children` order; for a WSCAN
     with conditions, the unfiltered stream's) and its own output estimate."""
     if isinstance(op, WScan):
-        if op.conditions:  # rule 12: Formula 9 (6.19) on the raw stream (`inputs[0]`)
+        if op.conditions or op.properties:  # rule 12: Formula 9 (6.19) on the raw stream
             return inputs[0].rate * w.predicate + out.rate * w.output
         return out.rate * w.output  # Formula 8 (6.18); over several labels (rule 13) alike
     if isinstance(op, Filter):
         return inputs[0].rate * w.predicate + out.rate * w.output  # Formula 9 (6.19)
-    if isinstance(op, (Union, Rename, Vertices)):
+    if isinstance(op, (Union, Rename, Vertices, Attribute)):
         return out.rate * w.output  # Formula 10 (6.20); RENAME and VERTICES alike
     if isinstance(op, Pattern):
         return pattern_cost(op, inputs, out, w)

@@ -49,8 +49,9 @@ class CostModel:
     def _priced(self, op: Op) -> OperatorCost:
         """`op`'s estimate and cost, its children's already known."""
         inputs = [self._costs[child].estimate for child in children(op)]
-        if isinstance(op, WScan) and op.conditions:  # rule 12: priced on the raw stream
-            inputs = [self._priced(attrs.evolve(op, conditions=())).estimate]
+        if isinstance(op, WScan) and (op.conditions or op.properties):  # rule 12: priced
+            raw = attrs.evolve(op, conditions=(), properties=())  # on the raw stream
+            inputs = [self._priced(raw).estimate]
         out = estimate(op, inputs, self.stats)
         factor = self.calibration.get(type(op), 1.0)
         return OperatorCost(out, factor * operator_cost(op, inputs, out, self.weights))

@@ -51,12 +51,70 @@ class LabelStatistics:
 
 
 @attrs.frozen
+class PropertyStatistics:
+    """One property of one label's edges in the sample (specs/semantics.md §1): on how many
+    edges it is present, how many of those values are numbers (their least and greatest) and
+    strings, and how many distinct values there are."""
+
+    present: int
+    numbers: int = 0
+    minimum: float | None = None
+    maximum: float | None = None
+    strings: int = 0
+    distinct: int = 0
+
+    def selectivity(self, count: int, op: str, value) -> float:
+        """The share of `count` edges a WSCAN test `op value` keeps (System R's: uniform
+        values between the least and the greatest, equality one distinct value's share)."""
+        if count <= 0 or self.present <= 0:
+            return DEFAULT_SELECTIVITY.get(op, 1.0)
+        share = self.present / count
+        if op == "has":
+            return share
+        distinct = max(1, self.distinct)
+        if op in ("=", "!="):
+            hit = 1.0 / distinct
+            return share * (hit if op == "=" else 1.0 - hit)
+        if isinstance(value, str) or not self.numbers or self.minimum is None:
+            return share * 0.01  # (strings are not ordered: nothing passes)
+        share *= self.numbers / self.present
+        low, high = self.minimum, self.maximum
+        if high <= low:
+            below = 1.0 if value > low else 0.0 if value < low else 0.5
+        else:
+            below = min(1.0, max(0.0, (value - low) / (high - low)))
+        return share * max(0.01, below if op in ("<", "<=") else 1.0 - below)
+
+
+#: a WSCAN test's share of its label's edges when no statistics say better
+DEFAULT_SELECTIVITY = {
+    "has": 0.9,
+    "=": 0.1,
+    "!=": 0.9,
+    "<": 1 / 3,
+    "<=": 1 / 3,
+    ">": 1 / 3,
+    ">=": 1 / 3,
+}
+
+
+@attrs.frozen
 class StreamStatistics:
-    """A sample of `edges` edges over `span` time units (last ts - first ts + 1)."""
+    """A sample of `edges` edges over `span` time units (last ts - first ts + 1); with
+    `properties`, per label and property name its figures."""
 
     edges: int
     span: int
     labels: dict[str, LabelStatistics] = attrs.field(factory=dict)
+    properties: dict[str, dict[str, PropertyStatistics]] = attrs.field(factory=dict)
+
+    def selectivity(self, label: str, key: str, op: str, value) -> float:
+        """The share of `label`'s edges that pass the test `key op value` (§4c)."""
+        figures = self.properties.get(label, {}).get(key)
+        stats = self.labels.get(label)
+        if figures is None or stats is None:
+            return DEFAULT_SELECTIVITY.get(op, 1.0)
+        return figures.selectivity(stats.count, op, value)
 
     def rate(self, label: str) -> float:
         """Tuples of `label` per time unit (the thesis's r); a label the sample lacks gets one
@@ -71,6 +129,16 @@ class StreamStatistics:
             "edges": self.edges,
             "span": self.span,
             "labels": {name: attrs.asdict(s) for name, s in sorted(self.labels.items())},
+            **(
+                {
+                    "properties": {
+                        label: {key: attrs.asdict(p) for key, p in sorted(keys.items())}
+                        for label, keys in sorted(self.properties.items())
+                    }
+                }
+                if self.properties
+                else {}
+            ),
         }
 
     def dumps(self) -> str:
@@ -84,7 +152,11 @@ def loads(text: str, source: str = "statistics") -> StreamStatistics:
         if data.get("format") != FORMAT:
             raise ValueError(f"not an {FORMAT} file")
         labels = {name: LabelStatistics(**fields) for name, fields in data["labels"].items()}
-        return StreamStatistics(int(data["edges"]), int(data["span"]), labels)
+        properties = {
+            label: {key: PropertyStatistics(**fields) for key, fields in keys.items()}
+            for label, keys in data.get("properties", {}).items()
+        }
+        return StreamStatistics(int(data["edges"]), int(data["span"]), labels, properties)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise ValueError(f"{source}: not a statistics file written by sgq stats ({exc})") from None
 
@@ -92,6 +164,7 @@ def loads(text: str, source: str = "statistics") -> StreamStatistics:
 def collect(edges: Iterable[tuple], limit: int | None = None) -> StreamStatistics:
     """The statistics of the first `limit` edges (all when None); `-` edges are skipped."""
     rows = []
+    values: dict[str, dict[str, list]] = {}  # label -> property -> its values
     for edge in edges:
         if limit is not None and len(rows) >= limit:
             break
@@ -99,11 +172,32 @@ def collect(edges: Iterable[tuple], limit: int | None = None) -> StreamStatistic
         if rest and rest[0] == "-":
             continue
         rows.append((src, trg, label, int(ts)))
+        if len(rest) > 1 and rest[1]:
+            keys = values.setdefault(label, {})
+            for key, value in rest[1].items():
+                keys.setdefault(key, []).append(value)
     times = [row[3] for row in rows]
     return StreamStatistics(
         len(rows),
         max(times) - min(times) + 1 if rows else 1,  # a file may hold edges a little late
         _label_statistics(rows, len(rows) // 2),
+        {
+            label: {key: _property_statistics(vs) for key, vs in keys.items()}
+            for label, keys in values.items()
+        },
+    )
+
+
+def _property_statistics(values: list) -> PropertyStatistics:
+    """The figures of one property's values in the sample."""
+    numbers = [v for v in values if not isinstance(v, str)]
+    return PropertyStatistics(
+        len(values),
+        len(numbers),
+        min(numbers) if numbers else None,
+        max(numbers) if numbers else None,
+        len(values) - len(numbers),
+        len(set(values)),
     )
 
 

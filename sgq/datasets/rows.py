@@ -4,8 +4,8 @@ A converter turns one source file into rows `(src, trg, label, ts, *properties)`
 `ts` (ties in the order the source gives them), with `ts` an integer in the dataset's
 documented unit. The properties (a flight's delay and distance, a contact's roles) follow the
 fixed fields in the order of the dataset's `properties` names; `write_stream` writes them as
-the columns after the fixed ones when it is given their names (specs/semantics.md §1), each
-value written so that sgq's reader reads it back with its type (property_values.text_of).
+the columns after the fixed fields (specs/semantics.md §1: a missing value is an empty field,
+and a string that reads as a number is quoted, so that it stays a string).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from ..base.errors import UserError
-from ..property_values import text_of
 
 HEADER = ("src", "trg", "label", "ts")
 _CHUNK = 8192
@@ -38,9 +37,8 @@ def write_stream(
     progress: Callable[[int], None] | None = None,
     properties: tuple[str, ...] = (),
 ) -> tuple[int, int | None, int | None]:
-    """Write `rows` as CSV `src,trg,label,ts` (and the columns `properties` after them) to a
-    path (`.gz` compresses, `-` is stdout) or an open text file; return `(rows, first ts,
-    last ts)`.
+    """Write `rows` as CSV `src,trg,label,ts` and the columns `properties` to a path (`.gz`
+    compresses, `-` is stdout) or an open text file; return `(rows, first ts, last ts)`.
 
     Raises UserError if a row's time is smaller than the one before it: a converter must hand
     rows over in time order (specs/semantics.md §1), and a file that breaks it must not be left
@@ -69,12 +67,12 @@ def _write(
     rows: Iterable[tuple],
     out: TextIO,
     progress: Callable[[int], None] | None,
-    properties: tuple[str, ...] = (),
+    properties: tuple[str, ...],
 ) -> tuple[int, int | None, int | None]:
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(HEADER + tuple(properties))
-    if properties:
-        writer = _PropertyWriter(out, len(properties))
+    writer.writerow(HEADER + properties)
+    width = len(HEADER) + len(properties)
+    write = writer.writerows if width == len(HEADER) else out.writelines
     n = 0
     first = last = None
     chunk: list[tuple] = []
@@ -85,30 +83,43 @@ def _write(
         if first is None:
             first = ts
         last = ts
-        chunk.append(row[: 4 + len(properties)])
+        chunk.append(row[:4] if width == 4 else _line(row[:width]))
         n += 1
         if len(chunk) == _CHUNK:
-            writer.writerows(chunk)
+            write(chunk)
             chunk.clear()
             if progress is not None:
                 progress(n)
-    writer.writerows(chunk)
+    write(chunk)
     if progress is not None:
         progress(n)
     return n, first, last
 
 
-class _PropertyWriter:
-    """`writerows` of rows `(src, trg, label, ts, *values)`: the fixed fields as the csv
-    module writes them, each value as `text_of` does (a string that would read as a number,
-    or as missing, quoted)."""
+def _line(row: tuple) -> str:
+    """One CSV line of a row with property values: a missing value empty; a string quoted
+    when it would read back as something else (a number, missing) or holds a separator."""
+    fixed, values = row[:4], row[4:]
+    cells = [_text(str(f), False) for f in fixed]
+    for value in values:
+        if value is None:
+            cells.append("")
+        elif isinstance(value, str):
+            cells.append(_text(value, value == "" or _numeric(value)))
+        else:
+            cells.append(repr(value) if isinstance(value, float) else str(value))
+    return ",".join(cells) + "\n"
 
-    def __init__(self, out: TextIO, count: int) -> None:
-        self.out = out
-        self.fixed = csv.writer(out, lineterminator=",")  # (the values follow on the line)
 
-    def writerows(self, rows: list[tuple]) -> None:
-        write, fixed = self.out.write, self.fixed.writerow
-        for row in rows:
-            fixed(row[:4])
-            write(",".join(map(text_of, row[4:])) + "\n")
+def _text(text: str, quote: bool) -> str:
+    if quote or any(c in text for c in ',"\n\r') or text != text.strip():
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -202,17 +202,12 @@ def test_stats_gives_per_property_figures(tmp_path, capsys):
     code, out, _ = sgq_main(["stats", path, "--sample", "5"], capsys)
     data = json.loads(out)
     assert code == 0 and data["labels"]["flight"]["count"] == 4  # (the `-` edge not counted)
+    figures = ("present", "numbers", "minimum", "maximum", "strings", "distinct")
     assert data["properties"] == {
-        "bus": {"delay": {"count": 1, "types": ["int"], "min": 1, "max": 1}},
+        "bus": {"delay": dict(zip(figures, (1, 1, 1, 1, 0, 1)))},
         "flight": {
-            "carrier": {"count": 3, "types": ["string"], "distinct_strings": 2},
-            "delay": {
-                "count": 3,
-                "types": ["float", "int", "string"],
-                "min": -3.5,
-                "max": 15,
-                "distinct_strings": 1,
-            },
+            "carrier": dict(zip(figures, (3, 0, None, None, 3, 2))),
+            "delay": dict(zip(figures, (3, 2, -3.5, 15, 1, 3))),
         },
     }
     path.write_text("a,b,flight,1\n")

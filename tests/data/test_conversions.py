@@ -157,3 +157,15 @@ def test_write_stream_writes_the_fixed_fields_and_refuses_rows_out_of_order():
     assert out.getvalue() == "src,trg,label,ts\na,b,l,-5\nb,c,l,7\n"
     with pytest.raises(UserError, match="row 2 has time 1 after time 7"):
         write_stream([("a", "b", "l", 7), ("a", "b", "l", 1)], io.StringIO())
+
+
+def test_property_columns_read_back_as_the_values_written(tmp_path):
+    """A missing value is an empty field; a string that reads as a number, or is empty, is
+    quoted; a separator in a value is quoted (specs/semantics.md §1)."""
+    from sgq.datasets.rows import write_stream
+
+    rows = [("a", "b", "f", 1, 15, "15", None), ("a", "b", "f", 2, 2.5, "", "x,y")]
+    write_stream(rows, tmp_path / "p.csv", properties=("n", "s", "t"))
+    assert (tmp_path / "p.csv").read_text() == (
+        'src,trg,label,ts,n,s,t\na,b,f,1,15,"15",\na,b,f,2,2.5,"","x,y"\n'
+    )

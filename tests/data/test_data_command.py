@@ -60,8 +60,8 @@ def test_get_from_a_given_file(capsys, tmp_path):
     code, _, err = sgq(["data", "get", "hospital", "--from", src, "-o", out], capsys)
     assert code == 0, err
     assert out.read_text() == (
-        "src,trg,label,ts,src_group,trg_group\n"
-        "1,2,pat,100,PAT,NUR\n2,1,nur,100,NUR,PAT\n2,3,nur,120,NUR,MED\n3,2,med,120,MED,NUR\n"
+        "src,trg,label,ts,src_group,trg_group\n1,2,pat,100,PAT,NUR\n2,1,nur,100,NUR,PAT\n"
+        "2,3,nur,120,NUR,MED\n3,2,med,120,MED,NUR\n"
     )
     # the property columns read back as properties (specs/semantics.md §1)
     from sgq.stream_io import read_edges
