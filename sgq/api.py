@@ -60,13 +60,28 @@ class Query:
         self.options = options
         self.optimized = optimized
 
-    def engine(self, paths: bool = False, history: bool = True, deltas: bool = False) -> Engine:
+    def engine(
+        self,
+        paths: bool = False,
+        history: bool = True,
+        deltas: bool = False,
+        properties: tuple[str, ...] | None = None,
+    ) -> Engine:
         """A fresh engine for this query. `paths`: results carry a witness path; `history`:
         keep every result interval (merged per key) so `snapshot(τ)` works; `deltas`: the
         results are read as delta events from `engine.delta_view()` only (faster: PATH gives
-        them natively; needs `history=False`). Its PATH operators are those
+        them natively; needs `history=False`); `properties`: the property names of the
+        input it will read (specs/semantics.md §1; `()`: it has none; None: not known, not
+        checked), edges then pushed with the dict of their properties. Its PATH operators are those
         `self.options.path_operator` chooses."""
-        return Engine(self.plan, paths=paths, history=history, deltas=deltas, options=self.options)
+        return Engine(
+            self.plan,
+            paths=paths,
+            history=history,
+            deltas=deltas,
+            options=self.options,
+            properties=properties,
+        )
 
     def run(
         self,
@@ -75,6 +90,7 @@ class Query:
         *,
         paths: bool = False,
         max_lateness: int | None = None,
+        properties: tuple[str, ...] | None = None,
     ) -> Iterator[Delta | Result]:
         """The query's result changes over `edges`, each yielded as soon as it is final.
 
@@ -83,6 +99,9 @@ class Query:
         directory written by `sgq prepare`. `emit="deltas"` yields `Delta(time, op, src, trg,
         label)` events (op `+` or `-`); `emit="intervals"` yields `Result` rows valid on
         `[ts, exp)` (specs/semantics.md §5); `paths` adds witness paths to them.
+        An edge may carry properties (specs/semantics.md §1): a file's columns or fields
+        after sgq's own, a table's other columns, or a sixth value of a tuple, the dict of
+        its properties (`properties` names them all; by default the first edge's keys).
         `max_lateness` reorders edges up to that many time units late. The input's end is the
         stream's end: every result's expiry comes last. A generator: an endless iterable is
         followed for as long as it yields.
@@ -94,7 +113,9 @@ class Query:
         """
         from .library import run_query
 
-        return run_query(self, edges, emit, paths=paths, max_lateness=max_lateness)
+        return run_query(
+            self, edges, emit, paths=paths, max_lateness=max_lateness, properties=properties
+        )
 
     def to_pandas(self, edges: EdgeInput, emit: str = "deltas", **options: Any) -> pandas.DataFrame:
         """`run` over a finished input, as a pandas DataFrame (columns time, op, src, trg,

@@ -88,9 +88,16 @@ class Position:
 
 
 def edge_digest(edges, crc: int = 0) -> int:
-    """The running CRC-32 of `edges` `(src, trg, label, ts, op)`: a resumed run checks that
-    the input it skips is the input the checkpoint consumed. O(1) per edge."""
+    """The running CRC-32 of `edges` `(src, trg, label, ts, op[, props])` (all of one input:
+    with properties or without): a resumed run checks that the input it skips is the input
+    the checkpoint consumed. O(1) per edge (per property)."""
     crc32 = zlib.crc32
+    if edges and len(edges[0]) > 5:
+        for e in edges:
+            crc = crc32(
+                f"{e[0]}\x1f{e[1]}\x1f{e[2]}\x1f{e[3]}\x1f{e[4]}\x1f{e[5]!r}\n".encode(), crc
+            )
+        return crc
     for e in edges:
         crc = crc32(f"{e[0]}\x1f{e[1]}\x1f{e[2]}\x1f{e[3]}\x1f{e[4]}\n".encode(), crc)
     return crc

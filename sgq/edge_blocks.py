@@ -11,7 +11,8 @@ vertex, a time that is not one or out of range, an unknown op), is read by the l
 `--on-error skip`, quoting and comments are exactly its own; so is a file's first line (a
 header, or the line that fixes the number of columns).
 
-A block is an `EdgeBlock`: its edges `(src, trg, label, ts, op)`, their times, and each edge's
+A block is an `EdgeBlock`: its edges `(src, trg, label, ts, op)` (with a sixth field, the dict
+of the line's properties, where the input has property columns), their times, and each edge's
 line number (the order check's messages, reorder.ordered_blocks). A bad line stops the input
 as it does line by line: the block of the edges before it comes first, then the error.
 """
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import repeat
 
 from .base.errors import UserError
+from .property_values import present, typed_column
 
 INT64_MIN = -(1 << 63)  # the range of a time (specs/semantics.md §1)
 INT64_MAX = (1 << 63) - 1
@@ -158,4 +160,19 @@ def _plain(text: str, parser, first: int) -> EdgeBlock | None:
             return None
         if "" in kinds:
             ops = [op or "+" for op in ops]
-    return EdgeBlock(list(zip(src, trg, label, times, ops)), times, range(first, first + n))
+    if parser.names is not None:
+        edges = list(zip(src, trg, label, times, ops, _properties(fields, parser, width)))
+    else:
+        edges = list(zip(src, trg, label, times, ops))
+    return EdgeBlock(edges, times, range(first, first + n))
+
+
+def _properties(fields: list[str], parser, width: int) -> list[dict]:
+    """Each line's properties (property_values.present) of a plain chunk's `fields`: a column
+    at a time, typed as the line reader types an unquoted field (none is quoted here)."""
+    names = parser.names
+    columns = [typed_column(fields[i::width]) for i in parser.props]
+    rows = zip(*columns)
+    if any(None in column for column in columns):
+        return [present(names, values) for values in rows]
+    return [dict(zip(names, values)) for values in rows]

@@ -78,7 +78,10 @@ class Evaluation:
     `paths`: interval rows carry a witness path; `sort_rows`: the interval rows of each batch
     sorted by (src, trg, label) (checkpoints: one batch per instant, so a resumed run writes
     the same bytes); `segments`: interval rows as the engine keeps them, `(label, rows)`
-    segments (`Engine.drain_segments`), where neither of those two is asked for."""
+    segments (`Engine.drain_segments`), where neither of those two is asked for;
+    `properties`: the property names of the input (None: it has none, so a program reading
+    one is refused), whose edges come with the dict of their properties (specs/semantics.md
+    §1)."""
 
     def __init__(
         self,
@@ -88,14 +91,18 @@ class Evaluation:
         paths: bool = False,
         sort_rows: bool = False,
         segments: bool = False,
+        properties: tuple[str, ...] | None = None,
     ):
         if emit not in ("intervals", "deltas"):
             raise UserError(f"emit must be 'intervals' or 'deltas', not {emit!r}")
         self.deltas = emit == "deltas"
+        self.properties = properties
         self.paths = paths and not self.deltas
         self.sort_rows = sort_rows and not self.deltas
         self.segments = segments and not (self.deltas or self.paths or self.sort_rows)
-        self.engine: Engine = query.engine(paths=self.paths, history=False, deltas=self.deltas)
+        self.engine: Engine = query.engine(
+            paths=self.paths, history=False, deltas=self.deltas, properties=properties or ()
+        )
         #: the latest input time the query takes (its windows end within int64): the time
         #: order check refuses later edges (sgq/reorder.py)
         self.limit = TimeLimit.of(query.plan)

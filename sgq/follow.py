@@ -179,17 +179,21 @@ def tail_edges(
     on_error,
     position: list[int],
     start: int = 0,
+    names: tuple[str, ...] | None = None,
 ) -> Iterator:
     """Edges of a followed file and TICKs, generation after generation; each generation
     is parsed as a file of its own (its header, its line numbers). `start`: lines already
-    read of the first generation (a resumed run)."""
+    read of the first generation (a resumed run); `names`: the input's property names (a
+    resumed JSON Lines reader does not meet its first record again)."""
     while True:
         header = tail.header
         if header is not None and (fmt == "jsonl" or _header_columns(_fields(header, fmt)) is None):
             tail.header = header = None  # no header: nothing to hand out again
         lines = decoded_lines(tail.lines(), tail.path)
         first = start - 1 if header is not None else start
-        yield from parse_lines(lines, fmt, columns, tail.path, on_error, position, first)
+        yield from parse_lines(
+            lines, fmt, columns, tail.path, on_error, position, first, names=names
+        )
         tail.next_generation()
         start = 0
 

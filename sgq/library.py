@@ -10,6 +10,7 @@ live stream.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import os
 from collections.abc import Iterable, Iterator
@@ -19,15 +20,18 @@ from .base.errors import UserError
 from .evaluation import BATCH_EDGES, Evaluation
 from .incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS, rows_of
 from .incremental.engine import Result
-from .parquet_input import is_prepared, read_prepared
+from .parquet_input import is_prepared, prepared_properties, read_prepared
+from .property_values import json_value, present
 from .reorder import ordered
 from .stream_io import (
     _ALIASES,
+    COLUMNS,
     INT64_MAX,
     INT64_MIN,
     REQUIRED,
     StreamError,
     blamed,
+    file_properties,
     is_time,
     path_text,
     read_edges,
@@ -58,13 +62,14 @@ def run_query(
     *,
     paths: bool = False,
     max_lateness: int | None = None,
+    properties: tuple[str, ...] | None = None,
 ) -> Iterator[Delta | Result]:
     """`Query.run` (see its docstring)."""
-    evaluation = Evaluation(query, emit, paths=paths)
-    name, stream = edge_stream(edges)
+    name, stream, names = edge_stream(edges, properties)
+    evaluation = Evaluation(query, emit, paths=paths, properties=names)
     position = [0]
     timed = ordered(
-        _counted(stream, position), name, position, max_lateness, limit=evaluation.limit
+        _counted(stream, position, names), name, position, max_lateness, limit=evaluation.limit
     )
     instant: list = []
     try:
@@ -89,12 +94,15 @@ def _changes(evaluation: Evaluation, out: list) -> list:
     return [Result(*r) for r in out]
 
 
-def _counted(edges: Iterable[tuple], position: list[int]) -> Iterator[tuple]:
-    """Edges as `(src, trg, label, ts, op)` with an integer time, `position[0]` their number
-    (for messages); a malformed tuple is a one-line UserError naming it. What the file
-    readers refuse is refused here too (specs/semantics.md §7): a time that is no integer
-    (a float, a bool, `"1_000"`) or is outside int64, a vertex or label that is neither a
-    string nor an integer (None, a float, a container)."""
+def _counted(
+    edges: Iterable[tuple], position: list[int], names: tuple[str, ...] | None = None
+) -> Iterator[tuple]:
+    """Edges as `(src, trg, label, ts, op[, props])` with an integer time, `position[0]`
+    their number (for messages); a malformed tuple is a one-line UserError naming it. What
+    the file readers refuse is refused here too (specs/semantics.md §7): a time that is no
+    integer (a float, a bool, `"1_000"`) or is outside int64, a vertex or label that is
+    neither a string nor an integer (None, a float, a container); a sixth field that is not
+    a dict of properties among `names`, each an int, a float or a string."""
     for i, edge in enumerate(edges, start=1):
         position[0] = i
         try:
@@ -117,8 +125,32 @@ def _counted(edges: Iterable[tuple], position: list[int]) -> Iterator[tuple]:
             yield (src, trg, label, t, "+")
         elif n == 5:
             yield (src, trg, label, t, edge[4])
+        elif n == 6:
+            yield (src, trg, label, t, edge[4], _properties(edge, i, names))
         else:
-            raise UserError(f"edge #{i} {_shown(edge)}: expected 4 or 5 values, found {n}")
+            raise UserError(f"edge #{i} {_shown(edge)}: expected 4 to 6 values, found {n}")
+
+
+def _properties(edge: tuple, i: int, names: tuple[str, ...] | None) -> dict:
+    """The sixth field of edge #i: a dict of properties named among `names`, each a value
+    (property_values.json_value: an int, a float or a string; None left out)."""
+    props = edge[5]
+    if type(props) is not dict:
+        raise UserError(f"edge #{i} {_shown(edge)}: the sixth value is not a dict of properties")
+    if not props.keys() <= set(names or ()):
+        raise UserError(
+            f"edge #{i} {_shown(edge)}: a property that is not among the input's "
+            f"({', '.join(names or ()) or 'none'}; give them as properties=)"
+        )
+    try:
+        values = [json_value(v) for v in props.values()]
+    except ValueError:
+        raise UserError(
+            f"edge #{i} {_shown(edge)}: a property is an int, a float or a string"
+        ) from None
+    if None in values:
+        return {k: v for k, v in zip(props, values) if v is not None}
+    return props
 
 
 def _time(ts) -> int:
@@ -156,24 +188,42 @@ def _shown(edge) -> str:
     return text if len(text) <= 80 else text[:80] + "..."
 
 
-def edge_stream(edges: EdgeInput) -> tuple[str, Iterable[tuple]]:
-    """(a name for messages, the edges as tuples) of any input `Query.run` takes."""
+def edge_stream(
+    edges: EdgeInput, properties: tuple[str, ...] | None = None
+) -> tuple[str, Iterable[tuple], tuple[str, ...] | None]:
+    """(a name for messages, the edges as tuples, the input's property names or None) of
+    any input `Query.run` takes. The property names are a file's (its header's columns
+    after sgq's own, or its first JSON record's other fields), a table's columns after
+    sgq's own, or for an iterable `properties`, by default the keys of its first edge's
+    sixth value (specs/semantics.md §1)."""
     if isinstance(edges, str | os.PathLike):
         path = os.fspath(edges)
         if is_prepared(path):
-            return path, read_prepared(path)
-        return path, read_edges(path)
+            return path, read_prepared(path), prepared_properties(path)
+        return path, read_edges(path), file_properties(path)
     module = type(edges).__module__.partition(".")[0]
     if module == "pandas":
-        return "<DataFrame>", _table_rows(edges, list(edges.columns), _pandas_column)
+        names = list(edges.columns)
+        return "<DataFrame>", _table_rows(edges, names, _pandas_column), _extra(names)
     if module == "pyarrow":
-        return "<arrow table>", _arrow_rows(edges)
+        return "<arrow table>", _arrow_rows(edges), _extra(edges.schema.names)
     if isinstance(edges, bytes) or not hasattr(edges, "__iter__"):
         raise UserError(
             f"cannot read edges from {type(edges).__name__}: give an iterable of tuples, "
             "a pandas DataFrame, a pyarrow Table or a path"
         )
-    return "<edges>", edges
+    if properties is not None:
+        return "<edges>", edges, tuple(properties) or None
+    edges = iter(edges)
+    first = next(edges, None)
+    if first is None:
+        return "<edges>", (), None
+    rest = itertools.chain((first,), edges)
+    try:
+        names = tuple(first[5]) if len(first) == 6 and type(first[5]) is dict else ()
+    except TypeError:  # (no length: `_counted` says what is wrong with it)
+        names = ()
+    return "<edges>", rest, names or None
 
 
 def _columns(names: list[str]) -> dict[str, str]:
@@ -190,6 +240,13 @@ def _columns(names: list[str]) -> dict[str, str]:
     return found
 
 
+def _extra(names: list) -> tuple[str, ...] | None:
+    """A table's property columns: those that are none of sgq's (`_columns`), None if none."""
+    found = _columns(names)
+    ours = {found[c] for c in COLUMNS if c in found}
+    return tuple(str(n) for n in names if n not in ours) or None
+
+
 def _pandas_column(frame, name) -> list:
     return frame[name].tolist()
 
@@ -197,10 +254,34 @@ def _pandas_column(frame, name) -> list:
 def _table_rows(table, names: list[str], column) -> Iterator[tuple]:
     found = _columns(names)
     cols = [column(table, found[c]) for c in REQUIRED]
-    if "op" in found:
+    props = _extra(names)
+    if props is None and "op" in found:
         yield from zip(*cols, column(table, found["op"]))
-    else:
+    elif props is None:
         yield from zip(*cols)
+    else:
+        ops = column(table, found["op"]) if "op" in found else itertools.repeat("+")
+        values = [_values(column(table, p), p) for p in props]
+        yield from zip(*cols, ops, (present(props, row) for row in zip(*values)))
+
+
+def _values(values: list, name: str) -> list:
+    """A table's property column as values (an int, a float or a string; None for a null,
+    and for a NaN, which is how pandas marks a missing number); a UserError naming the
+    column for anything else (a bool, a date, an infinity)."""
+    out = []
+    for value in values:
+        if value is None or (type(value) is float and value != value):
+            out.append(None)
+            continue
+        try:
+            out.append(json_value(value))
+        except ValueError:
+            raise UserError(
+                f"the table's column {name} holds {value!r}: a property is an int, a float "
+                "or a string"
+            ) from None
+    return out
 
 
 def _arrow_rows(table) -> Iterator[tuple]:

@@ -31,10 +31,11 @@ import time
 
 from .base.errors import UserError
 from .evaluation import BATCH_EDGES, batches
-from .follow import FileTail, LandingDir, tail_edges
+from .follow import FileTail, LandingDir, check_landing_dir, landed, tail_edges
+from .parquet_input import prepared_properties
 from .reorder import Reorder
 from .run_job import RunJob
-from .stream_io import TICK, StreamError, guess_format
+from .stream_io import TICK, StreamError, file_properties, guess_format
 
 SIDECAR = "follow-{}.json"
 
@@ -75,6 +76,20 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise UserError("--format and --columns do not apply to a directory of sgq prepare outputs")
 
 
+def follow_properties(args: argparse.Namespace, columns) -> tuple[str, ...] | None:
+    """The property names of a followed input (None: it has none; specs/semantics.md §1):
+    those of the file's head as it is now, or of the first output landed in the directory.
+    An input that holds no line yet has none."""
+    path = args.input
+    if os.path.isdir(path):
+        check_landing_dir(path)
+        first = landed(path, None, limit=1)
+        return prepared_properties(os.path.join(path, first[0])) if first else None
+    if not os.path.isfile(path):
+        return None
+    return file_properties(path, args.format, columns)
+
+
 def follow_input(job: RunJob, args: argparse.Namespace, columns) -> None:
     """Read the growing input until a stop request, handing complete instants to `job`."""
     saved = _load_sidecar(job, args)
@@ -90,7 +105,8 @@ def follow_input(job: RunJob, args: argparse.Namespace, columns) -> None:
     else:
         source = FileTail(args.input, resume=saved["source"] if saved else None)
         fmt = args.format or guess_format(args.input)
-        items = tail_edges(source, fmt, columns, on_error, position, position[0])
+        names = job.evaluation.properties
+        items = tail_edges(source, fmt, columns, on_error, position, position[0], names)
     reorder = Reorder(args.input, position, args.max_lateness, on_late, job.evaluation.limit)
     loop = _Loop(job, source, reorder, position, args.idle_flush)
     if saved:

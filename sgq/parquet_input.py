@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterator
 
 from .base.errors import UserError
+from .property_values import present
 
 Edge = tuple[str, str, str, int, str]
 
@@ -55,7 +56,8 @@ def manifest(path: str | os.PathLike) -> dict:
 
 
 def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iterator[Edge]:
-    """Edges `(src, trg, label, ts, op)` of a prepared directory, in time order.
+    """Edges `(src, trg, label, ts, op)` of a prepared directory, in time order; with a
+    sixth field, the dict of a row's properties, where the parts have property columns.
 
     Memory: one record batch (`batch_rows` rows, within one Parquet row group).
     """
@@ -76,7 +78,8 @@ def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iter
             if missing:
                 raise UserError(f"{name} lacks column(s) {', '.join(missing)}")
             _check_types(name, pfile.schema_arrow)
-            for batch in pfile.iter_batches(batch_size=batch_rows, columns=_COLUMNS):
+            props = property_columns(name, pfile.schema_arrow)
+            for batch in pfile.iter_batches(batch_size=batch_rows, columns=_COLUMNS + props):
                 n = batch.num_rows
                 if not n:
                     continue
@@ -90,11 +93,68 @@ def read_prepared(path: str | os.PathLike, batch_rows: int = BATCH_ROWS) -> Iter
                 ):
                     raise UserError(f"{name}: times go back; the prepared stream is out of order")
                 last = ts[n - 1].as_py()
-                yield from zip(*(batch.column(i).to_pylist() for i in range(5)))
+                fixed = [batch.column(i).to_pylist() for i in range(5)]
+                if props:
+                    fixed.append(_property_rows(name, batch, props))
+                yield from zip(*fixed)
         except UserError:
             raise
         except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
             raise UserError(f"cannot read {name}: {exc}") from None
+
+
+def property_columns(name: str, schema) -> list[str]:
+    """The property columns of a part (those after sgq's own, specs/semantics.md §1), each an
+    integer, a float or text: the column's type is its values' type."""
+    import pyarrow as pa
+
+    props = [c for c in schema.names if c not in _COLUMNS]
+    for column in props:
+        kind = schema.field(column).type
+        if not (
+            pa.types.is_integer(kind)
+            or pa.types.is_floating(kind)
+            or pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)
+        ):
+            raise UserError(
+                f"{name}: property column {column} is {kind}, not an integer, a float or text"
+            )
+    return props
+
+
+def _property_rows(name: str, batch, props: list[str]) -> list[dict]:
+    """Each row's properties of a record batch, nulls left out (missing); a NaN or an
+    infinity, which no property holds, is a UserError."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = []
+    for i, column in enumerate(props, start=5):
+        values = batch.column(i)
+        if pa.types.is_floating(values.type) and pc.any(pc.invert(pc.is_finite(values))).as_py():
+            raise UserError(f"{name}: property column {column} holds a NaN or an infinity")
+        columns.append(values.to_pylist())
+    rows = zip(*columns)
+    if not any(batch.column(i).null_count for i in range(5, 5 + len(props))):
+        return [dict(zip(props, row)) for row in rows]
+    return [present(props, row) for row in rows]
+
+
+def prepared_properties(path: str | os.PathLike) -> tuple[str, ...] | None:
+    """The property names of a prepared directory (its first part's property columns), None
+    when it has none."""
+    import pyarrow.parquet as pq
+
+    path = os.fspath(path)
+    for rel in manifest(path)["edges"]:
+        name = os.path.join(path, rel)
+        try:
+            schema = pq.read_schema(name)
+        except (OSError, ValueError) as exc:
+            raise UserError(f"cannot read {name}: {exc}") from None
+        return tuple(property_columns(name, schema)) or None
+    return None
 
 
 def _check_types(name: str, schema) -> None:

@@ -39,7 +39,7 @@ from .prepare_validate import (
     validate_line,
     validate_row,
 )
-from .stream_io import _ALIASES, COLUMNS, REQUIRED, parse_columns
+from .stream_io import _ALIASES, COLUMNS, INT64_MAX, INT64_MIN, REQUIRED, parse_columns
 
 EDGES = "edges"
 REJECTS = "rejects"
@@ -100,10 +100,12 @@ def _hadoop_path(path: str) -> str:
     return "".join("\\" + c if c in "[]{}*?\\" else c for c in absolute)
 
 
-def _validate_partition(plans: dict, bases: dict, iso: bool, rows):
+def _validate_partition(plans: dict, bases: dict, iso: bool, names: tuple, rows):
     """Worker side: number each row from its split's base line, validate it, emit one output
-    row (good: the edge; bad: file, line, reason, raw text)."""
+    row (good: the edge and its properties, three columns each (`property_columns`); bad:
+    file, line, reason, raw text)."""
     current, n = None, 0
+    empty = (None,) * (3 * len(names))
     for row in rows:
         key = (row.f, row.bs)
         if key != current:
@@ -111,20 +113,44 @@ def _validate_partition(plans: dict, bases: dict, iso: bool, rows):
         n += 1
         plan = plans[row.f]
         if row.b is not None:
-            raw = bytes(row.b)
-            kind, edge, reason = validate_line(raw, n, plan, iso)
-            shown = raw.decode("utf-8", errors="replace") if kind == BAD else None
+            kind, edge, reason = validate_line(bytes(row.b), n, plan, iso)
         else:
-            kind, edge, reason = validate_row(
-                dict(zip(COLUMNS, row.v)), n, plan, iso and not plan.ts_epoch
-            )
-            shown = row.rawtxt if kind == BAD else None
+            values = dict(zip(COLUMNS, row.v))
+            kind, edge, reason = validate_row(values, n, plan, iso and not plan.ts_epoch, row.pj)
+            if kind == GOOD and row.pbad is not None:
+                kind, reason = BAD, f"property '{row.pbad}' is a NaN or an infinity"
         if kind == SKIP:
             continue
+        props = empty
+        if kind == GOOD and len(edge) > 5:
+            try:
+                props = property_columns(edge[5], names)
+            except ValueError as exc:
+                kind, reason = BAD, str(exc)
         if kind == GOOD:
-            yield (edge[0], edge[1], edge[2], edge[3], edge[4], plan.index, n, None, None)
+            yield (edge[0], edge[1], edge[2], edge[3], edge[4], plan.index, n, None, None, *props)
         else:
-            yield (None, None, None, None, None, plan.index, n, reason, shown)
+            shown = bytes(row.b).decode("utf-8", errors="replace") if row.b else row.rawtxt
+            yield (None, None, None, None, None, plan.index, n, reason, shown, *empty)
+
+
+def property_columns(props: dict, names: tuple) -> tuple:
+    """An edge's properties as the job's columns: for each of `names`, its value in one of
+    three (an int64, a double, a string; all null when it is missing). A ValueError for an
+    integer outside int64, which a Parquet column does not hold."""
+    out: list = []
+    for name in names:
+        value = props.get(name)
+        kind = type(value)
+        if kind is int:
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise ValueError(f"property '{name}' is an integer outside int64")
+            out += (value, None, None)
+        elif kind is float:
+            out += (None, value, None)
+        else:
+            out += (None, None, value)
+    return tuple(out)
 
 
 def _parquet_frame(spark, plan: FilePlan, columns: tuple[str, ...] | None):
@@ -153,6 +179,10 @@ def _parquet_frame(spark, plan: FilePlan, columns: tuple[str, ...] | None):
                 f"(columns: {', '.join(f.name for f in fields)}; use --columns)"
             )
     types = {f.name: f.dataType for f in fields}
+    mapped = set(mapping.values())
+    # (with --columns, every column is named there: `_` skips one, none is a property)
+    props = [f for f in fields if f.name not in mapped] if columns is None else []
+    plan.names = _parquet_properties(plan.path, props)
     values = []
     for c in COLUMNS:
         if c not in mapping:
@@ -169,7 +199,43 @@ def _parquet_frame(spark, plan: FilePlan, columns: tuple[str, ...] | None):
         F.lit(None).cast("binary").alias("b"),
         F.array(*values).alias("v"),
         F.to_json(F.struct(*[F.col(f"`{f.name}`") for f in fields])).alias("rawtxt"),
+        *_property_json(props),
     )
+
+
+def _property_json(props: list) -> list:
+    """A raw Parquet row's property columns as the job carries them: `pj`, a JSON object of
+    their values (nulls left out), and `pbad`, the name of one holding a NaN or an infinity
+    (which no property holds; JSON would write it as text), else null."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import FractionalType
+
+    if not props:
+        return [F.lit(None).cast("string").alias("pj"), F.lit(None).cast("string").alias("pbad")]
+    values, bad = [], []
+    for f in props:
+        col = F.col(f"`{f.name}`")
+        if isinstance(f.dataType, FractionalType):
+            odd = F.isnan(col) | (F.abs(col) == F.lit(float("inf")))
+            bad.append(F.when(odd, F.lit(f.name)))
+            col = F.when(~odd, col).alias(f.name)
+        values.append(col)
+    found = F.coalesce(*bad) if bad else F.lit(None)
+    return [F.to_json(F.struct(*values)).alias("pj"), found.cast("string").alias("pbad")]
+
+
+def _parquet_properties(path: str, fields: list) -> tuple[str, ...] | None:
+    """The property columns of a raw Parquet file: each a number or text (the column's type
+    is its values' type, specs/semantics.md §1)."""
+    from pyspark.sql.types import FractionalType, IntegralType, StringType
+
+    for f in fields:
+        if not isinstance(f.dataType, IntegralType | FractionalType | StringType):
+            raise UserError(
+                f"{path}: property column {f.name} is {f.dataType.simpleString()}, not a "
+                "number or text"
+            )
+    return tuple(f.name for f in fields) or None
 
 
 def prepare(
@@ -261,11 +327,14 @@ def _run_job(spark, plans: list[FilePlan], cols, iso: bool, output: str):
                 F.col("value").cast("binary").alias("b"),
                 F.lit(None).cast("array<string>").alias("v"),
                 F.lit(None).cast("string").alias("rawtxt"),
+                F.lit(None).cast("string").alias("pj"),
+                F.lit(None).cast("string").alias("pbad"),
             )
         )
     for p in plans:
         if p.fmt == "parquet":
             frames.append(_parquet_frame(spark, p, cols))
+    names = tuple(dict.fromkeys(n for p in plans for n in (p.names or ())))
     scan = frames[0]
     for other in frames[1:]:
         scan = scan.unionByName(other)
@@ -289,21 +358,27 @@ def _run_job(spark, plans: list[FilePlan], cols, iso: bool, output: str):
             base += count
         lines_read += base
 
+    schema = _OUT_SCHEMA + "".join(
+        f", p{i}_i long, p{i}_f double, p{i}_s string" for i in range(len(names))
+    )
     checked = spark.createDataFrame(
-        scan.rdd.mapPartitions(partial(_validate_partition, worker_plans, bases, iso)),
-        _OUT_SCHEMA,
+        scan.rdd.mapPartitions(partial(_validate_partition, worker_plans, bases, iso, names)),
+        schema,
     ).persist(StorageLevel.DISK_ONLY)
     try:
+        kinds = [F.count(f"p{i}_{k}").alias(f"p{i}_{k}") for i in range(len(names)) for k in "ifs"]
         stats = checked.agg(
             F.count(F.when(F.col("reason").isNull(), 1)).alias("written"),
             F.count(F.col("reason")).alias("rejected"),
             F.min("ts").alias("ts_min"),
             F.max("ts").alias("ts_max"),
+            *kinds,
         ).collect()[0]
+        props = [_property_column(name, i, stats) for i, name in enumerate(names)]
         (
             checked.where(F.col("reason").isNull())
             .orderBy("ts", "fidx", "line")
-            .select("src", "trg", "label", "ts", "op")
+            .select("src", "trg", "label", "ts", "op", *props)
             .write.option("parquet.block.size", ROW_GROUP_BYTES)
             .mode("overwrite")
             .parquet(edges_dir)
@@ -321,6 +396,27 @@ def _run_job(spark, plans: list[FilePlan], cols, iso: bool, output: str):
     finally:
         checked.unpersist()
     return lines_read, stats
+
+
+def _property_column(name: str, i: int, stats):
+    """The column property `name` is written as: int64 when its values are all integers,
+    double when they are numbers, string when they are strings (specs/semantics.md §1: the
+    column's type is its values' type, and `15` equals `15.0`). A property holding numbers
+    and strings both has no Parquet type: a UserError says so."""
+    from pyspark.sql import functions as F
+
+    ints, floats, strings = stats[f"p{i}_i"], stats[f"p{i}_f"], stats[f"p{i}_s"]
+    if strings and (ints or floats):
+        raise UserError(
+            f"property '{name}' holds numbers and strings: a Parquet column has one type "
+            "(quote its numbers to read them all as strings, or give the strings another "
+            "column)"
+        )
+    if strings:
+        return F.col(f"p{i}_s").alias(name)
+    if floats:
+        return F.coalesce(F.col(f"p{i}_f"), F.col(f"p{i}_i").cast("double")).alias(name)
+    return F.col(f"p{i}_i").alias(name)
 
 
 def summary(manifest: dict, output: str) -> str:

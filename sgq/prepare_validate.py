@@ -15,10 +15,12 @@ from __future__ import annotations
 import calendar
 import csv  # csv.Error
 import gzip
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from .base.errors import UserError
+from .property_values import json_value
 from .stream_io import (
     BOM,
     COLUMNS,
@@ -29,7 +31,11 @@ from .stream_io import (
     _header_names,
     first_order,
     header_columns,
+    json_edge,
     json_values,
+    line_properties,
+    property_names,
+    property_positions,
     split_fields,
 )
 
@@ -102,6 +108,7 @@ class FilePlan:
         "columns_given",
         "ts_epoch",
         "first_line",
+        "names",
     )
 
     def __init__(
@@ -118,6 +125,9 @@ class FilePlan:
         self.order, self.header_line, self.columns_given = order, header_line, columns_given
         self.ts_epoch = False  # a Parquet timestamp column, already turned into epoch seconds
         self.first_line = first_line
+        #: the file's property names (None: it has none): its header's columns after sgq's
+        #: own, or its first good JSON record's fields that are no column
+        self.names = property_names(order) if order else None
 
     def __getstate__(self):
         return tuple(getattr(self, n) for n in self.__slots__)
@@ -143,7 +153,11 @@ def plan_file(
     line that is not blank, a comment or bad is a header (`header` forces yes or no: then the
     first that is not blank or a comment) and, without `columns`, the column order (the
     header's, or 4 or 5 columns by the first good line). `iso`: times are ISO-8601 text."""
-    if fmt in ("json", "parquet"):
+    if fmt == "json":
+        plan = FilePlan(index, path, fmt, columns, 0, columns is not None)
+        plan.names = _json_names(path, columns, iso)
+        return plan
+    if fmt == "parquet":
         return FilePlan(index, path, fmt, columns, 0, columns is not None)
     delimiter = "\t" if fmt == "tsv" else ","
     given = columns is not None
@@ -171,7 +185,7 @@ def plan_file(
                 return FilePlan(index, path, fmt, found, lineno, given, lineno)
             try:
                 order = columns or first_order(fields, path, lineno)
-                values = _values_delimited(line, order, path, delimiter, lineno)
+                values = _values_delimited(fields, order, path, lineno)
                 _edge(_with_time(values, iso, path, lineno), path, lineno)
             except StreamError:
                 continue  # a bad line: the next one is first in its place
@@ -182,6 +196,29 @@ def plan_file(
 _NEVER = 1 << 62  # `first_line` of a file without a header or a good line
 
 
+def _json_names(path: str, columns: tuple[str, ...] | None, iso: bool) -> tuple[str, ...] | None:
+    """The property names of a JSON Lines file: its first good record's fields that are no
+    column (stream_io.JsonLinesParser), None when it has none."""
+    with _open_binary(path) as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                continue  # a bad line (rejected later)
+            line = text.strip()
+            if not line:
+                continue
+            props: dict = {}
+            try:
+                indent = len(text) - len(text.lstrip())
+                values = json_values(line, columns, path, lineno, indent, props)
+                _edge(_with_time(values, iso, path, lineno), path, lineno)
+            except StreamError:
+                continue
+            return tuple(props) or None
+    return None
+
+
 def _unmarked(line: str) -> str:
     """A CSV/TSV line as stream_io reads it: a byte order mark opening it (after blanks) is
     no text (DelimitedParser.lines)."""
@@ -189,15 +226,19 @@ def _unmarked(line: str) -> str:
     return head[1:] if head[:1] == BOM else line
 
 
+def _split(line: str, delimiter: str, path: str, lineno: int) -> list[str]:
+    """A CSV/TSV line's fields (stream_io.split_fields); a StreamError for a malformed one."""
+    try:
+        return split_fields(line, delimiter)
+    except csv.Error as exc:
+        raise StreamError(path, lineno, f"malformed line ({_escaped(str(exc))})") from None
+
+
 def _values_delimited(
-    line: str, order: tuple[str, ...] | None, path: str, delimiter: str, lineno: int
+    fields: list[str], order: tuple[str, ...] | None, path: str, lineno: int
 ) -> dict[str, str]:
     """The fields of a CSV/TSV line by column name; `order` None: the line is read as a
     first line (its width gives its columns, stream_io.first_order)."""
-    try:
-        fields = split_fields(line, delimiter)
-    except csv.Error as exc:
-        raise StreamError(path, lineno, f"malformed line ({_escaped(str(exc))})") from None
     if order is None:
         order = first_order(fields, path, lineno)
     if len(fields) != len(order):
@@ -242,23 +283,46 @@ def validate_line(raw: bytes, lineno: int, plan: FilePlan, iso: bool = False):
         if plan.fmt == "json":
             columns = plan.order if plan.columns_given else None
             indent = len(text) - len(text.lstrip())
-            values = json_values(line, columns, plan.path, lineno, indent)
-        else:
-            # before the first good line, each line is read as a first line
-            order = plan.order if lineno > plan.first_line or plan.columns_given else None
-            delimiter = "\t" if plan.fmt == "tsv" else ","
-            values = _values_delimited(line, order, plan.path, delimiter, lineno)
-        return GOOD, _edge(_with_time(values, iso, plan.path, lineno), plan.path, lineno), None
+            props: dict = {}
+            values = json_values(line, columns, plan.path, lineno, indent, props)
+            edge = _edge(_with_time(values, iso, plan.path, lineno), plan.path, lineno)
+            return GOOD, json_edge(edge, props, plan.names, plan.path, lineno), None
+        # before the first good line, each line is read as a first line
+        order = plan.order if lineno > plan.first_line or plan.columns_given else None
+        delimiter = "\t" if plan.fmt == "tsv" else ","
+        fields = _split(line, delimiter, plan.path, lineno)
+        values = _values_delimited(fields, order, plan.path, lineno)
+        edge = _edge(_with_time(values, iso, plan.path, lineno), plan.path, lineno)
+        if order is not None and plan.names is not None:
+            edge = (
+                *edge,
+                line_properties(fields, property_positions(order), plan.names, delimiter),
+            )
+        return GOOD, edge, None
     except StreamError as exc:
         return BAD, None, exc.reason
 
 
-def validate_row(values: dict[str, str | None], rowno: int, plan: FilePlan, iso: bool = False):
-    """One Parquet row (values already text; None for null) -> `(GOOD, edge, None)` or
-    `(BAD, None, reason)`."""
+def validate_row(
+    values: dict[str, str | None],
+    rowno: int,
+    plan: FilePlan,
+    iso: bool = False,
+    props: str | None = None,
+):
+    """One Parquet row (values already text; None for null; `props`: its property columns
+    as a JSON object, nulls left out) -> `(GOOD, edge, None)` or `(BAD, None, reason)`."""
     clean = {k: ("" if v is None else v) for k, v in values.items()}
     try:
-        return GOOD, _edge(_with_time(clean, iso, plan.path, rowno), plan.path, rowno), None
+        edge = _edge(_with_time(clean, iso, plan.path, rowno), plan.path, rowno)
+        if plan.names is None:
+            return GOOD, edge, None
+        given = json.loads(props) if props else {}
+        try:
+            typed = {k: json_value(v) for k, v in given.items()}
+        except ValueError as exc:  # a NaN or an infinity
+            raise StreamError(plan.path, rowno, str(exc)) from None
+        return GOOD, (*edge, {k: v for k, v in typed.items() if v is not None}), None
     except StreamError as exc:
         return BAD, None, exc.reason
 

@@ -27,7 +27,8 @@ from .stream_io import ResultWriter, open_output, path_text
 
 class RunJob:
     """The state of one run. `n` edges handed over so far (`digest` their CRC); `live`: the
-    output is flushed after every batch (a followed input: readers see results at once)."""
+    output is flushed after every batch (a followed input: readers see results at once);
+    `properties`: the input's property names (None: it has none)."""
 
     def __init__(
         self,
@@ -37,13 +38,19 @@ class RunJob:
         *,
         live: bool = False,
         total: int | None = None,
+        properties: tuple[str, ...] | None = None,
     ) -> None:
         self.args = args
         self.ckpt = ckpt
         self.live = live
         self.deltas = args.emit == "deltas"
         self.evaluation = Evaluation(
-            query, args.emit, paths=args.paths, sort_rows=ckpt is not None, segments=True
+            query,
+            args.emit,
+            paths=args.paths,
+            sort_rows=ckpt is not None,
+            segments=True,
+            properties=properties,
         )
         self.engine = self.evaluation.engine
         #: every output label is a name CSV writes as it is (a quoted predicate name may not

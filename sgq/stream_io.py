@@ -17,6 +17,7 @@ leaves no line after it readable (a header naming unknown columns, a damaged .gz
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import os
 import sys
@@ -28,6 +29,7 @@ from .base.errors import UserError
 from .edge_blocks import INT64_MAX, INT64_MIN, EdgeBlock, edge_blocks
 from .incremental.deltas import Fans, csv_plain, rows_of
 from .incremental.fan_rows import FanRows, Pairs, Sources
+from .property_values import field_values, json_value, present, quoted_fields
 
 Edge = tuple[str, str, str, int, str]
 
@@ -189,28 +191,38 @@ COLUMN_SET = frozenset(COLUMNS)
 
 def header_columns(fields: list[str], filename: str, lineno: int) -> tuple[str, ...] | None:
     """The column order a first line names, or None when it is no header (`_header_names`).
-    A header that names a column twice, a column sgq does not know, or not every required
-    one is an UnreadableInput: no line after it could be read right."""
+    A column that is none of sgq's (`COLUMNS` and their aliases) is a property, named as
+    written (stripped; specs/semantics.md §1). A header that names a column twice, a column
+    without a name, or not every required one is an UnreadableInput: no line after it could
+    be read right."""
     names = _header_names(fields)
     if names is None:
         return None
-    for name in COLUMNS:
-        given = [f.strip() for f, n in zip(fields, names) if n == name]
+    order = tuple(n if n in COLUMN_SET else f.strip() for f, n in zip(fields, names))
+    for name in dict.fromkeys(order):
+        given = [f.strip() for f, n in zip(fields, order) if n == name]
         if len(given) > 1:
             raise UnreadableInput(
                 filename,
                 lineno,
-                f"the header names column {name} twice ({', '.join(map(shown, given))})",
+                f"the header names column {_escaped(name)} twice ({', '.join(map(shown, given))})",
             )
-    unknown = [f.strip() for f, n in zip(fields, names) if n not in COLUMN_SET]
-    if unknown:
-        raise UnreadableInput(filename, lineno, _unknown(unknown, "column", "the header"))
+    if "" in order:
+        raise UnreadableInput(
+            filename, lineno, f"the header's column {order.index('') + 1} has no name"
+        )
     missing = [c for c in REQUIRED if c not in names]
     if missing:
         raise UnreadableInput(
             filename, lineno, f"the header lacks {', '.join(missing)} (needs src, trg, label, ts)"
         )
-    return tuple(names)
+    return order
+
+
+def property_names(order: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The properties among the columns `order` (those after sgq's own), None when none."""
+    names = tuple(n for n in order if n not in COLUMN_SET and n != "_")
+    return names or None
 
 
 def _unknown(names: list[str], what: str, where: str) -> str:
@@ -230,14 +242,27 @@ def first_order(fields: list[str], filename: str, lineno: int) -> tuple[str, ...
         return COLUMNS[:4]
     if len(fields) == 5:
         return COLUMNS
+    hint = (
+        "; to read the columns after them as edge properties, give the file a header naming "
+        "every column"
+        if len(fields) > 5
+        else ""
+    )
     raise StreamError(
-        filename, lineno, f"expected 4 or 5 columns (src,trg,label,ts[,op]), found {len(fields)}"
+        filename,
+        lineno,
+        f"expected 4 or 5 columns (src,trg,label,ts[,op]), found {len(fields)}{hint}",
     )
 
 
 def positions(order: tuple[str, ...]) -> tuple:
     """Where src, trg, label, ts and op are in a line of columns `order` (None: no op)."""
     return tuple(order.index(c) if c in order else None for c in COLUMNS)
+
+
+def property_positions(order: tuple[str, ...]) -> tuple[int, ...]:
+    """Where the properties (`property_names`) are in a line of columns `order`."""
+    return tuple(i for i, n in enumerate(order) if n not in COLUMN_SET and n != "_")
 
 
 def _header_columns(fields: list[str]) -> tuple[str, ...] | None:
@@ -256,7 +281,16 @@ def split_fields(line: str, delimiter: str) -> list[str]:
     malformed line)."""
     if '"' not in line:
         return line.split(delimiter)
-    return next(csv.reader([line], delimiter=delimiter))
+    fields = _Quoted(next(csv.reader([line], delimiter=delimiter)))
+    fields.line = line
+    return fields
+
+
+class _Quoted(list):
+    """The fields of a line with a quote (the csv module's), with the line: which fields were
+    quoted, asked only where a property's type depends on it (property_values)."""
+
+    __slots__ = ("line",)
 
 
 # ---- one edge ------------------------------------------------------------------------------
@@ -284,13 +318,20 @@ _decode_json = json.JSONDecoder(object_pairs_hook=_Fields).decode
 
 
 def json_values(
-    line: str, columns: tuple[str, ...] | None, filename: str, lineno: int, indent: int = 0
+    line: str,
+    columns: tuple[str, ...] | None,
+    filename: str,
+    lineno: int,
+    indent: int = 0,
+    props: dict | None = None,
 ) -> dict[str, str]:
     """The fields of one JSON Lines record (`line`, stripped; `indent`: the characters
     stripped before it) as the text `_edge` reads: an object of named fields (aliases too)
     or an array in `columns` order (default src, trg, label, ts[, op]). A vertex or a label
     is a string or an integer; `null`, `true`, a float, an array or an object there is a bad
-    line, as are an unknown or repeated field and JSON nested too deeply to read."""
+    line, as are a repeated field and JSON nested too deeply to read. A field that is no
+    column is an edge property, put in `props` (property_values.json_value: None for a
+    `null`); without `props`, a bad line."""
     if line[:1] == BOM:  # a byte order mark opening the line is no text (DelimitedParser.lines)
         line = line[1:]
         indent += 1
@@ -310,7 +351,9 @@ def json_values(
         pairs = [(column_name(key), value) for key, value in obj]
         unknown = [key.strip() for (name, _), (key, _) in zip(pairs, obj) if name not in COLUMN_SET]
         if unknown:
-            raise StreamError(filename, lineno, _unknown(unknown, "field", "the record"))
+            if props is None:
+                raise StreamError(filename, lineno, _unknown(unknown, "field", "the record"))
+            _json_properties(obj, pairs, props, filename, lineno)
         names = [name for name, _ in pairs]
         for name in COLUMNS:
             if names.count(name) > 1:
@@ -344,6 +387,25 @@ def json_values(
     return values
 
 
+def _json_properties(obj: list, pairs: list, props: dict, filename: str, lineno: int) -> None:
+    """The properties of a JSON record's fields that are no column, into `props`: named as
+    written (stripped), each given once, a number, a string or null (missing)."""
+    for (name, value), (key, _) in zip(pairs, obj):
+        if name in COLUMN_SET:
+            continue
+        key = key.strip()
+        if key in props or not key:
+            why = "given twice" if key else "has no name"
+            raise StreamError(filename, lineno, f"property {shown(key)} {why}")
+        try:
+            typed = json_value(value)
+        except ValueError as exc:
+            raise StreamError(
+                filename, lineno, f"property {shown(key)} is {_json_kind(value)}: {exc}"
+            ) from None
+        props[key] = typed
+
+
 def _json_kind(value) -> str:
     if value is None:
         return "null"
@@ -363,7 +425,7 @@ class DelimitedParser:
     line. `lines` reads lines one at a time; sgq/edge_blocks.py reads a finished file's
     plain chunks whole with the same state, and hands the others to `lines`."""
 
-    __slots__ = ("delimiter", "order", "at", "first", "filename", "on_error")
+    __slots__ = ("delimiter", "order", "at", "first", "filename", "on_error", "names", "props")
 
     def __init__(
         self,
@@ -378,15 +440,35 @@ class DelimitedParser:
         self.first = True  # the first line (blank, comment and bad lines aside) is still to come
         self.filename = filename
         self.on_error = on_error
+        #: the input's property names (None: it has none) and their positions in a line,
+        #: known once `settled`
+        self.names: tuple[str, ...] | None = None
+        self.props: tuple[int, ...] = ()
 
     def settled(self) -> bool:
         """Whether the column positions are known (the first line read): every later line
-        is read the same way. Sets `at` when it is."""
+        is read the same way. Sets `at`, `names` and `props` when it is."""
         if self.first or self.order is None:
             return False
         if self.at is None:
             self.at = positions(self.order)
+            self.names = property_names(self.order)
+            self.props = property_positions(self.order)
         return True
+
+    def edge_reader(self) -> Callable[[list[str], tuple, str, int], tuple]:
+        """What makes a settled line's edge of its fields: `_edge_at`, or for an input with
+        properties, `_edge_at` and a sixth field, the dict of the properties the line has
+        (specs/semantics.md §1)."""
+        if self.names is None:
+            return _edge_at
+        names, props, delimiter = self.names, self.props, self.delimiter
+
+        def edge_with_properties(fields: list[str], at: tuple, filename: str, lineno: int):
+            edge = _edge_at(fields, at, filename, lineno)
+            return (*edge, line_properties(fields, props, names, delimiter))
+
+        return edge_with_properties
 
     def _first_line(self, fields: list[str], lineno: int) -> Edge | None:
         """The first line that is not blank, a comment or a bad line: a header (None; it
@@ -422,6 +504,7 @@ class DelimitedParser:
         delimiter, filename, on_error = self.delimiter, self.filename, self.on_error
         # (locals on the hot loop; the state is written back when it changes)
         first, at, order = self.first, self.at, self.order
+        edge_at = self.edge_reader()
         lineno = start
         for raw in lines:
             if raw is TICK:  # not a line: the source is waiting for more (sgq/follow.py)
@@ -449,6 +532,7 @@ class DelimitedParser:
                 if first:
                     edge = self._first_line(fields, lineno)
                     first, at, order = False, self.at, self.order
+                    edge_at = self.edge_reader()
                     if edge is not None:
                         yield edge
                     continue
@@ -458,7 +542,7 @@ class DelimitedParser:
                         lineno,
                         f"expected {len(order)} columns ({','.join(order)}), found {len(fields)}",
                     )
-                yield _edge_at(fields, at, filename, lineno)
+                yield edge_at(fields, at, filename, lineno)
             except StreamError as exc:
                 if on_error is None or isinstance(exc, UnreadableInput):
                     raise
@@ -468,6 +552,15 @@ class DelimitedParser:
                 if on_error is None:
                     raise err from None
                 on_error(err, line)
+
+
+def line_properties(
+    fields: list[str], props: tuple[int, ...], names: tuple[str, ...], delimiter: str
+) -> dict:
+    """The properties of a CSV/TSV line's `fields` (split_fields'): the fields at `props`,
+    named `names`, typed (property_values), the missing left out."""
+    quoted = quoted_fields(fields.line, delimiter) if type(fields) is _Quoted else None
+    return present(names, field_values(fields, props, quoted))
 
 
 _MARKS = "#" + BOM  # what may open a line not read as it is: a comment, a byte order mark
@@ -493,34 +586,84 @@ def _edge_at(fields: list[str], at: tuple, filename: str, lineno: int) -> Edge:
     return (src, trg, label, ts, op)
 
 
-def _jsonl(
-    lines: Iterable[str],
-    columns: tuple[str, ...] | None,
-    filename: str,
-    on_error: Callable[[StreamError, str], None] | None,
-    position: list[int] | None = None,
-    start: int = 0,
-) -> Iterator[Edge]:
-    lineno = start
-    for raw in lines:
-        if raw is TICK:  # see DelimitedParser.lines
-            yield TICK
-            continue
-        lineno += 1
-        line = raw.strip()
-        if position is not None:
-            position[0] = lineno
-        if not line:
-            continue
-        try:
-            if isinstance(raw, BadEncoding):
-                raise StreamError(filename, lineno, "not valid UTF-8")
-            indent = len(raw) - len(raw.lstrip())
-            yield _edge(json_values(line, columns, filename, lineno, indent), filename, lineno)
-        except StreamError as exc:
-            if on_error is None or isinstance(exc, UnreadableInput):
-                raise
-            on_error(exc, line)
+class JsonLinesParser:
+    """The state of reading one JSON Lines input: its property names, fixed by its first good
+    record's fields that are no column (None: it has none; specs/semantics.md §1). A later
+    record may lack some of them (missing), not name others: the engine is built knowing
+    the input's properties before its records are read."""
+
+    __slots__ = ("columns", "filename", "on_error", "names", "first")
+
+    def __init__(
+        self,
+        columns: tuple[str, ...] | None,
+        filename: str,
+        on_error: Callable[[StreamError, str], None] | None,
+    ) -> None:
+        self.columns = columns
+        self.filename = filename
+        self.on_error = on_error
+        self.names: tuple[str, ...] | None = None
+        self.first = True  # no good record read yet
+
+    def settled(self) -> bool:
+        """Whether the property names are known (the first good record read)."""
+        return not self.first
+
+    def lines(
+        self, lines: Iterable[str], position: list[int] | None = None, start: int = 0
+    ) -> Iterator[Edge]:
+        """The edges of `lines`, line `start + 1` first; `position[0]`: the line read."""
+        columns, filename, on_error = self.columns, self.filename, self.on_error
+        lineno = start
+        for raw in lines:
+            if raw is TICK:  # see DelimitedParser.lines
+                yield TICK
+                continue
+            lineno += 1
+            line = raw.strip()
+            if position is not None:
+                position[0] = lineno
+            if not line:
+                continue
+            try:
+                if isinstance(raw, BadEncoding):
+                    raise StreamError(filename, lineno, "not valid UTF-8")
+                indent = len(raw) - len(raw.lstrip())
+                props: dict = {}
+                values = json_values(line, columns, filename, lineno, indent, props)
+                edge = _edge(values, filename, lineno)
+                if self.first:
+                    self.first = False
+                    self.names = tuple(props) or None
+                yield json_edge(edge, props, self.names, filename, lineno)
+            except StreamError as exc:
+                if on_error is None or isinstance(exc, UnreadableInput):
+                    raise
+                on_error(exc, line)
+
+
+def json_edge(
+    edge: Edge, props: dict, names: tuple[str, ...] | None, filename: str, lineno: int
+) -> tuple:
+    """The edge of a JSON record whose fields that are no column are `props` (None for a
+    null), in an input whose properties are `names`: `edge` itself when it has none, else
+    with the dict of the properties it has; a StreamError for a record naming another."""
+    if names is None and not props:
+        return edge
+    if names is None or not props.keys() <= set(names):
+        new = [k for k in props if k not in (names or ())]
+        had = ", ".join(map(shown, names)) if names else "none"
+        raise StreamError(
+            filename,
+            lineno,
+            f"the record names {', '.join(map(shown, new))}, which the input's first record "
+            f"does not (the properties of a JSON Lines input are the fields of its first "
+            f"record that are no column: {had}; give every one there, null where missing)",
+        )
+    if None in props.values():
+        props = {k: v for k, v in props.items() if v is not None}
+    return (*edge, props)
 
 
 class BadEncoding(str):
@@ -675,10 +818,7 @@ def read_blocks(
     fmt = fmt or guess_format(path)
     if fmt not in FORMATS:
         raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
-    if not os.path.exists(path):
-        raise UserError(f"input file '{path}' does not exist")
-    if os.path.isdir(path):
-        raise UserError(f"input '{path}' is a directory, not an edge file")
+    _check_file(path)
     if path.endswith(".gz"):
         import gzip
 
@@ -690,6 +830,56 @@ def read_blocks(
         return
     with open(path, "rb") as handle:
         yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+
+
+def _check_file(path: str) -> None:
+    """A UserError unless `path` is a file that exists."""
+    if not os.path.exists(path):
+        raise UserError(f"input file '{path}' does not exist")
+    if os.path.isdir(path):
+        raise UserError(f"input '{path}' is a directory, not an edge file")
+
+
+def file_properties(
+    path: str | os.PathLike, fmt: str | None = None, columns: str | Iterable[str] | None = None
+) -> tuple[str, ...] | None:
+    """The property names of an edge file (None: it has none), read from its head: what
+    `peek_properties` finds. A header that cannot be read is its UnreadableInput; the
+    damage of a damaged file is left to the reader that reads it whole."""
+    import gzip
+
+    path = os.fspath(path)
+    _check_file(path)
+    cols = parse_columns(columns) if columns is not None else None
+    fmt = fmt or guess_format(path)
+    try:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
+            names, _ = peek_properties(decoded_lines(handle, path), fmt, cols, path)
+    except (OSError, DamagedInput):
+        return None
+    return names
+
+
+def peek_properties(
+    lines: Iterator[str], fmt: str, cols: tuple[str, ...] | None, name: str
+) -> tuple[tuple[str, ...] | None, Iterator[str]]:
+    """The property names of an input whose `lines` these are (None: it has none), and its
+    lines again, the first ones read included: its lines are read up to its header or its
+    first good line (for JSON Lines, its first good record), where its reader fixes them.
+    Bad lines on the way are left to the reader that reads the input."""
+    parser = parser_of(fmt, cols, name, lambda exc, line: None)
+    taken: list[str] = []
+
+    def head() -> Iterator[str]:
+        for line in lines:
+            taken.append(line)
+            yield line
+            if parser.settled():
+                return
+
+    for _ in parser.lines(head()):
+        break
+    return parser.names, itertools.chain(taken, lines)
 
 
 def blamed(path: str, exc: StreamError) -> StreamError:
@@ -725,18 +915,34 @@ def parse_lines(
     on_error: Callable[[StreamError, str], None] | None = None,
     position: list[int] | None = None,
     start: int = 0,
+    *,
+    names: tuple[str, ...] | None = None,
 ) -> Iterator[Edge]:
     """Edges of text lines already read (see read_edges for the format); `position[0]` is
     kept at the current line number, for errors found later (out-of-order times). `start`:
     the number of lines before the first one given (a reader resuming inside a file). A
     `TICK` among the lines is passed through as it is (a source saying it waits for more).
-    The lines of a finished file (FileLines) are read a chunk at a time (`parse_blocks`)."""
+    The lines of a finished file (FileLines) are read a chunk at a time (`parse_blocks`).
+    `names`: the property names of a JSON Lines input whose first record is not among the
+    lines (a reader resuming inside it)."""
     if isinstance(lines, FileLines):
         return _flat(parse_blocks(lines, fmt, cols, name, on_error, start), position)
+    parser = parser_of(fmt, cols, name, on_error)
+    if names is not None and type(parser) is JsonLinesParser:
+        parser.names, parser.first = names, False
+    return parser.lines(lines, position, start)
+
+
+def parser_of(
+    fmt: str,
+    cols: tuple[str, ...] | None,
+    name: str,
+    on_error: Callable[[StreamError, str], None] | None = None,
+) -> DelimitedParser | JsonLinesParser:
+    """The reader state of one input of format `fmt` (csv, tsv, jsonl)."""
     if fmt == "jsonl":
-        return _jsonl(lines, cols, name, on_error, position, start)
-    delimiter = "\t" if fmt == "tsv" else ","
-    return DelimitedParser(delimiter, cols, name, on_error).lines(lines, position, start)
+        return JsonLinesParser(cols, name, on_error)
+    return DelimitedParser("\t" if fmt == "tsv" else ",", cols, name, on_error)
 
 
 def parse_blocks(
@@ -749,14 +955,9 @@ def parse_blocks(
 ) -> Iterator[EdgeBlock]:
     """The edges of a finished file in blocks (sgq/edge_blocks.py): what `parse_lines` reads,
     a chunk of lines at a time."""
-    if fmt == "jsonl":
-
-        def read_jsonl(chunk, position, first):
-            return _jsonl(chunk, cols, name, on_error, position, first)
-
-        return edge_blocks(lines.chunks(), read_jsonl, None, start)
-    parser = DelimitedParser("\t" if fmt == "tsv" else ",", cols, name, on_error)
-    return edge_blocks(lines.chunks(), parser.lines, parser, start)
+    parser = parser_of(fmt, cols, name, on_error)
+    plain = parser if type(parser) is DelimitedParser else None
+    return edge_blocks(lines.chunks(), parser.lines, plain, start)
 
 
 def _flat(blocks: Iterator[EdgeBlock], position: list[int] | None) -> Iterator[Edge]:

@@ -28,8 +28,8 @@ from ..base.errors import UserError
 from ..checkpoint import DEFAULT_EVERY, Checkpoints, edge_digest
 from ..evaluation import batches, block_batches
 from ..live import check_arguments as check_follow_arguments
-from ..live import follow_input
-from ..parquet_input import manifest, read_prepared
+from ..live import follow_input, follow_properties
+from ..parquet_input import manifest, prepared_properties, read_prepared
 from ..reorder import ordered, ordered_blocks
 from ..run_job import RunJob, output_format
 from ..stream_io import (
@@ -37,10 +37,12 @@ from ..stream_io import (
     StreamError,
     blamed,
     decoded_lines,
+    file_properties,
     guess_format,
     parse_blocks,
     parse_columns,
     parse_lines,
+    peek_properties,
 )
 from . import run_spark
 from .common import (
@@ -188,7 +190,10 @@ class _Source:
     """The input edges (not yet time-ordered) of a file, stdin or a prepared directory, with
     what the progress bar needs (`done()` of `total`: bytes, or rows of a directory)."""
 
-    def __init__(self, args: argparse.Namespace, columns, position: list[int], on_error) -> None:
+    def __init__(
+        self, args: argparse.Namespace, columns, position: list[int], on_error, stdin=None
+    ) -> None:
+        """`stdin`: the lines of stdin, where some were read already (`peek_properties`)."""
         self.handle = None
         self.total: int | None = None
         self._counter: FileLines | None = None
@@ -199,7 +204,7 @@ class _Source:
         self.blocks = None
         if args.input == "-":
             self.name = "<stdin>"
-            lines = decoded_lines(sys.stdin.buffer, "<stdin>")
+            lines = stdin if stdin is not None else decoded_lines(sys.stdin.buffer, "<stdin>")
         else:
             self.name = args.input
             if not os.path.exists(args.input):
@@ -299,17 +304,36 @@ def run(args: argparse.Namespace) -> int:
     check_follow_arguments(args)
     query = compile_for_input(args, NAME)
     columns = parse_columns(args.columns) if args.columns else None
-    job = RunJob(args, query, _checkpoints(args, query, columns), live=args.follow)
+    ckpt = _checkpoints(args, query, columns)  # (its refusals before stdin is read)
+    stdin = None
+    if args.follow:
+        properties = follow_properties(args, columns)
+    else:
+        properties, stdin = _input_properties(args, columns)
+    job = RunJob(args, query, ckpt, live=args.follow, properties=properties)
     try:
         job.start_metrics(args.program)
         if args.follow:
             follow_input(job, args, columns)
         else:
-            _read_finished_input(job, args, columns)
+            _read_finished_input(job, args, columns, stdin)
     finally:
         job.close()
     print(job.summary(), file=sys.stderr)
     return 0
+
+
+def _input_properties(args: argparse.Namespace, columns) -> tuple[tuple[str, ...] | None, Iterator]:
+    """The property names of a finished input (None: it has none; specs/semantics.md §1),
+    read from its head before the engine is built; and, for stdin, its lines, those read
+    for that included (None for a file or directory, which is read again)."""
+    if args.input == "-":
+        fmt = args.format or "csv"
+        lines = decoded_lines(sys.stdin.buffer, "<stdin>")
+        return peek_properties(lines, fmt, columns, "<stdin>")
+    if os.path.isdir(args.input):
+        return (None if args.format or args.columns else prepared_properties(args.input)), None
+    return file_properties(args.input, args.format, columns), None
 
 
 def _checkpoints(args: argparse.Namespace, query, columns) -> Checkpoints | None:
@@ -338,11 +362,13 @@ def _checkpoints(args: argparse.Namespace, query, columns) -> Checkpoints | None
     return Checkpoints(args.checkpoint, settings, kill_at=args.kill_at)
 
 
-def _read_finished_input(job: RunJob, args: argparse.Namespace, columns) -> None:
-    """Read the input to its end, a batch at a time, then close: every expiry is written."""
+def _read_finished_input(job: RunJob, args: argparse.Namespace, columns, stdin=None) -> None:
+    """Read the input to its end, a batch at a time, then close: every expiry is written.
+    `stdin`: stdin's lines, some already read (`_input_properties`)."""
     rejects = job.open_rejects(replay=True)
     position = [0]
-    source = _Source(args, columns, position, rejects.bad_line if args.on_error == "skip" else None)
+    on_error = rejects.bad_line if args.on_error == "skip" else None
+    source = _Source(args, columns, position, on_error, stdin)
     limit = job.evaluation.limit
     try:
         per_instant = job.ckpt is not None  # a checkpoint's rows are those of whole instants

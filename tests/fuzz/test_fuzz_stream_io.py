@@ -87,10 +87,13 @@ def _file(fmt: str):
 
 
 def _well_formed(edge) -> None:
-    src, trg, label, ts, op = edge
+    src, trg, label, ts, op, *props = edge
     assert isinstance(src, str) and isinstance(trg, str) and isinstance(label, str)
     assert src and trg and label
     assert type(ts) is int and op in ("+", "-")
+    for values in props:  # an input with properties: a dict of typed values (specs §1)
+        assert type(values) is dict and props == [values]
+        assert all(type(v) in (int, float, str) for v in values.values())
 
 
 COLS = st.sampled_from([None, ("src", "trg", "label", "ts"), ("ts", "src", "label", "trg", "op")])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from block_reading import Pieces, read_all
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgq.base.errors import UserError
@@ -14,7 +15,7 @@ from sgq.base.errors import UserError
 import sgq.evaluation as evaluation
 from sgq.evaluation import batches, block_batches
 from sgq.reorder import ordered, ordered_blocks
-from sgq.stream_io import FileLines, StreamError, decoded_lines, parse_blocks, parse_lines
+from sgq.stream_io import FileLines, StreamError, decoded_lines, parse_blocks
 
 # fields: mostly plain, so that whole chunks take the block path, and now and then what sends
 # a chunk to the line reader (quotes, spaces, comments, other whitespace, bad values)
@@ -52,31 +53,6 @@ def _file(draw, fmt: str) -> tuple[bytes, tuple | None]:
     return text.encode("utf-8"), columns
 
 
-class _Pieces(io.BytesIO):
-    """A file whose `read1` returns at most `piece` bytes: chunks end anywhere."""
-
-    def __init__(self, blob: bytes, piece: int) -> None:
-        super().__init__(blob)
-        self.piece = piece
-
-    def read1(self, size: int = -1) -> bytes:
-        return super().read1(self.piece)
-
-
-def _read(lines, fmt, columns, skip):
-    """(edges with their lines, bad lines reported, the error that stopped the input)."""
-    position = [0]
-    bad: list = []
-    got: list = []
-    on_error = (lambda exc, line: bad.append((str(exc), line))) if skip else None
-    try:
-        for edge in parse_lines(lines, fmt, columns, "in", on_error, position):
-            got.append((edge, position[0]))
-    except StreamError as exc:
-        return got, bad, str(exc)
-    return got, bad, None
-
-
 @settings(max_examples=400)
 @given(
     fmt=st.sampled_from(["csv", "tsv"]),
@@ -86,8 +62,8 @@ def _read(lines, fmt, columns, skip):
 )
 def test_blocks_read_what_the_line_reader_reads(fmt, data, piece, skip):
     blob, columns = data.draw(_file(fmt))
-    want = _read(decoded_lines(io.BytesIO(blob)), fmt, columns, skip)
-    got = _read(FileLines(_Pieces(blob, piece)), fmt, columns, skip)
+    want = read_all(decoded_lines(io.BytesIO(blob)), fmt, columns, skip)
+    got = read_all(FileLines(Pieces(blob, piece)), fmt, columns, skip)
     assert got == want
 
 
@@ -104,8 +80,8 @@ def test_a_plain_chunk_is_read_whole_and_a_file_with_a_quote_line_by_line():
 
 def test_lines_one_field_too_many_and_one_too_few_are_bad_lines_in_a_block_too():
     text = b"a,b,l,1\na,b,l,2,9\nc,d,3\ne,f,l,4\n"  # as many commas as two good lines
-    want = _read(decoded_lines(io.BytesIO(text)), "csv", None, True)
-    assert _read(FileLines(io.BytesIO(text)), "csv", None, True) == want
+    want = read_all(decoded_lines(io.BytesIO(text)), "csv", None, True)
+    assert read_all(FileLines(io.BytesIO(text)), "csv", None, True) == want
     assert [edge for edge, _line in want[0]] == [("a", "b", "l", 1, "+"), ("e", "f", "l", 4, "+")]
 
 

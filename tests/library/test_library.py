@@ -139,7 +139,13 @@ def test_to_pandas_without_pandas_says_what_to_install(query, monkeypatch):
     [
         ([("a", "b", "follows")], r"edge #1 .*expected \(src, trg, label, ts\[, op\]\)"),
         ([("a", "b", "follows", "soon")], r"edge #1 .*integer ts"),
-        ([("a", "b", "follows", 1, "+", "x")], r"edge #1 .*expected 4 or 5 values, found 6"),
+        ([("a", "b", "follows", 1, "+", "x")], r"edge #1 .*the sixth value is not a dict"),
+        ([("a", "b", "follows", 1, "+", {}, 7)], r"edge #1 .*expected 4 to 6 values, found 7"),
+        ([("a", "b", "f", 1, "+", {"w": True})], r"edge #1 .*a property is an int, a float"),
+        (
+            [("a", "b", "f", 1, "+", {"w": 1}), ("a", "b", "f", 2, "+", {"v": 1})],
+            r"edge #2 .*not among the input's \(w; give them as properties=\)",
+        ),
         ([("a", "b", "f", 5), ("a", "b", "f", 2)], r"^<edges>:2: time 2 is earlier than time 5"),
         ([("a", "b", "follows", 1, "*")], r"unknown op"),
         (pd.DataFrame({"src": ["a"], "trg": ["b"]}), r"lacks column\(s\) label, ts"),

@@ -25,6 +25,7 @@ _TS = st.sampled_from(
     ["1", "7", " 3 ", "-2", "x", "", "1.5", "99999999999999", "1_0", "+5", "\u0661", str(1 << 63)]
 )
 _OPS = st.sampled_from(["+", "-", "", "*", " - "])
+_VALUES = st.sampled_from(["15", "-3", "1.5", '"7"', "nan", " 2 ", "abc", ""])  # properties
 
 
 @st.composite
@@ -36,7 +37,8 @@ def _delimited_line(draw, sep: str) -> bytes:
         return b"# comment"
     if kind == 2:
         names = draw(st.permutations(["src", "trg", "label", "ts"]))
-        extra = draw(st.sampled_from([[], [], ["op"], ["src"], ["weight"]]))  # a bad header too
+        # a bad header too; property columns after sgq's own
+        extra = draw(st.sampled_from([[], [], ["op"], ["src"], ["weight"], ["op", "w", "k"]]))
         bom = draw(st.sampled_from(["", "", "\ufeff"]))
         return (bom + sep.join([*names, *extra])).encode()
     if kind == 3:
@@ -46,6 +48,7 @@ def _delimited_line(draw, sep: str) -> bytes:
     fields = [draw(_IDS), draw(_IDS), draw(_IDS), draw(_TS)]
     if draw(st.booleans()):
         fields.append(draw(_OPS))
+        fields += draw(st.lists(_VALUES, max_size=2))
     if kind == 5:
         fields = fields[: draw(st.integers(0, len(fields)))]
     line = sep.join(fields).encode()
