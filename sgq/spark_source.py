@@ -180,6 +180,18 @@ def parquet_batches(
         yield BatchInput(batch, edges, seen, sum(counts.values()))
 
 
+#: the Parquet column types a property may have, as `encoded_sql` names them
+_KINDS = {
+    T.ByteType: "integer",
+    T.ShortType: "integer",
+    T.IntegerType: "integer",
+    T.LongType: "integer",
+    T.FloatType: "float",
+    T.DoubleType: "float",
+    T.StringType: "string",
+}
+
+
 def _property_columns(table: DataFrame, keys: tuple[str, ...], name: str) -> list[str]:
     """SQL for the encoded columns of properties `keys` of a Parquet `table`; a UserError
     for a key the table lacks (specs/semantics.md §1)."""
@@ -192,7 +204,12 @@ def _property_columns(table: DataFrame, keys: tuple[str, ...], name: str) -> lis
                 f"{name}: the program reads property {key!r}, but the input has no such "
                 f"column; " + (f"its properties are {', '.join(have)}" if have else "it has none")
             )
-        numeric = isinstance(types[key], T.NumericType)
+        kind = _KINDS.get(type(types[key]))
+        if kind is None:
+            raise UserError(
+                f"{name}: property column {key} is {types[key].simpleString()}, not an "
+                "integer, a float or text"
+            )
         quoted = "`" + key.replace("`", "``") + "`"
-        out.append(f"{encoded_sql(quoted, numeric)} AS {column(key)}")
+        out.append(f"{encoded_sql(quoted, kind)} AS {column(key)}")
     return out

@@ -44,16 +44,21 @@ def encoded(value: int | float | str | None) -> str | None:
     return NUMBER + str(int(value))
 
 
-def encoded_sql(name: str, numeric: bool) -> str:
-    """SQL encoding a typed Parquet column `name` (numbers when `numeric`, else strings)
-    as `encoded` does on the driver; NULL stays NULL. Integral doubles beyond the range
-    of a long keep Spark's own text (the single place the two encodings may differ)."""
-    if not numeric:
+def encoded_sql(name: str, kind: str) -> str:
+    """SQL encoding a typed Parquet column `name` of `kind` ("integer", "float" or
+    "string") as `encoded` does on the driver, but for the text of a float that is not
+    integral (or beyond the range of a long): Java's, which reads back as the same double
+    too, so that equal values are still equal strings. A run reads one route only (a
+    checkpoint holds its input's kind), so the two never meet. NULL stays NULL."""
+    if kind == "string":
         return f"concat('{STRING}', {name})"
-    integral = f"{name} = floor({name}) AND abs({name}) < 1e18"
+    if kind == "integer":
+        return f"concat('{NUMBER}', CAST({name} AS STRING))"
+    value = f"CAST({name} AS DOUBLE)"  # (a 32-bit float is the double it reads as)
+    integral = f"{value} = floor({value}) AND abs({value}) < 1e18"
     return (
-        f"concat('{NUMBER}', CASE WHEN {integral} THEN CAST(CAST({name} AS BIGINT) AS STRING) "
-        f"ELSE CAST({name} AS STRING) END)"
+        f"concat('{NUMBER}', CASE WHEN {integral} THEN CAST(CAST({value} AS BIGINT) AS STRING) "
+        f"ELSE CAST({value} AS STRING) END)"
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from sgq.sga.algebra import Attribute, Pattern, WScan
-from sgq.spark_engine.property_values import encoded
+from sgq.spark_engine.property_values import encoded, encoded_sql
 from spark_engine_support import compare
 
 import sgq
@@ -68,6 +68,27 @@ def test_values_encode_by_section_4c_equality():
     assert encoded(2**53 + 1) != encoded(float(2**53)) and encoded(1e20) == encoded(10**20)
     assert encoded(0.1) != encoded(0.1000001) and encoded(None) is None
     assert encoded(-0.0) == encoded(0)
+
+
+@pytest.mark.slow  # one Spark job
+def test_typed_parquet_columns_encode_as_the_driver_does(spark):
+    """The Parquet route's encoding (SQL over typed columns) gives the driver's strings for
+    integers, strings and integral floats, and for other floats a text of the same double."""
+    ints = [15, -3, 0, 2**62, 7, 8]
+    floats = [15.0, -0.0, 0.1, 2.5e-7, 1e17, -1234.5]
+    frame = spark.createDataFrame(
+        [(i, f, "15") for i, f in zip(ints, floats)], "i long, f double, s string"
+    )
+    kinds = {"i": "integer", "f": "float", "s": "string"}
+    rows = frame.selectExpr(*(f"{encoded_sql(c, k)} AS {c}" for c, k in kinds.items())).collect()
+    assert [r["i"] for r in rows] == [encoded(i) for i in ints]
+    assert {r["s"] for r in rows} == {encoded("15")}
+    for row, f in zip(rows, floats):
+        if f.is_integer():
+            assert row["f"] == encoded(f)
+        else:
+            assert row["f"][0] == "n" and float(row["f"][1:]) == f
+    assert rows[0]["i"] == rows[0]["f"] == "n15" != rows[0]["s"]
 
 
 @pytest.mark.slow  # Spark jobs for four batches
