@@ -6,7 +6,8 @@ re-inserted with the values it had.
 
 Two programs: WSCAN tests alone (a path label's, a constant's, `_`'s, a `!=` no number
 passes), and reified edges (a shared property variable, two compared with an offset, a timed
-atom carrying a property, vertex names JSON must escape). The encoding itself is checked
+atom carrying a property, `!=` between a string and a number not holding, vertex names JSON
+must escape). The encoding itself is checked
 without Spark."""
 
 from __future__ import annotations
@@ -38,10 +39,12 @@ REIFIED = """\
 .output Same
 .output Rising
 .output Timed
+.output Other
 
 Same(a, c) :- flight(a, b){delay: d}, flight(b, c){delay: d}.
 Rising(a, c) :- flight(a, b){delay: d1}, flight(b, c){delay: d2}, d2 >= d1 + 5.
 Timed(a, c) :- flight(a, b){carrier: k}@t1, flight(b, c)@t2, t1 < t2.
+Other(a, c) :- flight(a, b){carrier: k1}, flight(b, c){carrier: k2}, k1 != k2.
 """
 
 Q = 'q"1,\\'  # a vertex JSON and CSV must escape
@@ -58,6 +61,7 @@ FLIGHTS = [
     ("b", "c", "flight", 4, "+", {"delay": 21, "carrier": "AA"}),
     ("a", "b", "flight", 5, "+", {"delay": 5, "carrier": "AA", "gate": "G1"}),
     ("d", Q, "flight", 6, "+", {"delay": "late", "carrier": 7}),
+    ("c", "d", "flight", 6, "+", {"carrier": "UA"}),  # UA != 7 does not hold
     (Q, "a", "flight", 7, "+", {"delay": 12.5, "gate": "G2"}),
     ("a", "b", "flight", 7, "+", {"delay": 15.0, "carrier": "AA"}),
 ]
