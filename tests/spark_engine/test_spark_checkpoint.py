@@ -42,7 +42,7 @@ def _run(
     query = sgq.compile(text=program, statistics=collect(edges) if optimize else None)
     engine = SparkEngine(query.plan, spark)
     checkpoint = SparkCheckpoint(str(ckpt), {"program": program, "emit": emit})
-    batches = driver_batches(spark, edges, engine.grid, engine.labels, "test")
+    batches = driver_batches(spark, edges, engine.grid, engine.labels, "test", keys=engine.keys)
 
     def stopping():
         for n, got in enumerate(batches):
@@ -84,6 +84,31 @@ def test_a_run_stopped_between_batches_resumes_exactly_once(spark, tmp_path, emi
     whole = (tmp_path / "whole.csv").read_text()
     assert (tmp_path / "resumed.csv").read_text() == whole
     assert len(whole.splitlines()) > 2
+
+
+#: reified edges (a shared property variable): the tables hold encoded values and edges
+SHARED = ".window 4\n.slide 2\nAnswer(x, y) :- a(x, z){k: v}, a(z, y){k: v}.\n"
+SHARED_EDGES = [
+    ("1", "2", "a", 0, "+", {"k": 1}),
+    ("2", "3", "a", 1, "+", {"k": 1.0}),
+    ("3", "1", "a", 2, "+", {"k": "x"}),
+    ("2", "3", "a", 3, "+", {"k": "x"}),
+    ("1", "2", "a", 5, "+", {"k": 1}),
+    ("3", "1", "a", 5, "+", {"k": "x"}),
+]
+
+
+@pytest.mark.slow
+def test_a_run_with_properties_resumes_exactly_once(spark, tmp_path):
+    spark.conf.set("spark.sql.shuffle.partitions", "1")
+    runs = dict(program=SHARED, edges=SHARED_EDGES)
+    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", "deltas", **runs)
+    with pytest.raises(Crash):
+        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "deltas", 2, **runs)
+    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "deltas", **runs)
+    whole = (tmp_path / "whole.csv").read_text()
+    assert (tmp_path / "resumed.csv").read_text() == whole
+    assert ",1,3,Answer" in whole and ",2,1,Answer" in whole
 
 
 def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
