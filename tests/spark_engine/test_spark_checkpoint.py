@@ -53,6 +53,18 @@ def _run(
     SparkRun(engine, str(out), emit, "csv", checkpoint).run(stopping())
 
 
+def _whole_and_resumed(spark, tmp_path: Path, emit: str, stop_after: int, **runs) -> str:
+    """The output of a whole run, asserted equal to that of a run stopped before batch
+    `stop_after` and resumed from its checkpoint."""
+    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", emit, **runs)
+    with pytest.raises(Crash):
+        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", emit, stop_after, **runs)
+    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", emit, **runs)
+    whole = (tmp_path / "whole.csv").read_text()
+    assert (tmp_path / "resumed.csv").read_text() == whole
+    return whole
+
+
 SEVERAL_LABELS = ".window 4\n.slide 2\nAnswer(x, y) :- a(x, y).\nAnswer(x, y) :- b(x, y).\n"
 SEVERAL_EDGES = [("1", "2", "a", 0), ("1", "2", "b", 1), ("2", "3", "b", 2), ("1", "2", "a", 5)]
 
@@ -64,12 +76,7 @@ def test_a_wscan_over_several_labels_resumes_exactly_once(spark, tmp_path):
     plan = sgq.compile(text=SEVERAL_LABELS, statistics=collect(SEVERAL_EDGES)).plan
     assert [n.labels for n in plan.nodes()] == [("a", "b")]
     runs = dict(program=SEVERAL_LABELS, edges=SEVERAL_EDGES, optimize=True)
-    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", "intervals", **runs)
-    with pytest.raises(Crash):
-        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "intervals", 1, **runs)
-    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "intervals", **runs)
-    whole = (tmp_path / "whole.csv").read_text()
-    assert (tmp_path / "resumed.csv").read_text() == whole
+    whole = _whole_and_resumed(spark, tmp_path, "intervals", 1, **runs)
     assert len(whole.splitlines()) > 2
 
 
@@ -77,12 +84,7 @@ def test_a_wscan_over_several_labels_resumes_exactly_once(spark, tmp_path):
 @pytest.mark.parametrize("emit", ["intervals", "deltas"])
 def test_a_run_stopped_between_batches_resumes_exactly_once(spark, tmp_path, emit):
     spark.conf.set("spark.sql.shuffle.partitions", "1")
-    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", emit)
-    with pytest.raises(Crash):
-        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", emit, stop_after=1)
-    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", emit)
-    whole = (tmp_path / "whole.csv").read_text()
-    assert (tmp_path / "resumed.csv").read_text() == whole
+    whole = _whole_and_resumed(spark, tmp_path, emit, 1)
     assert len(whole.splitlines()) > 2
 
 
@@ -101,13 +103,7 @@ SHARED_EDGES = [
 @pytest.mark.slow
 def test_a_run_with_properties_resumes_exactly_once(spark, tmp_path):
     spark.conf.set("spark.sql.shuffle.partitions", "1")
-    runs = dict(program=SHARED, edges=SHARED_EDGES)
-    _run(spark, tmp_path / "whole.csv", tmp_path / "c1", "deltas", **runs)
-    with pytest.raises(Crash):
-        _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "deltas", 2, **runs)
-    _run(spark, tmp_path / "resumed.csv", tmp_path / "c2", "deltas", **runs)
-    whole = (tmp_path / "whole.csv").read_text()
-    assert (tmp_path / "resumed.csv").read_text() == whole
+    whole = _whole_and_resumed(spark, tmp_path, "deltas", 2, program=SHARED, edges=SHARED_EDGES)
     assert ",1,3,Answer" in whole and ",2,1,Answer" in whole
 
 
