@@ -22,9 +22,11 @@ import sys
 
 from ..base.durable import text_digest
 from ..base.errors import UserError
+from ..incremental.engine import check_properties
 from ..live import check_arguments as check_follow_arguments
 from ..parquet_input import MANIFEST, manifest
 from ..reorder import ordered
+from ..sga.algebra import properties_read
 from ..stream_io import FileLines, guess_format, parse_columns, parse_lines
 from .common import window_overrides
 
@@ -112,6 +114,8 @@ def run(args: argparse.Namespace, query) -> int:
 
     prepared = os.path.isdir(args.input) and not args.follow
     settings = _settings(args, query, prepared)
+    properties = _input_properties(args, prepared)
+    check_properties(properties_read(query.plan), properties or ())  # before Spark starts
     ckpt = SparkCheckpoint(args.checkpoint, settings, args.kill_at) if args.checkpoint else None
     spark = start_session(
         "sgq-spark-engine",
@@ -122,7 +126,7 @@ def run(args: argparse.Namespace, query) -> int:
     )
     if args.partitions is not None:
         spark.conf.set("spark.sql.shuffle.partitions", str(args.partitions))
-    engine = SparkEngine(query.plan, spark)
+    engine = SparkEngine(query.plan, spark, properties or ())
     ui = spark.sparkContext.uiWebUrl
     print(
         f"sgq run: Spark engine on {spark.sparkContext.master}, "
@@ -174,6 +178,21 @@ def _follow(args: argparse.Namespace, job) -> None:
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _input_properties(args: argparse.Namespace, prepared: bool) -> tuple[str, ...] | None:
+    """The input's property names (None: it has none; specs/semantics.md §1), read from its
+    head before Spark starts: a program reading another fails before any work."""
+    from ..live import follow_properties
+    from ..parquet_input import prepared_properties
+    from ..stream_io import file_properties
+
+    columns = parse_columns(args.columns) if args.columns else None
+    if args.follow:
+        return follow_properties(args, columns)
+    if prepared:
+        return None if args.format or args.columns else prepared_properties(args.input)
+    return file_properties(args.input, args.format, columns)
 
 
 def _batches(args, engine, spark, prepared: bool):
