@@ -22,11 +22,14 @@ _OPS: dict[str, Callable[[object, object], bool]] = {
 NUMBERS = (int, float)
 
 
-def holds(op: str, left: object, right: object, offset: int | float = 0) -> bool:
+def holds(
+    op: str, left: object, right: object, offset: int | float = 0, numbers: bool = False
+) -> bool:
     """Whether `left op right + offset` holds on property values: both numbers, or both
-    strings under `=`/`!=` with no offset; else False. O(1)."""
+    strings under `=`/`!=` with no offset (`numbers`: a comparison written with offsets that
+    cancel); else False. O(1)."""
     if type(left) is str:
-        if type(right) is not str or offset or (op != "=" and op != "!="):
+        if type(right) is not str or offset or numbers or (op != "=" and op != "!="):
             return False
         return _OPS[op](left, right)
     if type(left) not in NUMBERS or type(right) not in NUMBERS:

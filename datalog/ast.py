@@ -110,6 +110,10 @@ class PropArg:
     value: Term
     key_quoted: bool = attrs.field(default=False, eq=False, hash=False)
     loc: Loc | None = _loc()
+    #: the typed value of a constant (`15` and `"15"` differ here, unlike vertex constants)
+    typed: PropValue | None = attrs.field(
+        default=attrs.Factory(lambda self: _typed(self.value), takes_self=True), repr=False
+    )
 
 
 @attrs.frozen
@@ -122,6 +126,19 @@ class PropTest:
     value: Const
     key_quoted: bool = attrs.field(default=False, eq=False, hash=False)
     loc: Loc | None = _loc()
+    typed: PropValue | None = attrs.field(
+        default=attrs.Factory(lambda self: _typed(self.value), takes_self=True), repr=False
+    )
+
+
+def _typed(value: Term) -> PropValue | None:
+    """The typed value of a property constant (None for a variable or `_`); a constant with a
+    unit, which the checker refuses, as its text."""
+    if not isinstance(value, Const):
+        return None
+    if not value.quoted and has_unit(value):
+        return value.value
+    return property_value(value)
 
 
 # ---- regular expressions of path atoms ---------------------------------------------------

@@ -183,12 +183,14 @@ class PropertyTest:
 @attrs.frozen(cache_hash=True)
 class PropertyCondition:
     """A PATTERN condition between two property variables: `left op right + offset`, holding
-    only on comparable values (base/property_values.py)."""
+    only on comparable values (base/property_values.py); with `numbers` (the comparison adds
+    or takes a number on some side, even if they cancel) only on numbers."""
 
     left: str
     op: str  # "=", "!=", "<", "<=", ">", ">="
     right: str
     offset: int | float = 0
+    numbers: bool = False
 
     def text(self) -> str:
         shift = (

@@ -123,7 +123,9 @@ class _Properties:
             self.tests.setdefault(left.name, []).append((op, value + shift if shift else value))
             return
         self.reified.update((left.name, right.name))
-        self.conditions.append(PropertyCondition(left.name, op, right.name, shift))
+        self.conditions.append(
+            PropertyCondition(left.name, op, right.name, shift, numbers=lit.has_offset)
+        )
 
     def scan_of(self, atom: ast.Atom) -> tuple[tuple, tuple, list]:
         """`(tests, carried keys, the variable bound to each carried key or None)` of an

@@ -93,7 +93,7 @@ def test_sql(test: PropertyTest) -> str:
 def condition_sql(c: PropertyCondition, left: str, right: str) -> str:
     """A PATTERN condition `left op right + offset` over two encoded value columns: numbers
     with numbers, strings with strings by `=`/`!=` only, else false."""
-    if not c.offset and c.op in ("=", "!="):
+    if not c.offset and not c.numbers and c.op in ("=", "!="):
         same = f"{left} {_op(c.op)} {right}"
         return same if c.op == "=" else f"{_tag(left)} = {_tag(right)} AND {same}"
     shift = f" + {_double(c.offset)}" if c.offset else ""

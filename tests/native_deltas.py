@@ -9,8 +9,8 @@ from __future__ import annotations
 
 
 class DeltaSnapshots:
-    def __init__(self, query) -> None:
-        self.engine = query.engine(history=False, deltas=True)
+    def __init__(self, query, properties=None) -> None:
+        self.engine = query.engine(history=False, deltas=True, properties=properties)
         self.view = self.engine.delta_view()
         self.events: list = []
 

@@ -30,7 +30,7 @@ _BOTH, _SRC, _TRG, _NONE, _LOOP_BOUND, _LOOP_FREE = range(6)
 class Condition(NamedTuple):
     """A VarCondition on variable slots: `slot[left] == (const if right is None else
     slot[right])` must be `eq`; or, with `eq` None, a PropertyCondition: `const` is `(op,
-    offset)` and `slot[left] op slot[right] + offset` must hold on property values
+    offset, numbers)` and `slot[left] op slot[right] + offset` must hold on property values
     (base/property_values.py)."""
 
     left: int
@@ -43,8 +43,8 @@ def conditions_hold(conds, vals) -> bool:
     """Whether the variable slots `vals` satisfy every Condition of `conds`."""
     for left, eq, right, const in conds:
         if eq is None:
-            op, offset = const
-            if not holds(op, vals[left], vals[right], offset):
+            op, offset, numbers = const
+            if not holds(op, vals[left], vals[right], offset, numbers):
                 return False
         elif (vals[left] == (const if right is None else vals[right])) != eq:
             return False

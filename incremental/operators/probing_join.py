@@ -43,7 +43,7 @@ def number_variables(node) -> Slots:
         for c in node.conditions
     ]
     conditions += [
-        Condition(slot[c.left], None, slot[c.right], (c.op, c.offset))
+        Condition(slot[c.left], None, slot[c.right], (c.op, c.offset, c.numbers))
         for c in node.property_conditions
     ]
     bindings = [(slot[s], slot[t]) for s, t in node.bindings]

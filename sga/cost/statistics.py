@@ -74,7 +74,7 @@ class PropertyStatistics:
         distinct = max(1, self.distinct)
         if op in ("=", "!="):
             hit = 1.0 / distinct
-            return share * (hit if op == "=" else 1.0 - hit)
+            return share * max(0.01, hit if op == "=" else 1.0 - hit)  # (nothing costs zero)
         if isinstance(value, str) or not self.numbers or self.minimum is None:
             return share * 0.01  # (strings are not ordered: nothing passes)
         share *= self.numbers / self.present

@@ -37,12 +37,12 @@ FORMS = [
     (
         "f(a, x){delay: d1}, f(x, b){delay: d2}, d2 > d1 + 30",
         set(),
-        (PropertyCondition("d2", ">", "d1", 30),),
+        (PropertyCondition("d2", ">", "d1", 30, numbers=True),),
     ),
     (
         "f(a, x){delay: d1}, f(x, b){delay: d2}, d1 + 1 <= d2 - 2",
         set(),
-        (PropertyCondition("d1", "<=", "d2", -3),),
+        (PropertyCondition("d1", "<=", "d2", -3, numbers=True),),
     ),
     ("f(a, x){k: v}, g(x, b){k: v}", set(), ()),
 ]
@@ -76,3 +76,11 @@ def test_integer_and_string_constants_are_different_values():
     scans = translate(check_text(_program('f(a, b){n: 15}, g(a, b){n: "15"}'))).nodes()
     values = [t.value for n in scans if isinstance(n, WScan) for t in n.properties]
     assert values == [15, "15"] and PropertyTest("n", "=", 15) != PropertyTest("n", "=", "15")
+
+
+def test_a_quoted_number_is_another_test():
+    """Unlike vertex constants (`42` is `"42"`), a property's `15` and `"15"` differ, in the
+    AST as in the plan."""
+    quoted, bare = (parse(_program(f"[f{{d = {c}}}+](a, b)")) for c in ('"2"', "2"))
+    assert quoted != bare
+    assert parse(_program('f(a, b){d: "2"}')) != parse(_program("f(a, b){d: 2}"))

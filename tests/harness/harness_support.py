@@ -55,15 +55,29 @@ def query_of(text: str, options=None, edges=None):
     return sgq.api.compile(text, options=options or sgq.api.PlanOptions(), statistics=statistics)
 
 
+def input_properties(edges) -> tuple[str, ...] | None:
+    """The property names of the case's stream, as a header would give them: the generator's
+    keys when its edges carry properties (tests/harness/property_cases.py), else None."""
+    if edges is None or not any(len(edge) > 5 for edge in edges):
+        return None
+    from property_cases import KEYS
+
+    return KEYS
+
+
 def engine_of(text: str, options=None, edges=None):
-    """A maker of fresh engines for `text`, planned by `query_of`."""
-    return query_of(text, options, edges).engine
+    """A maker of fresh engines for `text`, planned by `query_of`, told the stream's
+    property names."""
+    query = query_of(text, options, edges)
+    properties = input_properties(edges)
+    return lambda: query.engine(properties=properties)
 
 
 def delta_engine_of(text: str, options=None, edges=None):
     """A delta-mode engine (native deltas) behind the snapshot interface of `check_engine`."""
     query = query_of(text, options, edges)
-    return lambda: DeltaSnapshots(query)
+    properties = input_properties(edges)
+    return lambda: DeltaSnapshots(query, properties)
 
 
 def judge_with_reference(text, checked, edges, options=None):

@@ -24,7 +24,7 @@ pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")
 #: (strict=False: one that passes early shows as XPASS), and while any is pending hypothesis
 #: does not shrink failures (shrinking an expected failure, through the distinct errors of an
 #: engine that knows no properties, costs minutes). Take a subset out once the engine has it.
-ENGINE_PENDING = {"filters", "general"}
+ENGINE_PENDING: set[str] = set()
 PENDING = pytest.mark.xfail(reason="engine: properties not merged yet", strict=False)
 #: the profile's examples, shared by the eight (subset, deletions, optimizer) properties
 examples = settings(

@@ -191,3 +191,15 @@ def test_a_checkpoint_keeps_each_edges_identity(edges, cut):
     second.push_batch(edges[cut:])
     second.close()
     assert second.history == whole.history
+
+
+def test_offsets_that_cancel_still_ask_for_numbers():
+    """`v + 1 = w + 1` adds a number to each side: equal strings do not pass, equal numbers
+    do (specs/semantics.md §4c)."""
+    text = HEADER + "A(x, z) :- p(x, y){k: v}, p(y, z){k: w}, v + 1 = w + 1."
+    edges = [("0", "1", "p", 1, "+", {"k": "a"}), ("1", "2", "p", 1, "+", {"k": "a"})]
+    edges += [("0", "3", "p", 2, "+", {"k": 2}), ("3", "4", "p", 2, "+", {"k": 2.0})]
+    engine = Engine(translate(check_text(text)), properties=("k",))
+    engine.push_batch(edges)
+    engine.close()
+    assert engine.snapshot(2) == {("0", "4", "A")}
