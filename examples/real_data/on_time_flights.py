@@ -48,17 +48,25 @@ print(f"{kept:,} departures on {args.day}")
 runs = {"any": realdata.run(ANY, "any", edges, folder)}
 runs["on time"] = realdata.run(ON_TIME, "on_time", edges, folder)
 
-# %% Pairs reachable each way every ten minutes; at the end of the day, who loses most
+# %% Pairs reachable each way every ten minutes; at the last tick of the day, who loses most
+end = realdata.last_time(edges) if kept else day
 xs: list = []
 ys: dict[str, list] = {}
 last: dict[str, set] = {}
 for name, out in runs.items():
-    series = list(realdata.replay(out, 600))
-    xs = xs or [datetime.fromtimestamp(t, UTC) for t, _ in series]
-    ys[name] = [len(valid) for _, valid in series]
-    last[name] = set(series[-1][1]) if series else set()
+    times, counts = [], []
+    last[name] = set()
+    for t, valid in realdata.replay(out, 600):
+        if t > end:
+            break
+        times.append(datetime.fromtimestamp(t, UTC))
+        counts.append(len(valid))
+        last[name] = set(valid)
+    xs = xs if len(xs) >= len(times) else times
+    ys[name] = counts
 print(
-    f"at the end of the day: {len(last['any']):,} (origin, destination) pairs reachable, "
+    f"at {xs[-1].strftime('%H:%M') if xs else args.day}: {len(last['any']):,} (origin, "
+    "destination) pairs reachable, "
     f"{len(last['on time']):,} of them by on-time flights only"
 )
 lost = Counter(a for a, _ in last["any"] - last["on time"])

@@ -69,6 +69,17 @@ def first_time(path: Path) -> int:
         return int(next(reader)[3])
 
 
+def last_time(path: Path) -> int:
+    """The time of the last row of stream `path`."""
+    with open(path, newline="") as src:
+        reader = csv.reader(src)
+        next(reader)
+        last = None
+        for row in reader:
+            last = row
+        return int(last[3]) if last else 0
+
+
 def run(program: str, name: str, edges: Path, folder: Path) -> Path:
     """Write `program` to FOLDER/NAME.dl, run it over `edges` with `--emit deltas`; the
     deltas' path."""
