@@ -172,6 +172,11 @@ def _properties(fields: list[str], parser, width: int) -> list[dict]:
     at a time, typed as the line reader types an unquoted field (none is quoted here)."""
     names = parser.names
     columns = [typed_column(fields[i::width]) for i in parser.props]
+    if len(columns) == 1:  # (one property, the common case: a dict display per line)
+        name, column = names[0], columns[0]
+        if None in column:
+            return [{} if value is None else {name: value} for value in column]
+        return [{name: value} for value in column]
     rows = zip(*columns)
     if any(None in column for column in columns):
         return [present(names, values) for values in rows]
