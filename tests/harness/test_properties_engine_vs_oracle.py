@@ -3,8 +3,6 @@
 generator (tests/harness/property_cases.py), append-only and with deletions, in one Spark
 pass; a failure is shrunk against the reference and reported with its program. (That the
 oracle equals the reference on such batches is test_properties_oracle_vs_reference.py.)
-
-Expected to fail until the engine carries properties: the xfail mark goes once it does.
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ pytestmark = [pytest.mark.spark, pytest.mark.slow]
 SEED = int(os.environ.get("SGQ_HARNESS_SEED", 20261206))
 
 
-@pytest.mark.xfail(reason="engine: properties not merged yet", strict=False)
 @pytest.mark.parametrize("general", [False, True], ids=["filters", "general"])
 def test_engine_matches_oracle_on_property_programs(spark, general):
     pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")

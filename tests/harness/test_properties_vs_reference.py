@@ -3,9 +3,6 @@
 program and a short stream: both subsets of the generator (tests/harness/property_cases.py;
 filters only, and general), append-only and with deletions, with the cost-based optimizer on
 and off, at every change point, timely and after close, with interval rows and in delta mode.
-
-Expected to fail until the engine carries properties: the subsets in `ENGINE_PENDING` are
-marked xfail; empty it subset by subset as the engine learns them.
 """
 
 from __future__ import annotations
@@ -13,31 +10,20 @@ from __future__ import annotations
 import pytest
 from case_generators import DataChooser
 from harness_support import judge_with_reference, report
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from property_cases import gen_prop_program, gen_prop_stream
 from sgq.datalog.check import check_text
 
 pytest.importorskip("sgq.api", reason="the engine (sgq.api) is not there yet")
 
-#: the subsets of the generator the engine does not carry yet: their tests are xfail
-#: (strict=False: one that passes early shows as XPASS), and while any is pending hypothesis
-#: does not shrink failures (shrinking an expected failure, through the distinct errors of an
-#: engine that knows no properties, costs minutes). Take a subset out once the engine has it.
-ENGINE_PENDING: set[str] = set()
-PENDING = pytest.mark.xfail(reason="engine: properties not merged yet", strict=False)
 #: the profile's examples, shared by the eight (subset, deletions, optimizer) properties
-examples = settings(
-    max_examples=max(1, settings.default.max_examples // 8),
-    phases=[Phase.explicit, Phase.reuse, Phase.generate] if ENGINE_PENDING else tuple(Phase),
-)
+examples = settings(max_examples=max(1, settings.default.max_examples // 8))
 
 
 def _kind(general: bool, deletions: bool):
     subset = "general" if general else "filters"
-    marks = [PENDING] if subset in ENGINE_PENDING else []
-    name = f"{subset}-{'deletions' if deletions else 'append'}"
-    return pytest.param(general, deletions, marks=marks, id=name)
+    return pytest.param(general, deletions, id=f"{subset}-{'deletions' if deletions else 'append'}")
 
 
 KINDS = pytest.mark.parametrize(

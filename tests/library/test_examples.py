@@ -13,6 +13,7 @@ EXAMPLES = REPO / "examples"
 SMALL = {
     "recommendation.py": ["--edges", "800"],
     "live_monitor.py": ["--edges", "1000", "--chunks", "2"],
+    "rising_transfers.py": ["--edges", "1500"],
 }
 
 
@@ -32,7 +33,7 @@ def test_example_runs(script, tmp_path):
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
-    if script == "recommendation.py":
+    if script in ("recommendation.py", "rising_transfers.py"):
         assert "matches a brute-force evaluation" in proc.stdout
     else:
         assert "deltas in" in proc.stdout and "checkpoint in" in proc.stdout
