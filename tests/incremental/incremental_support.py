@@ -44,11 +44,12 @@ def timed(steps) -> list:
 
 
 def norm(edges):
-    """Edges as (src, trg, label, t, op) with string ids."""
+    """Edges as (src, trg, label, t, op) with string ids, and their properties' dict as a
+    sixth field when they have one (specs/semantics.md §1)."""
     out = []
     for e in edges:
         op = e[4] if len(e) > 4 else "+"
-        out.append((str(e[0]), str(e[1]), str(e[2]), int(e[3]), op))
+        out.append((str(e[0]), str(e[1]), str(e[2]), int(e[3]), op, *e[5:6]))
     return out
 
 
