@@ -90,7 +90,7 @@ def _compare(query, spark, edges) -> dict:
         ref_rows += reference.drain_rows()
         assert coverage(got_rows) == coverage(ref_rows), f"coverage after batch {got.batch}"
     got_deltas += flat(view.close_grouped())
-    evaluation = Evaluation(query, "deltas")
+    evaluation = Evaluation(query, "deltas", properties=_property_names(query, edges))
     want_deltas = flat(evaluation.push(edges) + evaluation.close())
     assert got_deltas == want_deltas
     return {
@@ -99,3 +99,13 @@ def _compare(query, spark, edges) -> dict:
         "deltas": len(want_deltas),
         "rounds": rounds,
     }
+
+
+def _property_names(query, edges) -> tuple[str, ...] | None:
+    """The names a header would give the hand-made stream: every property its edges carry
+    and every one the plan reads (specs/semantics.md §1); None for a stream without any."""
+    from sgq.sga.algebra import properties_read
+
+    names = [k for e in edges if len(e) > 5 for k in e[5]]
+    names += [k for keys in properties_read(query.plan).values() for k in keys]
+    return tuple(dict.fromkeys(names)) or None
