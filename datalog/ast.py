@@ -197,13 +197,13 @@ class Optional:
 Regex = Label | Concat | Alt | Star | Plus | Optional
 
 
-def regex_labels(regex: Regex) -> tuple[str, ...]:
-    """The predicate names of `regex`, in first-occurrence order, without repeats."""
-    seen: dict[str, None] = {}
+def regex_label_nodes(regex: Regex) -> list[Label]:
+    """Every label occurrence of `regex`, left to right."""
+    out: list[Label] = []
 
     def walk(node: Regex) -> None:
         if isinstance(node, Label):
-            seen.setdefault(node.name, None)
+            out.append(node)
         elif isinstance(node, Concat):
             for part in node.parts:
                 walk(part)
@@ -214,7 +214,12 @@ def regex_labels(regex: Regex) -> tuple[str, ...]:
             walk(node.inner)
 
     walk(regex)
-    return tuple(seen)
+    return out
+
+
+def regex_labels(regex: Regex) -> tuple[str, ...]:
+    """The predicate names of `regex`, in first-occurrence order, without repeats."""
+    return tuple(dict.fromkeys(label.name for label in regex_label_nodes(regex)))
 
 
 def regex_nullable(regex: Regex) -> bool:
@@ -349,23 +354,7 @@ def property_variables(rule: Rule) -> dict[str, Atom]:
 
 def regex_prop_labels(regex: Regex) -> tuple[Label, ...]:
     """The labels of `regex` that carry property tests, in order."""
-    out: list[Label] = []
-
-    def walk(node: Regex) -> None:
-        if isinstance(node, Label):
-            if node.props:
-                out.append(node)
-        elif isinstance(node, Concat):
-            for part in node.parts:
-                walk(part)
-        elif isinstance(node, Alt):
-            for option in node.options:
-                walk(option)
-        else:
-            walk(node.inner)
-
-    walk(regex)
-    return tuple(out)
+    return tuple(label for label in regex_label_nodes(regex) if label.props)
 
 
 def literal_preds(literal: Literal) -> tuple[str, ...]:

@@ -34,21 +34,8 @@ PROGRAM = """\
 Connection(a, c) :- flight(a, b)@t1, flight(b, c)@t2, t1 < t2, t2 <= t1 + 3h, a != c.
 """
 
-parser = realdata.arguments(__doc__, "flights")
-parser.add_argument(
-    "--from", dest="source", help="vega-datasets' tarball from `npm pack vega-datasets`"
-)
-parser.add_argument("--day", default="2001-01-15", help="the day to look at (UTC date)")
-args = parser.parse_args()
-folder = Path(args.out)
-folder.mkdir(parents=True, exist_ok=True)
-
 # %% One day of flights, and the run
-whole = realdata.stream(args, "flights", *(["--from", args.source] if args.source else []))
-day = int(datetime.fromisoformat(args.day).replace(tzinfo=UTC).timestamp())
-edges = folder / f"flights-{args.day}.csv"
-kept = realdata.head_by_time(whole, edges, day + 86400, since=day)
-print(f"{kept:,} departures on {args.day}")
+args, folder, edges, day = realdata.flights_day(__doc__)
 out = realdata.run(PROGRAM, "connections", edges, folder)
 
 # %% One-stop pairs through the day; at the busiest minute, the airports with most choices

@@ -30,26 +30,13 @@ HEADER = ".window 1d\n.slide 1h\n"
 ANY = HEADER + ".output Any\nAny(a, b) :- flight+(a, b).\n"
 ON_TIME = HEADER + ".output OnTime\nOnTime(a, b) :- [flight{delay < 15}+](a, b).\n"
 
-parser = realdata.arguments(__doc__, "flights")
-parser.add_argument(
-    "--from", dest="source", help="vega-datasets' tarball from `npm pack vega-datasets`"
-)
-parser.add_argument("--day", default="2001-01-15", help="the day to look at (UTC date)")
-args = parser.parse_args()
-folder = Path(args.out)
-folder.mkdir(parents=True, exist_ok=True)
-
 # %% One day of flights, and the two runs
-whole = realdata.stream(args, "flights", *(["--from", args.source] if args.source else []))
-day = int(datetime.fromisoformat(args.day).replace(tzinfo=UTC).timestamp())
-edges = folder / f"flights-{args.day}.csv"
-kept = realdata.head_by_time(whole, edges, day + 86400, since=day)
-print(f"{kept:,} departures on {args.day}")
+args, folder, edges, day = realdata.flights_day(__doc__)
 runs = {"any": realdata.run(ANY, "any", edges, folder)}
 runs["on time"] = realdata.run(ON_TIME, "on_time", edges, folder)
 
 # %% Pairs reachable each way every ten minutes; at the last tick of the day, who loses most
-end = realdata.last_time(edges) if kept else day
+end = realdata.last_time(edges) or day
 xs: list = []
 ys: dict[str, list] = {}
 last: dict[str, set] = {}

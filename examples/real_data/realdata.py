@@ -46,6 +46,28 @@ def stream(args: argparse.Namespace, dataset: str, *extra: str) -> Path:
     return out
 
 
+def flights_day(doc: str):
+    """The flights examples' start: their arguments (`--from` the npm tarball, `--day`), the
+    `--out` folder, and that day's departures as a stream there. Returns `(args, folder,
+    edges, day)`, `day` the day's first second."""
+    from datetime import UTC, datetime
+
+    parser = arguments(doc, "flights")
+    parser.add_argument(
+        "--from", dest="source", help="vega-datasets' tarball from `npm pack vega-datasets`"
+    )
+    parser.add_argument("--day", default="2001-01-15", help="the day to look at (UTC date)")
+    args = parser.parse_args()
+    folder = Path(args.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    whole = stream(args, "flights", *(["--from", args.source] if args.source else []))
+    day = int(datetime.fromisoformat(args.day).replace(tzinfo=UTC).timestamp())
+    edges = folder / f"flights-{args.day}.csv"
+    kept = head_by_time(whole, edges, day + 86400, since=day)
+    print(f"{kept:,} departures on {args.day}")
+    return args, folder, edges, day
+
+
 def head_by_time(path: Path, out: Path, until: int, since: int | None = None) -> int:
     """Copy the rows of stream `path` with `since <= ts < until` to `out` as they are (their
     property columns and quoting included); return how many."""
