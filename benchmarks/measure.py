@@ -13,6 +13,8 @@ Systems (all read and parse the same CSV file, so parsing cost is in every numbe
 - `spath`, `lmsrpq`: the C++ peers on the shared streams' regular path queries, a program
   built outside the repository (peer_programs.py); they read their own integer form of the
   stream.
+- `recompute`: the per-slide recompute program a user would write instead (yardstick.py),
+  kept outside the repository, on the shared and real streams' queries it knows.
 
 Each returns a dict of raw figures; `suite.py` runs each in a fresh subprocess (so peak RSS is
 the system's own) and takes medians over repetitions.
@@ -353,6 +355,13 @@ def run_lmsrpq(workload: Workload, stream: str, query_path: str, **kw) -> dict:
     return run_peer("lmsrpq", workload, stream, **kw)
 
 
+def run_recompute(workload: Workload, stream: str, query_path: str, **kw) -> dict:
+    """The per-slide recompute program, the yardstick (yardstick.py), whole process."""
+    from .yardstick import run_yardstick
+
+    return run_yardstick(workload, stream, **kw)
+
+
 SYSTEMS = {
     "engine": run_engine,
     "ingest": run_ingest,
@@ -360,6 +369,7 @@ SYSTEMS = {
     "spark": run_spark,
     "spath": run_spath,
     "lmsrpq": run_lmsrpq,
+    "recompute": run_recompute,
 }
 
 

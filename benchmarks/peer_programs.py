@@ -137,7 +137,7 @@ def run_peer(
         with open(Path(work) / "stdout", "w+", encoding="utf-8") as out:
             start = time.perf_counter()
             proc = subprocess.Popen(argv, cwd=work, stdout=out, stderr=subprocess.DEVNULL)
-            peak_kb, usage, status = _follow(proc.pid, start + limit)
+            peak_kb, usage, status = follow_child(proc.pid, start + limit)
             seconds = time.perf_counter() - start
             out.seek(0)
             printed = out.read()
@@ -164,15 +164,16 @@ def run_peer(
     }
 
 
-#: seconds between two readings of the running peer's high-water RSS
+#: seconds between two readings of the running child's high-water RSS
 _POLL = 0.02
 
 
-def _follow(pid: int, deadline: float) -> tuple[int, object, int]:
-    """Wait for the peer `pid`: (its peak RSS in KB, its resource usage, its exit status), or
-    usage None when it was killed at `deadline`. The peak is read from /proc while it runs
-    (every `_POLL` seconds: a peak held for less may be missed): the OS's own figure for a
-    child (ru_maxrss) counts the forking interpreter's size too."""
+def follow_child(pid: int, deadline: float) -> tuple[int, object, int]:
+    """Wait for the child `pid` (a peer, or the yardstick: yardstick.py): (its peak RSS in
+    KB, its resource usage, its exit status), or usage None when it was killed at `deadline`.
+    The peak is read from /proc while it runs (every `_POLL` seconds: a peak held for less may
+    be missed): the OS's own figure for a child (ru_maxrss) counts the forking interpreter's
+    size too."""
     peak = 0
     while True:
         try:

@@ -300,52 +300,63 @@ def format_shared(result: dict, markdown: bool = False) -> str:
 PEER_HEADERS = [
     "workload",
     "sgq CPU s",
+    "reeval CPU s",
+    "recompute CPU s",
     "C++ S-PATH CPU s",
-    "sgq vs S-PATH",
     "C++ LM-SRPQ CPU s",
-    "sgq vs LM-SRPQ",
+    "sgq vs recompute",
+    "sgq vs best",
+    "reeval / recompute",
     "sgq RSS MB",
+    "recompute RSS MB",
     "S-PATH RSS MB",
     "LM-SRPQ RSS MB",
 ]
 
 
 def peer_rows(result: dict) -> list[list[str]]:
-    """The C++ peers measured in the same run (`--systems spath,lmsrpq`): CPU seconds of the
-    whole process each, sgq's with its delta output written; "sgq vs X" is X's CPU over
-    sgq's (above 1: sgq is faster)."""
+    """The programs measured in the same run beside sgq (`--systems
+    reeval,recompute,spath,lmsrpq`): CPU seconds of the whole process each, sgq's with its
+    delta output written. "sgq vs X" is X's CPU over sgq's (above 1: sgq is faster), "best"
+    the fastest of the recompute program and the C++ peers; "reeval / recompute" is the
+    re-evaluation baseline's CPU over the recompute program's."""
 
-    def cpu(m: dict) -> str:
+    def cpu(m: dict, key: str = "cpu_seconds") -> str:
         if not m:
             return "–"
         if "timed_out" in m:
             return f"> {m['timed_out']:,.0f}"
-        return "error" if "error" in m else f"{m['cpu_seconds']:,.2f}"
+        return "error" if "error" in m else f"{m[key]:,.2f}" if key in m else "–"
 
     def vs(ratios: dict, peer: str) -> str:
         x = ratios.get(f"cpu_vs_{peer}")
         if x is None:
             return "–"
-        return ("≥ " if ratios.get(f"cpu_vs_{peer}_at_least") else "") + _fmt_ratio(x)
+        return ("≥ " if ratios.get(f"cpu_vs_{peer}_at_least") else "") + _fmt_cpu_ratio(x)
 
     def rss(m: dict) -> str:
         return f"{m['peak_rss_mb']:,.0f}" if m and "peak_rss_mb" in m else "–"
 
     rows = []
     for row in result["rows"]:
-        s, lm = row.get("spath"), row.get("lmsrpq")
-        if not s and not lm:
+        y, s, lm = row.get("recompute"), row.get("spath"), row.get("lmsrpq")
+        if not y and not s and not lm:
             continue
         e, ratios = row.get("engine", {}), row.get("ratios", {})
+        over = ratios.get("reeval_cpu_over_recompute")
         rows.append(
             [
                 row["workload"]["name"],
-                f"{e['process_cpu_seconds']:,.2f}" if "process_cpu_seconds" in e else "–",
+                cpu(e, "process_cpu_seconds"),
+                cpu(row.get("reeval") or {}, "process_cpu_seconds"),
+                cpu(y or {}),
                 cpu(s or {}),
-                vs(ratios, "spath"),
                 cpu(lm or {}),
-                vs(ratios, "lmsrpq"),
+                vs(ratios, "recompute"),
+                vs(ratios, "best"),
+                "–" if over is None else _fmt_cpu_ratio(over),
                 rss(e),
+                rss(y or {}),
                 rss(s or {}),
                 rss(lm or {}),
             ]
@@ -353,17 +364,27 @@ def peer_rows(result: dict) -> list[list[str]]:
     return rows
 
 
+def _fmt_cpu_ratio(x: float) -> str:
+    """A same-run ratio of CPU seconds, two decimals below ten (the targets sit at 1x)."""
+    return f"{x:,.0f}x" if x >= 10 else f"{x:.2f}x"
+
+
 def format_peers(result: dict, markdown: bool = False) -> str:
     return _section(PEER_HEADERS, peer_rows(result), markdown)
 
 
 PEERS_TEXT = (
-    "The C++ S-PATH and LM-SRPQ measured in the same run (`--systems spath,lmsrpq "
-    "--peer-program PATH`, benchmarks/peer_programs.py): the LM-SRPQ paper's program, built "
-    "outside this repository, on the same streams in its integer form, one system after the "
-    "other for each repeat. CPU seconds of the whole process each: sgq's includes the "
-    "interpreter's start, the imports, planning and writing its delta output; the peers' "
-    "include reading their file, and they write nothing. `> N`: stopped at N s."
+    "The programs measured in the same run beside sgq, one after the other for each repeat: "
+    "the re-evaluation baseline (reeval), the per-slide recompute program a user would write "
+    "instead (`--systems recompute --yardstick-program PATH`, benchmarks/yardstick.py; kept "
+    "outside this repository), and the C++ S-PATH and LM-SRPQ (`--systems spath,lmsrpq "
+    "--peer-program PATH`, benchmarks/peer_programs.py: the LM-SRPQ paper's program, built "
+    "outside this repository, on the same streams in its integer form). CPU seconds of the "
+    "whole process each: sgq's includes the interpreter's start, the imports, planning and "
+    "writing its delta output, reeval's writing each slide's changes; the recompute program "
+    "and the peers read their file and write nothing. `sgq vs X`: X's CPU over sgq's (above "
+    "1x, sgq is faster); best: the fastest of the recompute program and the peers. `> N`: "
+    "stopped at N s."
 )
 
 

@@ -224,12 +224,16 @@ def run_suite(
     options: PlanOptions = PlanOptions(),
     peer_program: str | None = None,
     data_from: dict | None = None,
+    yardstick_program: str | None = None,
 ) -> dict:
     """Every system on every workload, `repeat` times each; medians and same-run ratios.
     `save` gets the result so far after each workload (a long run that is stopped keeps its
     finished workloads). `options` plan the engine's query (A/B runs: `sgq bench
     --no-rewrite shared_chains` against the same command without it). `peer_program`: the
-    C++ peers' program, for the systems spath and lmsrpq (peer_programs.py)."""
+    C++ peers' program, for the systems spath and lmsrpq (peer_programs.py);
+    `yardstick_program`: the per-slide recompute program, for the system recompute
+    (yardstick.py)."""
+    from . import yardstick
     from .peer_programs import runs_on
 
     started = time.time()
@@ -257,10 +261,13 @@ def run_suite(
                 continue  # nor does the re-evaluation search simple paths (§4a)
             if not runs_on(system, w):
                 continue  # the peers run regular path queries of the shared and real streams
+            if system == "recompute" and not yardstick.runs_on(w):
+                continue  # nor does the yardstick know every query
             kw = {}
-            if system in ("spath", "lmsrpq"):
-                # the peer program is stopped by its own limit, a little inside the child's
-                kw = {"program": peer_program, "cache": str(cache), "limit": timeout - 5}
+            if system in ("spath", "lmsrpq", "recompute"):
+                # a program of its own, stopped by its own limit a little inside the child's
+                program = yardstick_program if system == "recompute" else peer_program
+                kw = {"program": program, "cache": str(cache), "limit": timeout - 5}
             if system == "engine" and options != PlanOptions():
                 kw = {"options": options.as_dict()}
             if system == "reeval":
@@ -317,16 +324,26 @@ def ratios(row: dict) -> dict:
     if e.get("process_throughput") and r.get("process_throughput"):
         # whole process against whole process (the baseline's loop leaves out no reading)
         out["throughput_vs_reeval"] = e["process_throughput"] / r["process_throughput"]
-    for peer in ("spath", "lmsrpq"):
+    for peer in ("spath", "lmsrpq", "recompute", "reeval"):
         # whole process against whole process, by CPU: the peer's CPU over sgq's (the
         # interpreter's start, imports and planning included); > 1: sgq is faster
         p = row.get(peer, {})
         # (a peer stopped at the time limit: its limit, a lower bound of its time)
-        done = p.get("timed_out") or p.get("cpu_seconds")
+        done = p.get("timed_out") or p.get(
+            "cpu_seconds" if peer != "reeval" else "process_cpu_seconds"
+        )
         if e.get("process_cpu_seconds") and done and "timed_out" not in e:
             out[f"cpu_vs_{peer}"] = done / e["process_cpu_seconds"]
             if "timed_out" in p:
                 out[f"cpu_vs_{peer}_at_least"] = True
+    best = [out[f"cpu_vs_{p}"] for p in ("spath", "lmsrpq", "recompute") if f"cpu_vs_{p}" in out]
+    if best:
+        # the issue's target: sgq against the fastest of the others (> 1: sgq is faster)
+        out["cpu_vs_best"] = min(best)
+    y, r = row.get("recompute", {}), row.get("reeval", {})
+    if y.get("cpu_seconds") and r.get("process_cpu_seconds") and "timed_out" not in r:
+        # the baseline against the yardstick: within 1.2 is the bar (> 1: reeval is slower)
+        out["reeval_cpu_over_recompute"] = r["process_cpu_seconds"] / y["cpu_seconds"]
     full = e.get("latency_slide_full") or e.get("latency_slide")
     if full and "latency_slide" in r and full["p50"] > 0:
         out["reeval_slide_latency_over_engine"] = r["latency_slide"]["p50"] / full["p50"]

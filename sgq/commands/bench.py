@@ -29,9 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--systems",
         default=None,
-        help="comma list of engine, ingest, reeval, spark, spath, lmsrpq (default: engine, "
-        "ingest, reeval, and spark but for --quick; spath and lmsrpq are the C++ peers, run "
-        "on the shared streams' path queries with --peer-program)",
+        help="comma list of engine, ingest, reeval, spark, spath, lmsrpq, recompute (default: "
+        "engine, ingest, reeval, and spark but for --quick; spath and lmsrpq are the C++ peers, "
+        "run on the shared streams' path queries with --peer-program; recompute is the "
+        "per-slide recompute program, run with --yardstick-program)",
+    )
+    parser.add_argument(
+        "--yardstick-program",
+        default=None,
+        metavar="PATH",
+        help="the per-slide recompute program (plain Python, kept outside this repository: "
+        "docs/benchmarks.md) for --systems recompute",
     )
     parser.add_argument(
         "--peer-program",
@@ -156,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             else ("engine", "ingest", "reeval", "spark")
         )
     )
-    known = ("engine", "ingest", "reeval", "spark", "spath", "lmsrpq")
+    known = ("engine", "ingest", "reeval", "spark", "spath", "lmsrpq", "recompute")
     for s in systems:
         if s not in known:
             raise UserError(f"unknown system '{s}' (use {', '.join(known)})")
@@ -165,6 +173,11 @@ def run(args: argparse.Namespace) -> int:
         from ..benchmarks.peer_programs import check_program
 
         peer_program = check_program(args.peer_program)
+    yardstick_program = None
+    if "recompute" in systems:
+        from ..benchmarks import yardstick
+
+        yardstick_program = yardstick.check_program(args.yardstick_program)
     workloads = wl.quick() if args.quick else wl.full()
     if args.sweeps:
         base = next(w for w in workloads if w.name.startswith("sga-q1"))
@@ -197,10 +210,11 @@ def run(args: argparse.Namespace) -> int:
         f"{args.repeat} runs each (medians)",
         file=sys.stderr,
     )
-    # the record names the peer program by role, not by where it sits on this machine
+    # the record names the peer programs by role, not by where they sit on this machine
     command = re.sub(
         r"(--peer-program[= ])\S+", r"\1PEER_PROGRAM", "sgq bench " + " ".join(sys.argv[2:])
     )
+    command = re.sub(r"(--yardstick-program[= ])\S+", r"\1YARDSTICK_PROGRAM", command)
 
     def save(result: dict) -> None:
         # after each workload: a stopped run keeps what it finished ("complete": false)
@@ -221,6 +235,7 @@ def run(args: argparse.Namespace) -> int:
         options=options,
         peer_program=peer_program,
         data_from=data_from,
+        yardstick_program=yardstick_program,
     )
     result["command"] = command
     return _show(result, args)
@@ -307,7 +322,7 @@ def _show(result: dict, args: argparse.Namespace) -> int:
         print("\nshared streams (whole processes, this run):\n" + shared)
     peers = format_peers(result)
     if peers:
-        print("\nC++ peers measured in this run (whole-process CPU):\n" + peers)
+        print("\nprograms measured in this run beside sgq (whole-process CPU):\n" + peers)
     dels = format_deletions(result)
     if dels:
         print("\ndeletions (vs the same stream without them):\n" + dels)

@@ -171,7 +171,7 @@ def test_no_table_sets_a_figure_recorded_elsewhere_beside_a_ratio():
     # the peers of the same run: a ratio of whole-process CPU seconds
     row["spath"] = {"cpu_seconds": 3.0, "peak_rss_mb": 9.0}
     row["ratios"] = suite.ratios(row)
-    assert row["ratios"]["cpu_vs_spath"] == 1.5 and "1.5x" in report.format_peers(result)
+    assert row["ratios"]["cpu_vs_spath"] == 1.5 and "1.50x" in report.format_peers(result)
 
 
 def test_shared_workloads_name_their_recorded_streams_and_queries():

@@ -156,7 +156,21 @@ def test_the_report_sets_the_measured_peers_beside_sgq():
     }
     row["ratios"] = ratios(row)
     (cells,) = report.peer_rows({"rows": [row]})
-    assert cells == ["shared-snb-q2", "2.00", "1.00", "0.5x", "> 295", "≥ 148x", "45", "11", "–"]
+    assert cells == [
+        "shared-snb-q2",
+        "2.00",
+        "–",
+        "–",
+        "1.00",
+        "> 295",
+        "–",
+        "0.50x",
+        "–",
+        "45",
+        "–",
+        "11",
+        "–",
+    ]
 
 
 def test_peers_without_a_shared_path_query_to_run_is_a_message(tmp_path):
