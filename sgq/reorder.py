@@ -51,13 +51,16 @@ class TimeLimit:
         return cls(*max(scans)) if scans else NO_LIMIT
 
     def error(self, t: int, filename: str, line: int) -> StreamError:
+        """The error of an edge at `t` (after `latest`) on `line` of `filename`."""
+        return UnreadableInput(filename, line, self.why(t))
+
+    def why(self, t: int) -> str:
+        """What is wrong with an edge at `t`, after `latest`."""
         end = wscan_expiry(t, self.window, self.slide)
-        return UnreadableInput(
-            filename,
-            line,
+        return (
             f"time {t} is after {self.latest}, the last time this program takes: its window "
             f"of {self.window} would end at {end}, past the int64 maximum (its results could "
-            "never end)",
+            "never end)"
         )
 
 

@@ -29,9 +29,11 @@ from .base.errors import UserError
 from .checkpoint import edge_digest
 from .incremental.time_order import out_of_order
 from .parquet_input import manifest
+from .reorder import NO_LIMIT, TimeLimit
 from .spark_engine.batch_grid import Batch, BatchGrid
 from .spark_engine.property_values import column, encoded, encoded_sql
 from .spark_engine.refusals import deletion_refused
+from .stream_io import INT64_MAX
 
 EDGES = T.StructType(
     [
@@ -121,11 +123,13 @@ def prepared_batches(
     grid: BatchGrid,
     labels: frozenset[str],
     keys: tuple[str, ...] = (),
+    limit: TimeLimit = NO_LIMIT,
 ) -> Iterator[BatchInput]:
-    """The batches of a directory written by `sgq prepare`, read by Spark."""
+    """The batches of a directory written by `sgq prepare`, read by Spark; a UserError, before
+    any batch, for an edge after `limit.latest` (specs/semantics.md §7)."""
     info = manifest(path)
     files = [os.path.join(path, rel) for rel in info["edges"]]
-    yield from parquet_batches(spark, files, grid, labels, path, keys=keys)
+    yield from parquet_batches(spark, files, grid, labels, path, keys=keys, limit=limit)
 
 
 def parquet_batches(
@@ -136,11 +140,12 @@ def parquet_batches(
     name: str,
     since: int | None = None,
     keys: tuple[str, ...] = (),
+    limit: TimeLimit = NO_LIMIT,
 ) -> Iterator[BatchInput]:
     """The batches of the edges in the Parquet `files` (columns of `sgq prepare`; the other
     columns are properties, typed by the column) from time `since` on (every one when
     None), in time order, with the properties `keys` as columns; `name` names the input in
-    errors."""
+    errors, which an edge after `limit.latest` is."""
     if not files:
         return
     read = spark.read.parquet(*files)
@@ -154,6 +159,11 @@ def parquet_batches(
     )
     if since is not None:
         table = table.filter(F.col("ts") >= since)
+    if limit.latest < INT64_MAX:
+        # (the files are sorted by time: their row groups' statistics skip all but the last)
+        late = table.filter(F.col("ts") > limit.latest).select("ts").limit(1).collect()
+        if late:
+            raise UserError(f"{name}: {limit.why(late[0]['ts'])}")
     listing = (
         table.groupBy(grid.batch_column("ts").alias("batch"), "label")
         .agg(

@@ -25,7 +25,7 @@ from ..base.errors import UserError
 from ..incremental.engine import check_properties
 from ..live import check_arguments as check_follow_arguments
 from ..parquet_input import MANIFEST, manifest
-from ..reorder import ordered
+from ..reorder import TimeLimit, ordered
 from ..sga.algebra import properties_read
 from ..stream_io import FileLines, guess_format, parse_columns, parse_lines
 from .common import window_overrides
@@ -203,7 +203,9 @@ def _batches(args, engine, spark, prepared: bool):
             raise UserError(
                 "--format and --columns do not apply to a directory prepared by sgq prepare"
             )
-        yield from prepared_batches(spark, args.input, engine.grid, engine.labels, engine.keys)
+        yield from prepared_batches(
+            spark, args.input, engine.grid, engine.labels, engine.keys, TimeLimit.of(engine.plan)
+        )
         return
     columns = parse_columns(args.columns) if args.columns else None
     fmt = args.format or guess_format(args.input)
@@ -222,7 +224,10 @@ def _batches(args, engine, spark, prepared: bool):
     with handle:
         lines = FileLines(handle, args.input)
         edges = ordered(
-            parse_lines(lines, fmt, columns, args.input, position=position), args.input, position
+            parse_lines(lines, fmt, columns, args.input, position=position),
+            args.input,
+            position,
+            limit=TimeLimit.of(engine.plan),
         )
         yield from driver_batches(
             spark, edges, engine.grid, engine.labels, args.input, position, engine.keys

@@ -57,3 +57,28 @@ def test_the_progress_line_of_every_batch(spark, tmp_path, capsys):
     lines = [line for line in err.splitlines() if line.startswith("batch ")]
     assert len(lines) == 3
     assert all(" edges, " in x and " closure rounds, " in x and "state " in x for x in lines)
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_an_edge_whose_window_ends_past_int64_is_a_message_on_either_route(spark, tmp_path, capsys):
+    # specs/semantics.md §7: the single-process engine's message, for an edge file (read on
+    # the driver, at its line) and for its prepared directory (read by Spark), before any batch
+    stream = tmp_path / "huge.csv"
+    stream.write_text("src,trg,label,ts\n1,2,a2q,10\n2,3,a2q,9223372036854775000\n")
+    assert main(["prepare", str(stream), "-o", str(tmp_path / "clean")]) == 0
+    capsys.readouterr()
+    why = "time 9223372036854775000 is after 9223372036854633599, the last time this program"
+    # (Spark names the prepared directory without the row: it finds the time by a filter)
+    for source, alone_at, spark_at in (
+        (stream, f"{stream}:3: ", f"{stream}:3: "),
+        (tmp_path / "clean", "clean:2: ", "clean: "),
+    ):
+        argv = ["run", str(Q6), "--window", "2d", "-i", str(source), "-o", str(tmp_path / "o")]
+        assert main(argv) == 2
+        alone = capsys.readouterr().err
+        assert alone_at + why in alone, alone
+        assert main([*argv, "--engine", "spark"]) == 2
+        err = capsys.readouterr().err
+        assert spark_at + why in err and "Traceback" not in err, err
+        assert "batch " not in err
