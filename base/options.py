@@ -110,7 +110,9 @@ class Tuning:
       their coverage off its inputs (operators/functional_join.py; False: keyed, always);
     - `deferred_widenings`: a keyed PATTERN whose rows only the engine's output reads joins
       new tuples only, not renewed ones, and widens each key when its emitted end comes up
-      (False: every renewal re-joins and widens at once; the coverage is the same).
+      (False: every renewal re-joins and widens at once; the coverage is the same);
+    - `intersections`: an output PATTERN joining two inputs on both of its variables runs on
+      its inputs' delta streams (operators/intersect.py; False: the hash join).
     """
 
     max_levels: int = 96
@@ -125,6 +127,7 @@ class Tuning:
     batched_joins: bool = True
     functional_joins: bool = True
     deferred_widenings: bool = True
+    intersections: bool = True
 
 
 def _tuning(value: Any) -> Tuning:

@@ -365,7 +365,7 @@ def peer_rows(result: dict) -> list[list[str]]:
 
 
 def _fmt_cpu_ratio(x: float) -> str:
-    """A same-run ratio of CPU seconds, two decimals below ten (the targets sit at 1x)."""
+    """A same-run ratio of CPU seconds, two decimals below ten (the targets sit at one)."""
     return f"{x:,.0f}x" if x >= 10 else f"{x:.2f}x"
 
 

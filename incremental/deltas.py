@@ -43,7 +43,17 @@ class DeltaView:
     """Feed results (rows `(src, trg, label, ts, exp, ...)`, e.g. engine `Result`s) and the
     engine's time frontier; get the delta events it makes final."""
 
-    __slots__ = ("open", "ends", "plus", "minus", "fplus", "fminus", "instants", "dropped")
+    __slots__ = (
+        "open",
+        "ends",
+        "plus",
+        "minus",
+        "fplus",
+        "fminus",
+        "instants",
+        "dropped",
+        "upstream",
+    )
 
     STATE_VERSION = 1
 
@@ -57,6 +67,9 @@ class DeltaView:
         # τ -> chunks (label, {src: targets}, plain) entering / leaving at τ
         self.fplus: dict[int, list] = {}
         self.fminus: dict[int, list] = {}
+        #: producers that write their events at release (operators/intersect.py): each
+        #: `release_into(view, frontier)` before the view releases its own
+        self.upstream: list = []
 
     def state(self) -> dict:
         """The checkpoint contract (incremental/stateful.py): open segments, their ends,
@@ -190,6 +203,12 @@ class DeltaView:
         self.open[key] = [start, until]
         self.ends.add(until, key)
 
+    def release_grouped(self, frontier) -> list[tuple]:
+        """The events at instants `< frontier` not released yet, grouped as `feed_grouped`
+        groups them (a view that native producers alone write: an intersection's side,
+        operators/intersect.py)."""
+        return self._release(frontier)
+
     def close(self) -> list[tuple]:
         """End of input: every remaining event, the '-' of every open key included."""
         return rows_of(self._release(math.inf))
@@ -199,6 +218,8 @@ class DeltaView:
         return self._release(math.inf)
 
     def _release(self, frontier) -> list[tuple]:
+        for producer in self.upstream:
+            producer.release_into(self, frontier)
         open_ = self.open
         for until, keys in self.ends.expired_buckets(frontier - 1):
             for key in keys:

@@ -38,9 +38,11 @@ from ..sga.algebra import (
     children,
     op_kind,
 )
+from .deltas import DeltaView
 from .operators.attribute import AttributeOp
 from .operators.bound_path import BoundPathOp
 from .operators.filter import FilterOp
+from .operators.intersect import IntersectOp
 from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp
@@ -68,8 +70,13 @@ def choose_path_operator(node, ctx):
 
 
 def choose_pattern_operator(node, ctx):
-    """PATTERN's physical operator: the timed join (operators/timed_pattern.py) when the node
-    has time conditions (specs/semantics.md §4b), else the hash join (operators/pattern.py)."""
+    """PATTERN's physical operator: the intersection of its inputs' delta streams (operators/
+    intersect.py) where the runtime found one (`intersections`), the timed join (operators/
+    timed_pattern.py) when the node has time conditions (specs/semantics.md §4b), else the hash
+    join (operators/pattern.py)."""
+    sides = ctx.intersection(node)
+    if sides is not None:
+        return IntersectOp(node, ctx, *sides)
     if node.time_conditions:
         return TimedPatternOp(node, ctx)
     return PatternOp(node, ctx)
@@ -135,6 +142,54 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
     return out
 
 
+def intersections(plan: Plan, nodes: list, direct: dict) -> dict:
+    """`{pattern: ((side, reversed), (side, reversed))}` for each PATTERN that may run as the
+    intersection of its inputs' delta streams (operators/intersect.py): a native output
+    (`direct`) joining two inputs on both of its head's variables, with no condition, whose
+    inputs are PATHs or PATTERNs (no time conditions, no simple path) that only it reads and
+    no output is; each input gets a DeltaView of its own, `reversed` when its variables are
+    the output key's swapped."""
+    readers: dict = {}
+    for node in nodes:
+        for child in children(node):
+            readers.setdefault(child, []).append(node)
+    outputs = set(plan.outputs)
+    found = {}
+    for node, (_label, reverse) in direct.items():
+        if type(node) is not Pattern or len(node.inputs) != 2 or node.conditions:
+            continue
+        if node.fixed() or any(node.times) or node.head[0] == node.head[1]:
+            continue
+        head = node.head
+        if any(set(binding) != set(head) for binding in node.bindings):
+            continue
+        first, second = node.inputs
+        if first == second or not all(_native_producer(inp) for inp in node.inputs):
+            continue
+        if any(readers.get(inp) != [node] or inp in outputs for inp in node.inputs):
+            continue
+        found[node] = tuple(
+            (DeltaView(), (binding != head) != reverse) for binding in node.bindings
+        )
+    return found
+
+
+def delta_intersections(plan: Plan) -> list[str]:
+    """The output labels of the PATTERNs an engine in delta mode runs as intersections of
+    their inputs' delta streams (`intersections`; `sgq explain` names them)."""
+    nodes = list(plan.nodes())
+    direct = _native_outputs(plan, nodes)
+    return sorted({direct[node][0] for node in intersections(plan, nodes, direct)})
+
+
+def _native_producer(node: Op) -> bool:
+    """Whether `node` gives native deltas when offered a sink: a PATH (not a simple one that
+    may conflict), a PATTERN without time conditions."""
+    if type(node) is Path:
+        return not (node.simple and not node.conflict_free)
+    return type(node) is Pattern and not node.time_conditions
+
+
 def _renamed(node: Op) -> Op:
     """The node under an output RENAME (a PATH writes its results under the RENAME's key)."""
     return node.input if isinstance(node, Rename) else node
@@ -161,6 +216,8 @@ class _Context:
         "_sinks",
         "_direct",
         "_outputs",
+        "_intersections",
+        "_sides",
     )
 
     def __init__(
@@ -172,7 +229,9 @@ class _Context:
         options: PlanOptions = PlanOptions(),
         outputs: frozenset = frozenset(),
         properties: bool = False,
+        found: dict | None = None,
     ) -> None:
+        """`found`: the PATTERNs that run as intersections (`intersections`)."""
         self.paths = paths
         self.properties = properties  # raw edges carry properties (specs/semantics.md §1)
         self._outputs = outputs
@@ -182,6 +241,20 @@ class _Context:
         self._sink = sink
         self._direct = direct or {}  # `_native_outputs`
         self._sinks = self._direct if sink is not None else {}
+        self._intersections = found or {}
+        # an intersection's input -> (its DeltaView, its key: the output's label, reversed?)
+        self._sides = {
+            inp: (view, (self._direct[node][0], reverse))
+            for node, sides in self._intersections.items()
+            for inp, (view, reverse) in zip(node.inputs, sides)
+        }
+
+    def intersection(self, node) -> tuple | None:
+        """`(sides, reversed)` of an intersection PATTERN (`intersections`), else None."""
+        sides = self._intersections.get(node)
+        if sides is None:
+            return None
+        return tuple(view for view, _r in sides), tuple(r for _v, r in sides)
 
     def fan_rows(self, node) -> bool:
         """Whether `node` may give its interval rows as fans (incremental/fan_rows.py): what
@@ -198,12 +271,18 @@ class _Context:
     def delta_sink(self, node):
         """The engine's DeltaView when `node` may give its results as native deltas (a delta-
         mode engine, `node` an output, or the input of an output RENAME, that no other
-        operator reads), else None."""
+        operator reads), an intersection's side for its inputs, else None."""
+        side = self._sides.get(node)
+        if side is not None:
+            return side[0]
         return self._sink if node in self._sinks else None
 
     def output_key(self, node) -> tuple[str, bool]:
         """`(label, reversed)`: how `node`'s results appear in the output (through a RENAME
-        when `delta_sink` says so)."""
+        when `delta_sink` says so; an intersection's input writes its output's keys)."""
+        side = self._sides.get(node)
+        if side is not None:
+            return side[1]
         return self._sinks.get(node, (node.label, False))
 
     def index_of(self, node) -> EdgeIndex:
@@ -236,7 +315,12 @@ class Dataflow:
         ids = {node: i for i, node in enumerate(nodes)}
         outputs = frozenset(plan.outputs)
         direct = _native_outputs(plan, nodes)
-        ctx = _Context(paths, ids, sink, direct, options, outputs, properties)
+        found = (
+            intersections(plan, nodes, direct)
+            if sink is not None and not paths and options.tuning.intersections
+            else {}
+        )
+        ctx = _Context(paths, ids, sink, direct, options, outputs, properties, found)
         self.nodes = nodes
         self.ops = []
         for node in nodes:
@@ -244,6 +328,11 @@ class Dataflow:
             if cls is None:
                 raise TypeError(f"no physical operator for {type(node).__name__}")
             self.ops.append(cls(node, ctx))
+        for node in found:  # (`_native_producer` says which inputs give native deltas)
+            for inp in node.inputs:
+                op = self.ops[ids[inp]]
+                if getattr(op, "native", None) is None and getattr(op, "sink", None) is None:
+                    raise AssertionError(f"{op_kind(inp)} gives no native deltas to intersect")
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
         self._settling = [op for op in self.ops if op.settles()]
         # outputs whose rows carry ends that are lower bounds, widened when they come up
@@ -300,9 +389,12 @@ class Dataflow:
         # will, and its instants go one round each without a check per instant
         outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
         self.spanning = all(
-            isinstance(op, (PathOp, PathClosureOp, PatternOp)) for op in outputs
+            isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs
         ) and all(op.spans() for op in self.ops)
-        self._pattern_spans = any(type(op) is PatternOp for op in outputs)
+        # (an intersection's inputs give native deltas as outputs do)
+        self._pattern_spans = any(
+            type(op) is PatternOp and (op in outputs or op.native is not None) for op in self.ops
+        )
 
     def _reads_by_paths_only(self, i: int) -> bool:
         """Whether node `i`'s output is read by PATHs only, through its shared index, and is

@@ -107,5 +107,12 @@ def run(args: argparse.Namespace) -> int:
             for name in REWRITES
         ]
         sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")
+        if options.tuning.intersections:
+            from ..incremental.runtime import delta_intersections
+
+            for label in delta_intersections(plan):
+                sys.stdout.write(
+                    f"intersection: {label} (with --emit deltas, of its inputs' delta streams)\n"
+                )
     sys.stdout.write(FORMATS[args.format](plan))
     return 0

@@ -170,3 +170,44 @@ class OperatorContext:
 
     def fan_rows(self, node):
         return False  # rows as tuples
+
+
+@st.composite
+def chunked_streams(draw, programs: list):
+    """`(text, chunks)`: one of `programs` under a random window and slide (also no multiple
+    of it), and a stream of up to 40 edges over labels a and b on five vertices, some of them
+    `-` edges of earlier ones, cut into up to five `push_batch` chunks."""
+    window = draw(st.integers(1, 12))
+    slide = draw(st.integers(1, window))
+    program = draw(st.sampled_from(programs))
+    deleting = draw(st.booleans())
+    n = draw(st.integers(1, 40))
+    edges, t, live = [], 0, []
+    for _ in range(n):
+        t += draw(st.integers(0, 3))
+        if deleting and live and draw(st.integers(0, 5)) == 0:
+            s, d, label = draw(st.sampled_from(live))
+            edges.append((s, d, label, t, "-"))
+            continue
+        s, d = draw(st.integers(0, 4)), draw(st.integers(0, 4))
+        label = draw(st.sampled_from("ab"))
+        edges.append((str(s), str(d), label, t, "+"))
+        live.append((str(s), str(d), label))
+    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, n - 1)), max_size=4))))
+    chunks = [edges[i:j] for i, j in zip([0, *cuts], [*cuts, n]) if edges[i:j]]
+    return f".window {window}\n.slide {slide}\n{program}", chunks
+
+
+def delta_events(query, chunks: list, deltas: bool) -> list:
+    """The delta events of `query` fed `chunks` (one `push_batch` each, the view fed after
+    each), in delta mode (`deltas`) or from interval rows."""
+    engine = query.engine(history=False, deltas=deltas)
+    view = engine.delta_view()
+    events: list = []
+    for chunk in chunks:
+        engine.push_batch(chunk)
+        events += view.feed(engine.drain_rows(), engine.time)
+    engine.close()
+    events += view.feed(engine.drain_rows(), engine.time)
+    events += view.close()
+    return events

@@ -11,6 +11,7 @@ from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from incremental_support import chunked_streams, delta_events
 from sgq.incremental.state import coalescer
 
 import sgq
@@ -26,17 +27,7 @@ PROGRAMS = [
 
 
 def _events(text: str, chunks: list, deltas: bool) -> list:
-    query = sgq.compile(text)
-    engine = query.engine(history=False, deltas=deltas)
-    view = engine.delta_view()
-    events: list = []
-    for chunk in chunks:
-        engine.push_batch(chunk)
-        events += view.feed(engine.drain_rows(), engine.time)
-    engine.close()
-    events += view.feed(engine.drain_rows(), engine.time)
-    events += view.close()
-    return events
+    return delta_events(sgq.compile(text), chunks, deltas)
 
 
 def test_an_end_inside_a_slide_bucket_is_released_when_the_next_batch_starts_after_it():
@@ -56,27 +47,8 @@ def test_an_end_inside_a_slide_bucket_is_released_when_the_next_batch_starts_aft
     assert _events(text, chunks, deltas=False) == want
 
 
-@st.composite
-def streams(draw):
-    window = draw(st.integers(1, 12))
-    slide = draw(st.integers(1, window))
-    program = draw(st.sampled_from(PROGRAMS))
-    deleting = draw(st.booleans())
-    n = draw(st.integers(1, 40))
-    edges, t, live = [], 0, []
-    for _ in range(n):
-        t += draw(st.integers(0, 3))
-        if deleting and live and draw(st.integers(0, 5)) == 0:
-            s, d, label = draw(st.sampled_from(live))
-            edges.append((s, d, label, t, "-"))
-            continue
-        s, d = draw(st.integers(0, 4)), draw(st.integers(0, 4))
-        label = draw(st.sampled_from("ab"))
-        edges.append((str(s), str(d), label, t, "+"))
-        live.append((str(s), str(d), label))
-    cuts = sorted(set(draw(st.lists(st.integers(1, max(1, n - 1)), max_size=4))))
-    chunks = [edges[i:j] for i, j in zip([0, *cuts], [*cuts, n]) if edges[i:j]]
-    return f".window {window}\n.slide {slide}\n{program}", chunks
+def streams():
+    return chunked_streams(PROGRAMS)
 
 
 @settings(max_examples=300, deadline=None)

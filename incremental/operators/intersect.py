@@ -1,0 +1,122 @@
+"""INTERSECT: a PATTERN that is the intersection of its two inputs, computed on their delta
+streams.
+
+`Answer(x, y) :- a+(x, y), [b/c](x, y).` joins two inputs on both variables: its snapshot at
+every instant is the intersection of theirs (snapshot reducibility, specs/semantics.md §3), so
+its output enters a key when the second input to hold it gets it and leaves it when the first
+one to lose it does. Where such a PATTERN is an output of an engine in delta mode and reads two
+inputs that no other operator reads (runtime `intersections`), each input writes its native
+deltas (or, after a deletion turned them into rows, its rows) into a DeltaView of its own, a
+*side*, as it would write the engine's output; this operator keeps which keys each side holds
+and, when the engine's view releases the instants before its frontier, releases both sides up
+to it and writes the keys that enter and leave the intersection there.
+
+A PATH read by a PATTERN otherwise gives rows, every widening of every pair, which the PATTERN
+indexes, joins and purges, though only the pairs the other input holds can join; through
+sides, the PATH keeps one closure of the window and reports only entries and exits (operators/
+path_closure.py, native deltas). Cost: O(1) per event of either side (set operations), plus
+the sides' own release (incremental/deltas.py); state: the keys each side holds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..deltas import DeltaView, Fans
+from .base import BuildContext, PhysicalOperator
+
+if TYPE_CHECKING:
+    from ...sga.algebra import Op
+
+
+class IntersectOp(PhysicalOperator):
+    __slots__ = ("sides", "reverse", "label", "held", "both")
+
+    STATE_VERSION = 1
+
+    def __init__(self, node: Op, ctx: BuildContext, sides: tuple, reverse: tuple) -> None:
+        """`sides`: the DeltaViews the two inputs write to (the runtime made them before the
+        inputs were built); `reverse[i]`: input i's variables are the head's swapped (its
+        keys are written swapped: the runtime's `output_key`)."""
+        super().__init__(node)
+        self.sides: tuple[DeltaView, DeltaView] = sides
+        self.reverse = reverse
+        self.label = node.label
+        self.held: tuple[set, set] = (set(), set())  # the keys each side holds
+        self.both: set = set()  # the keys of the output: held by both
+        view = ctx.delta_sink(node)
+        view.upstream.append(self)
+
+    def process(self, batches: list, now: int | None) -> list:
+        """Rows of an input whose native deltas were turned into rows (a deletion): to its
+        side, as the engine feeds its own view; nothing goes out as rows."""
+        label = self.label
+        for i, batch in enumerate(batches):
+            if batch:
+                if self.reverse[i]:
+                    rows = [(t, s, label, ts, exp) for s, t, ts, exp, _w in batch]
+                else:
+                    rows = [(s, t, label, ts, exp) for s, t, ts, exp, _w in batch]
+                self.sides[i].feed_grouped(rows, float("-inf"))
+        return []
+
+    def retract(self, batches: list, now: int) -> list:
+        """End records are rows of the side (DeltaView reads an end record by its interval)."""
+        return self.process(batches, now)
+
+    def spans(self) -> bool:
+        return True  # the rows' own instants are read, not the round's
+
+    def release_into(self, view: DeltaView, frontier: float) -> None:
+        """Release both sides up to `frontier` and write the intersection's events at those
+        instants into `view` (called by `view` before it releases its own)."""
+        events: dict = {}  # τ -> [(side, sign, keys), ...]
+        for i, side in enumerate(self.sides):
+            for tau, sign, keys in side.release_grouped(frontier):
+                events.setdefault(tau, []).append((i, sign, keys))
+        held, both = self.held, self.both
+        for tau in sorted(events):
+            # the leaving first: a key in both that one side loses at τ leaves (a side that
+            # loses a key and gets it again at τ never lost it: its view nets the two)
+            groups = events[tau]
+            leaving: list = []
+            for i, sign, keys in groups:
+                if sign == "-":
+                    keys = keys.keys() if isinstance(keys, Fans) else keys
+                    held[i].difference_update(keys)
+                    leaving += [k for k in keys if k in both]
+                    both.difference_update(leaving)
+            entering: list = []
+            for i, sign, keys in groups:
+                if sign == "+":
+                    keys = keys.keys() if isinstance(keys, Fans) else keys
+                    held[i].update(keys)
+                    other = held[1 - i]
+                    got = [k for k in keys if k in other and k not in both]
+                    both.update(got)
+                    entering += got
+            if entering:
+                view.enter(tau, entering)
+            if leaving:
+                view.leave(tau, leaving)
+
+    def size(self) -> int:
+        first, second = self.held
+        return len(first) + len(second)
+
+    def state(self) -> dict:
+        return {
+            "sides": [side.state() for side in self.sides],
+            "held": [sorted(keys) for keys in self.held],
+            "both": sorted(self.both),
+        }
+
+    def restore(self, state: dict) -> None:
+        for side, saved in zip(self.sides, state["sides"]):
+            side.restore(saved)
+        self.held = tuple(set(map(tuple, keys)) for keys in state["held"])
+        self.both = set(map(tuple, state["both"]))
+
+    def _check(self) -> None:
+        first, second = self.held
+        assert self.both == first & second, "INTERSECT: its output is not both sides' keys"
