@@ -256,6 +256,10 @@ class _Context:
             return None
         return tuple(view for view, _r in sides), tuple(r for _v, r in sides)
 
+    def intersection_side(self, node) -> bool:
+        """Whether `node` is an input of an intersection (it writes to a side)."""
+        return node in self._sides
+
     def fan_rows(self, node) -> bool:
         """Whether `node` may give its interval rows as fans (incremental/fan_rows.py): what
         it emits reaches the engine's output only (`_native_outputs`), where fans are

@@ -44,6 +44,8 @@ class BuildContext(Protocol):
 
     def fan_rows(self, node: Op) -> bool: ...
 
+    def intersection_side(self, node: Op) -> bool: ...
+
 
 def sgts(batches: list):
     """Every sgt of every port of `batches`, in port order (a port may have None)."""

@@ -33,6 +33,9 @@ class _Inputs:
     def fan_rows(self, node) -> bool:
         return self.output_only
 
+    def intersection_side(self, node) -> bool:
+        return False  # (S-PATH is no PATTERN)
+
     def index_of(self, node):
         for n, index in zip(self.nodes, self.indexes):
             if n is node:

@@ -79,7 +79,11 @@ class PatternOp(ProbingJoin):
                 self.indexes,
                 self.native is None and ctx.fan_rows(node),
             )
-            if tuning.functional_joins and self.batched and not self.paths
+            if tuning.functional_joins
+            and self.batched
+            and not self.paths
+            # (an intersection's input joins keyed: the functional join takes no spans)
+            and not ctx.intersection_side(node)
             else None
         )
         if (

@@ -171,6 +171,9 @@ class OperatorContext:
     def fan_rows(self, node):
         return False  # rows as tuples
 
+    def intersection_side(self, node):
+        return False  # no intersection
+
 
 @st.composite
 def chunked_streams(draw, programs: list):
