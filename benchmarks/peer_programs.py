@@ -14,6 +14,7 @@ included), as its own figures are.
 
 from __future__ import annotations
 
+import csv
 import gzip
 import json
 import os
@@ -70,8 +71,8 @@ def check_program(program: str | None) -> str:
 
 
 def integer_stream(stream: Path, cache: Path) -> tuple[Path, dict[str, int]]:
-    """`stream` (a CSV stream `src,trg,label,ts`, gzipped or not) as the peers' integer lines, written
-    once into `cache`; with the label codes used."""
+    """`stream` (a CSV stream `src,trg,label,ts` and maybe property columns, gzipped or not)
+    as the peers' integer lines, written once into `cache`; with the label codes used."""
     name = stream.name.removesuffix(".gz").removesuffix(".csv")
     out = cache / f"peer-{name}.txt"
     codes_file = cache / f"peer-{name}.labels.json"
@@ -82,12 +83,16 @@ def integer_stream(stream: Path, cache: Path) -> tuple[Path, dict[str, int]]:
     labels: dict[str, int] = {}
     opener = gzip.open if stream.suffix == ".gz" else open
     tmp = out.with_suffix(".tmp")
-    with opener(stream, "rt", encoding="utf-8") as src, open(tmp, "w", encoding="utf-8") as dst:
-        header = src.readline().strip().split(",")
-        if header != ["src", "trg", "label", "ts"]:
+    with (
+        opener(stream, "rt", encoding="utf-8", newline="") as src,
+        open(tmp, "w", encoding="utf-8") as dst,
+    ):
+        rows = csv.reader(src)
+        header = next(rows, [])
+        if header[:4] != ["src", "trg", "label", "ts"]:
             raise UserError(f"{stream}: expected the columns src,trg,label,ts, got {header}")
-        for line in src:
-            s, t, label, ts = line.rstrip("\n").split(",")
+        # (the columns after them are the edges' properties, which the peers do not read)
+        for s, t, label, ts, *_properties in rows:
             a = vertices.setdefault(s, len(vertices))
             b = vertices.setdefault(t, len(vertices))
             c = labels.setdefault(label, len(labels))

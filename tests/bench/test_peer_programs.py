@@ -186,3 +186,14 @@ def test_peers_without_a_shared_path_query_to_run_is_a_message(tmp_path):
         "only the path queries of the shared and real streams" in proc.stderr
         and "Traceback" not in proc.stderr
     )
+
+
+def test_property_columns_are_left_out_of_the_integer_stream(tmp_path):
+    # a real dataset's stream carries its edges' properties after src,trg,label,ts
+    path = tmp_path / "real-hospital.csv"
+    path.write_text(
+        'src,trg,label,ts,src_group,trg_group\np1,n1,pat,60,PAT,"N,1"\nn1,p1,nur,120,,\n'
+    )
+    data, codes = peer_programs.integer_stream(path, tmp_path / "cache")
+    assert codes == {"pat": 0, "nur": 1}
+    assert data.read_text().splitlines() == ["0 1 0 60", "1 0 1 120"]
