@@ -101,7 +101,7 @@ def read_stream(path: str, labels: set) -> tuple[list[Edge], int, int | None, in
         if first is None:
             first = last
         if edge[2] in labels:
-            edges.append(edge)
+            edges.append(edge[:5])  # (the edge's properties, if any, are not read)
     return edges, count, first, last
 
 

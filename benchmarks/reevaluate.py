@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from sgq.base.errors import UserError
-from sgq.datalog.ast import Anon, Atom, Comparison, Const, Rule, Var
+from sgq.datalog.ast import Anon, Atom, Comparison, Const, Rule, Var, regex_prop_labels
 from sgq.datalog.checked import CheckedProgram
 
 from .reeval_paths import (
@@ -62,6 +62,10 @@ def refuse_unsupported(checked: CheckedProgram) -> None:
                 raise UserError("the re-evaluation baseline evaluates no simple paths")
             if lit.time not in (None, "_"):
                 raise UserError("the re-evaluation baseline evaluates no time variables")
+            tested = lit.props if isinstance(lit, Atom) else regex_prop_labels(literal_regex(lit))
+            if tested:
+                # (the columns after `ts` are left unread: reeval_window.read_stream)
+                raise UserError("the re-evaluation baseline evaluates no edge properties")
 
 
 def reverse(relation: Relation) -> dict[str, list]:

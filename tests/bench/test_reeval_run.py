@@ -170,7 +170,32 @@ def test_what_the_baseline_does_not_evaluate_is_a_message():
     from sgq.base.errors import UserError
     from sgq.benchmarks.reevaluate import Reevaluation
 
-    for text in ("A(x, y) :- simple [a*](x, y).", "A(x, z) :- a(x, y)@t, b(y, z)@u, t < u."):
+    for text in (
+        "A(x, y) :- simple [a*](x, y).",
+        "A(x, z) :- a(x, y)@t, b(y, z)@u, t < u.",
+        "A(x, y) :- a(x, y){k: 1}.",
+        "A(x, y) :- [a{k < 2}+](x, y).",
+    ):
         checked = sgq.compile(text=".window 5\n.output A\n" + text).checked
         with pytest.raises(UserError, match="re-evaluation baseline"):
             Reevaluation(checked)
+
+
+def test_property_columns_are_left_unread(tmp_path):
+    """A stream with property columns after `ts` (what `sgq data get` writes) gives the same
+    slide ends as the same stream without them, on the plain and the quoted route."""
+    program = sgq.compile(text=".window 10\n.slide 5\nAnswer(x, y) :- a+(x, y).").checked
+    plain, props, quoted = (tmp_path / f"{n}.csv" for n in ("plain", "props", "quoted"))
+    plain.write_text("src,trg,label,ts\n1,2,a,0\n2,3,a,6\n")
+    props.write_text("src,trg,label,ts,k\n1,2,a,0,7\n2,3,a,6,\n")
+    quoted.write_text('src,trg,label,ts,k\n1,2,a,0,"x,y"\n2,3,a,6,\n')
+    seen = []
+    for stream in (plain, props, quoted):
+        got: dict = {}
+
+        def keep(tau, outputs, got=got):
+            got[tau] = pairs(outputs["Answer"])
+
+        reeval_run.run(program, str(stream), on_slide=keep)
+        seen.append(got)
+    assert seen[0] == seen[1] == seen[2] and seen[0][9] == {("1", "2"), ("2", "3"), ("1", "3")}
