@@ -30,28 +30,22 @@ from pathlib import Path
 
 from sgq.base.errors import UserError
 
+from .peer_programs import QUERIES as PEER_QUERIES
 from .peer_programs import follow_child
 from .workloads import Workload
 
-#: workload -> (the program's query name, the query's labels bound to a, b, c)
+#: the path queries by the C++ peers' query number (peer_programs.QUERIES): Q1 `a*`, Q2
+#: `a/b*`, RPQ8 `a*/b*`, RPQ10 `(a|b|c)*`
+_PATH_QUERIES = {1: "Q1", 3: "Q2", 8: "RPQ8", 10: "RPQ10"}
+
+#: workload -> (the program's query name, the query's labels bound to a, b, c): the peers'
+#: path queries, and the joins Q5 and Q6 of the shared streams
 QUERIES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "shared-snb-q1": ("Q1", ("knows",)),
-    "shared-snb-q2": ("Q2", ("likes", "replyOf")),
-    "shared-snb-rpq8": ("RPQ8", ("hasCreator", "knows")),
-    "shared-snb-rpq10": ("RPQ10", ("knows", "replyOf", "hasCreator")),
+    **{name: (_PATH_QUERIES[number], labels) for name, (number, labels) in PEER_QUERIES.items()},
     "shared-snb-q5": ("Q5", ("knows", "hasCreator", "replyOf")),
     "shared-snb-q6": ("Q6", ("knows", "likes", "hasCreator")),
-    "shared-so-q1": ("Q1", ("a2q",)),
-    "shared-so-q2": ("Q2", ("a2q", "c2a")),
-    "shared-so-rpq8": ("RPQ8", ("a2q", "c2a")),
-    "shared-so-rpq10": ("RPQ10", ("a2q", "c2a", "c2q")),
     "shared-so-q5": ("Q5", ("a2q", "c2a", "c2q")),
     "shared-so-q6": ("Q6", ("a2q", "c2a", "c2q")),
-    "real-collegemsg-q1": ("Q1", ("msg",)),
-    "real-hospital-q2": ("Q2", ("pat", "nur")),
-    "real-high-school-q1": ("Q1", ("contact",)),
-    "real-primary-school-q1": ("Q1", ("contact",)),
-    "real-flights-q1": ("Q1", ("flight",)),
 }
 
 

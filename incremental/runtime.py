@@ -123,10 +123,7 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
     """`{node: (output label, reversed)}` for the nodes whose results may go straight to the
     output as deltas: an output no operator reads, or the input of such an output's RENAME
     when only that RENAME reads it."""
-    readers: dict = {}
-    for node in nodes:
-        for child in children(node):
-            readers.setdefault(child, []).append(node)
+    readers = _readers(nodes)
     outputs = set(plan.outputs)
     out = {}
     for root in plan.outputs:
@@ -143,16 +140,12 @@ def _native_outputs(plan: Plan, nodes: list) -> dict:
 
 
 def intersections(plan: Plan, nodes: list, direct: dict) -> dict:
-    """`{pattern: ((side, reversed), (side, reversed))}` for each PATTERN that may run as the
-    intersection of its inputs' delta streams (operators/intersect.py): a native output
-    (`direct`) joining two inputs on both of its head's variables, with no condition, whose
-    inputs are PATHs or PATTERNs (no time conditions, no simple path) that only it reads and
-    no output is; each input gets a DeltaView of its own, `reversed` when its variables are
-    the output key's swapped."""
-    readers: dict = {}
-    for node in nodes:
-        for child in children(node):
-            readers.setdefault(child, []).append(node)
+    """`{pattern: (reversed, reversed)}` for each PATTERN that may run as the intersection of
+    its inputs' delta streams (operators/intersect.py): a native output (`direct`) joining two
+    inputs on both of its head's variables, with no condition, whose inputs are PATHs or
+    PATTERNs (no time conditions, no simple path) that only it reads and no output is;
+    `reversed` for an input whose variables are the output key's swapped."""
+    readers = _readers(nodes)
     outputs = set(plan.outputs)
     found = {}
     for node, (_label, reverse) in direct.items():
@@ -168,10 +161,17 @@ def intersections(plan: Plan, nodes: list, direct: dict) -> dict:
             continue
         if any(readers.get(inp) != [node] or inp in outputs for inp in node.inputs):
             continue
-        found[node] = tuple(
-            (DeltaView(), (binding != head) != reverse) for binding in node.bindings
-        )
+        found[node] = tuple((binding != head) != reverse for binding in node.bindings)
     return found
+
+
+def _readers(nodes: list) -> dict:
+    """`{node: [the nodes that read it, ...]}`."""
+    readers: dict = {}
+    for node in nodes:
+        for child in children(node):
+            readers.setdefault(child, []).append(node)
+    return readers
 
 
 def delta_intersections(plan: Plan) -> list[str]:
@@ -242,19 +242,20 @@ class _Context:
         self._direct = direct or {}  # `_native_outputs`
         self._sinks = self._direct if sink is not None else {}
         self._intersections = found or {}
-        # an intersection's input -> (its DeltaView, its key: the output's label, reversed?)
+        # an intersection's input -> (its side: a DeltaView of its own, its key: the output's
+        # label, reversed?)
         self._sides = {
-            inp: (view, (self._direct[node][0], reverse))
-            for node, sides in self._intersections.items()
-            for inp, (view, reverse) in zip(node.inputs, sides)
+            inp: (DeltaView(), (self._direct[node][0], reverse))
+            for node, reverses in self._intersections.items()
+            for inp, reverse in zip(node.inputs, reverses)
         }
 
     def intersection(self, node) -> tuple | None:
         """`(sides, reversed)` of an intersection PATTERN (`intersections`), else None."""
-        sides = self._intersections.get(node)
-        if sides is None:
+        reverses = self._intersections.get(node)
+        if reverses is None:
             return None
-        return tuple(view for view, _r in sides), tuple(r for _v, r in sides)
+        return tuple(self._sides[inp][0] for inp in node.inputs), reverses
 
     def intersection_side(self, node) -> bool:
         """Whether `node` is an input of an intersection (it writes to a side)."""

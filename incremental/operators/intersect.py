@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
 
 class IntersectOp(PhysicalOperator):
-    __slots__ = ("sides", "reverse", "label", "held", "both")
+    __slots__ = ("sides", "reverse", "label", "held")
 
-    STATE_VERSION = 1
+    STATE_VERSION = 2  # the keys each side holds (the output's: those both hold)
 
     def __init__(self, node: Op, ctx: BuildContext, sides: tuple, reverse: tuple) -> None:
         """`sides`: the DeltaViews the two inputs write to (the runtime made them before the
@@ -42,8 +42,8 @@ class IntersectOp(PhysicalOperator):
         self.sides: tuple[DeltaView, DeltaView] = sides
         self.reverse = reverse
         self.label = node.label
-        self.held: tuple[set, set] = (set(), set())  # the keys each side holds
-        self.both: set = set()  # the keys of the output: held by both
+        # the keys each side holds; the output's are those both hold
+        self.held: tuple[set, set] = (set(), set())
         view = ctx.delta_sink(node)
         view.upstream.append(self)
 
@@ -74,27 +74,26 @@ class IntersectOp(PhysicalOperator):
         for i, side in enumerate(self.sides):
             for tau, sign, keys in side.release_grouped(frontier):
                 events.setdefault(tau, []).append((i, sign, keys))
-        held, both = self.held, self.both
+        held = self.held
         for tau in sorted(events):
-            # the leaving first: a key in both that one side loses at τ leaves (a side that
-            # loses a key and gets it again at τ never lost it: its view nets the two)
+            # the losses first: a key both sides held that one of them loses at τ leaves (a
+            # side that loses a key and gets it again at τ never lost it: its view nets the
+            # two); then the gains: a key the other side holds enters
             groups = events[tau]
             leaving: list = []
             for i, sign, keys in groups:
                 if sign == "-":
                     keys = keys.keys() if isinstance(keys, Fans) else keys
-                    held[i].difference_update(keys)
-                    leaving += [k for k in keys if k in both]
-                    both.difference_update(leaving)
+                    mine, other = held[i], held[1 - i]
+                    leaving += [k for k in keys if k in mine and k in other]
+                    mine.difference_update(keys)
             entering: list = []
             for i, sign, keys in groups:
                 if sign == "+":
                     keys = keys.keys() if isinstance(keys, Fans) else keys
-                    held[i].update(keys)
-                    other = held[1 - i]
-                    got = [k for k in keys if k in other and k not in both]
-                    both.update(got)
-                    entering += got
+                    mine, other = held[i], held[1 - i]
+                    entering += [k for k in keys if k in other and k not in mine]
+                    mine.update(keys)
             if entering:
                 view.enter(tau, entering)
             if leaving:
@@ -108,15 +107,9 @@ class IntersectOp(PhysicalOperator):
         return {
             "sides": [side.state() for side in self.sides],
             "held": [sorted(keys) for keys in self.held],
-            "both": sorted(self.both),
         }
 
     def restore(self, state: dict) -> None:
         for side, saved in zip(self.sides, state["sides"]):
             side.restore(saved)
         self.held = tuple(set(map(tuple, keys)) for keys in state["held"])
-        self.both = set(map(tuple, state["both"]))
-
-    def _check(self) -> None:
-        first, second = self.held
-        assert self.both == first & second, "INTERSECT: its output is not both sides' keys"
