@@ -56,13 +56,14 @@ def print_partial(result: dict) -> None:
     print(json.dumps(dict(result, partial=True)), flush=True)
 
 
-def _groups(path: str):
-    """(first t, edges) in the groups `sgq run` hands to the engine (several instants each)."""
+def _groups(path: str, properties: bool):
+    """(first t, edges) in the groups `sgq run` hands to the engine (several instants each);
+    `properties`: the edges carry their properties."""
     from sgq.evaluation import block_batches
     from sgq.reorder import ordered_blocks
     from sgq.stream_io import read_blocks
 
-    edge_lists = ordered_blocks(read_blocks(path), path, [0])
+    edge_lists = ordered_blocks(read_blocks(path, properties=properties), path, [0])
     for batch in block_batches(edge_lists, per_instant=False):
         yield batch[0][3], batch
 
@@ -99,8 +100,9 @@ def run_engine(
     from sgq.incremental.deltas import DELTA_FIELDS
 
     from sgq.api import compile as compile_query
+    from sgq.evaluation import properties_kept
     from sgq.sampling import sample_input
-    from sgq.stream_io import ResultWriter
+    from sgq.stream_io import ResultWriter, file_head
 
     with open(query_path, encoding="utf-8") as handle:
         text = handle.read()
@@ -124,7 +126,9 @@ def run_engine(
     )
     plan_cpu = time.process_time() - plan_cpu
     optimized = query.optimized is not None and query.optimized.chosen is not query.optimized.today
-    engine = query.engine(history=False, deltas=workload.stream is not None)
+    # the input's properties as `sgq run` hands them over (only where the engine needs them)
+    properties = properties_kept(query, file_head(stream))
+    engine = query.engine(history=False, deltas=workload.stream is not None, properties=properties)
     sink = view = writer = None
     if workload.stream is not None:
         sink = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
@@ -146,7 +150,8 @@ def run_engine(
     next_partial = start + PARTIAL_EVERY
     # on a shared stream the edges go in as `sgq run` gives them (groups of instants): the
     # figures are then those of the command a user runs; else one batch per instant
-    for t, batch in _groups(stream) if writer is not None else _batches(stream):
+    groups = _groups(stream, properties is not None) if writer is not None else _batches(stream)
+    for t, batch in groups:
         s = t // workload.slide
         if full_from is None:
             full_from = _full_window_slide(workload, t)

@@ -16,8 +16,21 @@ from operator import itemgetter
 from .base.errors import UserError
 from .incremental.engine import Engine
 from .reorder import TimeLimit
+from .sga.algebra import properties_read
+from .stream_io import InputHead
 
 BATCH_EDGES = 4096  # at most this many edges of one timestamp per engine batch
+
+
+def properties_kept(query, head: InputHead) -> tuple[str, ...] | None:
+    """The property names an engine of `query` over an input with this head is given (None:
+    its edges are read without them). An edge's properties are part of its identity only for
+    what a rule tests and for which identities a `-` edge ends (incremental/operators/
+    property_scan.py): with neither (no rule reads one, no op column), an edge is its `(src,
+    trg, label)`, the engine runs on plain WSCANs, and the reader types no property."""
+    if head.names is None or not (head.deletes or properties_read(query.plan)):
+        return None
+    return head.names
 
 
 def batches(edges: Iterable, per_instant: bool) -> Iterator[list]:

@@ -10,8 +10,8 @@ within int64 (`time_of`). specs/semantics.md §7 says what is refused and why.
 The header's other columns, and a JSON record's other fields, are the edge's properties
 (specs/semantics.md §1; values typed by sgq/property_values.py): the edges of such an input
 have a sixth field, the dict of the properties present. The names are known once the header
-(the first JSON record) is read: `file_properties` and `peek_properties` read them from the
-head of an input before its engine is built.
+(the first JSON record) is read: `file_head` and `peek_head` read them, and whether the input
+has an op column, from the head of an input before its engine is built.
 
 A malformed line raises `StreamError` naming the file, the line and the reason, the input text
 it quotes shown by `shown` (control characters escaped, long text cut); with
@@ -29,7 +29,7 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from .base.errors import UserError
 from .edge_blocks import INT64_MAX, INT64_MIN, EdgeBlock, edge_blocks
@@ -420,7 +420,17 @@ class DelimitedParser:
     lines one at a time; sgq/edge_blocks.py reads a finished file's plain chunks whole with
     the same state, and hands the others to `lines`."""
 
-    __slots__ = ("delimiter", "order", "at", "first", "filename", "on_error", "names", "props")
+    __slots__ = (
+        "delimiter",
+        "order",
+        "at",
+        "first",
+        "filename",
+        "on_error",
+        "names",
+        "props",
+        "keep",
+    )
 
     def __init__(
         self,
@@ -428,8 +438,13 @@ class DelimitedParser:
         columns: tuple[str, ...] | None,
         filename: str,
         on_error: Callable[[StreamError, str], None] | None,
+        properties: bool = True,
     ) -> None:
+        """`properties`: read the property columns (False: every edge has four or five
+        fields, as if the input had none; they are never refused, so the edges and errors
+        are the same)."""
         self.delimiter = delimiter
+        self.keep = properties
         self.order = columns
         self.at: tuple | None = None  # positions of src, trg, label, ts, op (None: no op)
         self.first = True  # the first line (blank, comment and bad lines aside) is still to come
@@ -447,9 +462,14 @@ class DelimitedParser:
             return False
         if self.at is None:
             self.at = positions(self.order)
-            self.names = property_names(self.order)
-            self.props = property_positions(self.order)
+            if self.keep:
+                self.names = property_names(self.order)
+                self.props = property_positions(self.order)
         return True
+
+    def deletes(self) -> bool:
+        """Whether a `-` edge can come: the input has an op column (known once `settled`)."""
+        return self.at is None or self.at[4] is not None
 
     def edge_reader(self) -> Callable[[list[str], tuple, str, int], tuple]:
         """What makes a settled line's edge of its fields: `_edge_at`, or for an input with
@@ -604,6 +624,10 @@ class JsonLinesParser:
     def settled(self) -> bool:
         """Whether the property names are known (the first good record read)."""
         return not self.first
+
+    def deletes(self) -> bool:
+        """Whether a `-` edge can come: any record may have an op."""
+        return True
 
     def lines(
         self, lines: Iterable[str], position: list[int] | None = None, start: int = 0
@@ -806,8 +830,11 @@ def read_blocks(
     fmt: str | None = None,
     columns: str | Iterable[str] | None = None,
     on_error: Callable[[StreamError, str], None] | None = None,
+    *,
+    properties: bool = True,
 ) -> Iterator[EdgeBlock]:
-    """`read_edges` of a file (not stdin), in blocks of edges (sgq/edge_blocks.py)."""
+    """`read_edges` of a file (not stdin), in blocks of edges (sgq/edge_blocks.py);
+    `properties`: read a CSV/TSV file's property columns (DelimitedParser)."""
     cols = parse_columns(columns) if columns is not None else None
     path = os.fspath(path)
     fmt = fmt or guess_format(path)
@@ -819,12 +846,15 @@ def read_blocks(
 
         with gzip.open(path, "rb") as handle:
             try:
-                yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+                yield from parse_blocks(
+                    FileLines(handle, path), fmt, cols, path, on_error, properties=properties
+                )
             except StreamError as exc:
                 raise blamed(path, exc) from None
         return
     with open(path, "rb") as handle:
-        yield from parse_blocks(FileLines(handle, path), fmt, cols, path, on_error)
+        lines = FileLines(handle, path)
+        yield from parse_blocks(lines, fmt, cols, path, on_error, properties=properties)
 
 
 def _check_file(path: str) -> None:
@@ -835,13 +865,28 @@ def _check_file(path: str) -> None:
         raise UserError(f"input '{path}' is a directory, not an edge file")
 
 
+class InputHead(NamedTuple):
+    """What the head of an input says before its engine is built: its property names (None:
+    it has none) and whether a `-` edge can come (`deletes`: it has an op column; any JSON
+    record may have an op)."""
+
+    names: tuple[str, ...] | None
+    deletes: bool
+
+
 def file_properties(
     path: str | os.PathLike, fmt: str | None = None, columns: str | Iterable[str] | None = None
 ) -> tuple[str, ...] | None:
-    """The property names of an edge file (None: it has none), read from its head: what
-    `peek_properties` finds. A header that cannot be read is its UnreadableInput (`blamed`
-    on the damage of a damaged .gz); a read that fails is left to the reader that reads the
-    file whole, which says so where it happens."""
+    """The property names of an edge file (None: it has none): `file_head`'s."""
+    return file_head(path, fmt, columns).names
+
+
+def file_head(
+    path: str | os.PathLike, fmt: str | None = None, columns: str | Iterable[str] | None = None
+) -> InputHead:
+    """The head of an edge file: what `peek_head` finds. A header that cannot be read is its
+    UnreadableInput (`blamed` on the damage of a damaged .gz); a read that fails is left to
+    the reader that reads the file whole, which says so where it happens."""
     import gzip
 
     path = os.fspath(path)
@@ -850,21 +895,21 @@ def file_properties(
     fmt = fmt or guess_format(path)
     try:
         with (gzip.open if path.endswith(".gz") else open)(path, "rb") as handle:
-            names, _ = peek_properties(decoded_lines(handle, path), fmt, cols, path)
+            head, _ = peek_head(decoded_lines(handle, path), fmt, cols, path)
     except (OSError, DamagedInput):
-        return None
+        return InputHead(None, True)
     except StreamError as exc:  # in a damaged .gz, the damage's doing: said so
         raise blamed(path, exc) from None
-    return names
+    return head
 
 
-def peek_properties(
+def peek_head(
     lines: Iterator[str], fmt: str, cols: tuple[str, ...] | None, name: str
-) -> tuple[tuple[str, ...] | None, Iterator[str]]:
-    """The property names of an input whose `lines` these are (None: it has none), and its
-    lines again, the first ones read included: its lines are read up to its header or its
-    first good line (for JSON Lines, its first good record), where its reader fixes them.
-    Bad lines on the way are left to the reader that reads the input."""
+) -> tuple[InputHead, Iterator[str]]:
+    """The head of an input whose `lines` these are, and its lines again, the first ones read
+    included: its lines are read up to its header or its first good line (for JSON Lines,
+    its first good record), where its reader fixes its columns. Bad lines on the way are
+    left to the reader that reads the input."""
     parser = parser_of(fmt, cols, name, lambda exc, line: None)
     taken: list[str] = []
 
@@ -877,7 +922,7 @@ def peek_properties(
 
     for _ in parser.lines(head()):
         break
-    return parser.names, itertools.chain(taken, lines)
+    return InputHead(parser.names, parser.deletes()), itertools.chain(taken, lines)
 
 
 def blamed(path: str, exc: StreamError) -> StreamError:
@@ -915,6 +960,7 @@ def parse_lines(
     start: int = 0,
     *,
     names: tuple[str, ...] | None = None,
+    properties: bool = True,
 ) -> Iterator[Edge]:
     """Edges of text lines already read (see read_edges for the format); `position[0]` is
     kept at the current line number, for errors found later (out-of-order times). `start`:
@@ -922,10 +968,12 @@ def parse_lines(
     `TICK` among the lines is passed through as it is (a source saying it waits for more).
     The lines of a finished file (FileLines) are read a chunk at a time (`parse_blocks`).
     `names`: the property names of a JSON Lines input whose first record is not among the
-    lines (a reader resuming inside it)."""
+    lines (a reader resuming inside it); `properties`: read a CSV/TSV input's property
+    columns (DelimitedParser)."""
     if isinstance(lines, FileLines):
-        return _flat(parse_blocks(lines, fmt, cols, name, on_error, start), position)
-    parser = parser_of(fmt, cols, name, on_error)
+        blocks = parse_blocks(lines, fmt, cols, name, on_error, start, properties=properties)
+        return _flat(blocks, position)
+    parser = parser_of(fmt, cols, name, on_error, properties)
     if names is not None and type(parser) is JsonLinesParser:
         parser.names, parser.first = names, False
     return parser.lines(lines, position, start)
@@ -936,11 +984,13 @@ def parser_of(
     cols: tuple[str, ...] | None,
     name: str,
     on_error: Callable[[StreamError, str], None] | None = None,
+    properties: bool = True,
 ) -> DelimitedParser | JsonLinesParser:
-    """The reader state of one input of format `fmt` (csv, tsv, jsonl)."""
+    """The reader state of one input of format `fmt` (csv, tsv, jsonl); `properties`: see
+    DelimitedParser (a JSON record's properties are always read)."""
     if fmt == "jsonl":
         return JsonLinesParser(cols, name, on_error)
-    return DelimitedParser("\t" if fmt == "tsv" else ",", cols, name, on_error)
+    return DelimitedParser("\t" if fmt == "tsv" else ",", cols, name, on_error, properties)
 
 
 def parse_blocks(
@@ -950,10 +1000,12 @@ def parse_blocks(
     name: str,
     on_error: Callable[[StreamError, str], None] | None = None,
     start: int = 0,
+    *,
+    properties: bool = True,
 ) -> Iterator[EdgeBlock]:
     """The edges of a finished file in blocks (sgq/edge_blocks.py): what `parse_lines` reads,
     a chunk of lines at a time."""
-    parser = parser_of(fmt, cols, name, on_error)
+    parser = parser_of(fmt, cols, name, on_error, properties)
     plain = parser if type(parser) is DelimitedParser else None
     return edge_blocks(lines.chunks(), parser.lines, plain, start)
 

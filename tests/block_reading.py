@@ -20,15 +20,23 @@ class Pieces(io.BytesIO):
         return super().read1(self.piece)
 
 
-def read_all(lines, fmt: str, columns, skip: bool, form: Callable = lambda edge: edge):
+def read_all(
+    lines,
+    fmt: str,
+    columns,
+    skip: bool,
+    form: Callable = lambda edge: edge,
+    properties: bool = True,
+):
     """(edges, as `form` shows them, with their lines; bad lines reported; the error that
-    stopped the input)."""
+    stopped the input). `properties`: read the property columns."""
     position = [0]
     bad: list = []
     got: list = []
     on_error = (lambda exc, line: bad.append((str(exc), line))) if skip else None
+    read = parse_lines(lines, fmt, columns, "in", on_error, position, properties=properties)
     try:
-        for edge in parse_lines(lines, fmt, columns, "in", on_error, position):
+        for edge in read:
             got.append((form(edge), position[0]))
     except StreamError as exc:
         return got, bad, str(exc)

@@ -26,7 +26,7 @@ from ..api import Query
 from ..base.durable import text_digest
 from ..base.errors import UserError
 from ..checkpoint import DEFAULT_EVERY, Checkpoints, edge_digest
-from ..evaluation import batches, block_batches
+from ..evaluation import batches, block_batches, properties_kept
 from ..live import check_arguments as check_follow_arguments
 from ..live import follow_input, follow_properties
 from ..parquet_input import manifest, prepared_properties, read_prepared
@@ -34,15 +34,16 @@ from ..reorder import ordered, ordered_blocks
 from ..run_job import RunJob, output_format
 from ..stream_io import (
     FileLines,
+    InputHead,
     StreamError,
     blamed,
     decoded_lines,
-    file_properties,
+    file_head,
     guess_format,
     parse_blocks,
     parse_columns,
     parse_lines,
-    peek_properties,
+    peek_head,
 )
 from . import run_spark
 from .common import (
@@ -191,9 +192,16 @@ class _Source:
     what the progress bar needs (`done()` of `total`: bytes, or rows of a directory)."""
 
     def __init__(
-        self, args: argparse.Namespace, columns, position: list[int], on_error, stdin=None
+        self,
+        args: argparse.Namespace,
+        columns,
+        position: list[int],
+        on_error,
+        stdin=None,
+        properties: bool = True,
     ) -> None:
-        """`stdin`: the lines of stdin, where some were read already (`peek_properties`)."""
+        """`stdin`: the lines of stdin, where some were read already (`peek_head`);
+        `properties`: read a CSV/TSV input's property columns."""
         self.handle = None
         self.total: int | None = None
         self._counter: FileLines | None = None
@@ -236,10 +244,18 @@ class _Source:
             lines = self._counter = FileLines(self.handle, args.input)
         fmt = args.format or guess_format(args.input)
         self.edges = parse_lines(
-            lines, fmt, columns, self.name, on_error=on_error, position=position
+            lines,
+            fmt,
+            columns,
+            self.name,
+            on_error=on_error,
+            position=position,
+            properties=properties,
         )
         if self._counter is not None:
-            self.blocks = parse_blocks(self._counter, fmt, columns, self.name, on_error)
+            self.blocks = parse_blocks(
+                self._counter, fmt, columns, self.name, on_error, properties=properties
+            )
 
     def _rows(self, path: str) -> Iterator[tuple]:
         position = self._position
@@ -309,31 +325,33 @@ def run(args: argparse.Namespace) -> int:
     if args.follow:
         properties = follow_properties(args, columns)
     else:
-        properties, stdin = _input_properties(args, columns)
+        head, stdin = _input_head(args, columns)
+        properties = properties_kept(query, head)
     job = RunJob(args, query, ckpt, live=args.follow, properties=properties)
     try:
         job.start_metrics(args.program)
         if args.follow:
             follow_input(job, args, columns)
         else:
-            _read_finished_input(job, args, columns, stdin)
+            _read_finished_input(job, args, columns, stdin, properties is not None)
     finally:
         job.close()
     print(job.summary(), file=sys.stderr)
     return 0
 
 
-def _input_properties(args: argparse.Namespace, columns) -> tuple[tuple[str, ...] | None, Iterator]:
-    """The property names of a finished input (None: it has none; specs/semantics.md §1),
-    read from its head before the engine is built; and, for stdin, its lines, those read
+def _input_head(args: argparse.Namespace, columns) -> tuple[InputHead, Iterator | None]:
+    """The head of a finished input (its property names, whether it has an op column; specs/
+    semantics.md §1), read before the engine is built; and, for stdin, its lines, those read
     for that included (None for a file or directory, which is read again)."""
     if args.input == "-":
         fmt = args.format or "csv"
         lines = decoded_lines(sys.stdin.buffer, "<stdin>")
-        return peek_properties(lines, fmt, columns, "<stdin>")
+        return peek_head(lines, fmt, columns, "<stdin>")
     if os.path.isdir(args.input):
-        return (None if args.format or args.columns else prepared_properties(args.input)), None
-    return file_properties(args.input, args.format, columns), None
+        names = None if args.format or args.columns else prepared_properties(args.input)
+        return InputHead(names, True), None
+    return file_head(args.input, args.format, columns), None
 
 
 def _checkpoints(args: argparse.Namespace, query, columns) -> Checkpoints | None:
@@ -362,13 +380,16 @@ def _checkpoints(args: argparse.Namespace, query, columns) -> Checkpoints | None
     return Checkpoints(args.checkpoint, settings, kill_at=args.kill_at)
 
 
-def _read_finished_input(job: RunJob, args: argparse.Namespace, columns, stdin=None) -> None:
+def _read_finished_input(
+    job: RunJob, args: argparse.Namespace, columns, stdin=None, properties: bool = True
+) -> None:
     """Read the input to its end, a batch at a time, then close: every expiry is written.
-    `stdin`: stdin's lines, some already read (`_input_properties`)."""
+    `stdin`: stdin's lines, some already read (`_input_head`); `properties`: the edges carry
+    their properties (`properties_kept`)."""
     rejects = job.open_rejects(replay=True)
     position = [0]
     on_error = rejects.bad_line if args.on_error == "skip" else None
-    source = _Source(args, columns, position, on_error, stdin)
+    source = _Source(args, columns, position, on_error, stdin, properties)
     limit = job.evaluation.limit
     try:
         per_instant = job.ckpt is not None  # a checkpoint's rows are those of whole instants

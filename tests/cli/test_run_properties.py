@@ -213,3 +213,44 @@ def test_stats_gives_per_property_figures(tmp_path, capsys):
     path.write_text("a,b,flight,1\n")
     code, out, _ = sgq_main(["stats", path], capsys)
     assert "properties" not in json.loads(out)
+
+
+# ---- properties no rule reads ----------------------------------------------------------------
+
+PLAIN = ".window 10\n.slide 2\n.output Hop\nHop(a, b) :- flight+(a, b).\n"
+
+
+def deltas_of(tmp_path, text: str, name: str) -> str:
+    program = tmp_path / "plain.dl"
+    program.write_text(PLAIN)
+    path = tmp_path / name
+    path.write_text(text)
+    out = tmp_path / f"{name}.out"
+    args = ["run", program, "-i", path, "--emit", "deltas", "-o", out, "--no-progress"]
+    proc = sgq_proc(args)
+    assert proc.returncode == 0, proc.stderr
+    return out.read_text()
+
+
+def test_properties_no_rule_reads_change_nothing_without_an_op_column(tmp_path):
+    """The engine then runs without them (sgq/evaluation.py `properties_kept`): the deltas
+    are those of the same edges without their property columns."""
+    edges = flights(n=400)
+    twin = "".join(f"{s},{t},{label},{ts}\n" for s, t, label, ts, *_ in edges)
+    assert deltas_of(tmp_path, csv_text(edges), "with.csv") == deltas_of(
+        tmp_path, twin, "without.csv"
+    )
+
+
+def test_with_an_op_column_a_deletion_ends_only_the_identities_it_names(tmp_path):
+    """A `-` edge giving properties ends the identities whose properties are those, even when
+    no rule reads a property (specs/semantics.md §1): the flight of delay 2 keeps `a -> b`
+    valid after the one of delay 1 is deleted at 3, to its own expiry at 12."""
+    text = "src,trg,label,ts,op,delay\na,b,flight,1,+,1\na,b,flight,2,+,2\na,b,flight,3,-,1\n"
+    assert deltas_of(tmp_path, text, "in.csv").splitlines()[1:] == [
+        "1,+,a,b,Hop",
+        "12,-,a,b,Hop",
+    ]
+    # (what a deletion naming no property does: it ends both)
+    bare = text.replace("a,b,flight,3,-,1", "a,b,flight,3,-,")
+    assert deltas_of(tmp_path, bare, "bare.csv").splitlines()[1:] == ["1,+,a,b,Hop", "3,-,a,b,Hop"]

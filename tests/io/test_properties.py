@@ -266,3 +266,25 @@ def test_blocks_read_the_properties_the_line_reader_reads(fmt, data, piece, skip
     blob = data.draw(_property_file("\t" if fmt == "tsv" else ","))
     want = read_all(decoded_lines(io.BytesIO(blob)), fmt, None, skip, typed_form)
     assert read_all(FileLines(Pieces(blob, piece)), fmt, None, skip, typed_form) == want
+
+
+@settings(max_examples=200)
+@given(
+    fmt=st.sampled_from(["csv", "tsv"]),
+    data=st.data(),
+    piece=st.sampled_from([5, 64, 1 << 20]),
+    skip=st.booleans(),
+)
+def test_a_reader_leaving_the_properties_out_reads_the_same_edges_and_errors(
+    fmt, data, piece, skip
+):
+    """What `sgq run` reads when no rule reads a property and no `-` edge can come
+    (sgq/evaluation.py `properties_kept`): each edge's first five fields, the same bad lines
+    and the same error, in blocks or line by line."""
+    blob = data.draw(_property_file("\t" if fmt == "tsv" else ","))
+    edges, bad, error = read_all(decoded_lines(io.BytesIO(blob)), fmt, None, skip)
+    want = ([(edge[:5], line) for edge, line in edges], bad, error)
+    plain = read_all(decoded_lines(io.BytesIO(blob)), fmt, None, skip, properties=False)
+    assert plain == want
+    blocks = read_all(FileLines(Pieces(blob, piece)), fmt, None, skip, properties=False)
+    assert blocks == want
