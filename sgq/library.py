@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 from .base.errors import UserError
-from .evaluation import BATCH_EDGES, Evaluation
+from .evaluation import BATCH_EDGES, Evaluation, properties_kept
 from .incremental.deltas import DELTA_FIELDS, INTERVAL_FIELDS, rows_of
 from .incremental.engine import Result
 from .parquet_input import is_prepared, prepared_properties, read_prepared
@@ -31,7 +31,7 @@ from .stream_io import (
     REQUIRED,
     StreamError,
     blamed,
-    file_properties,
+    file_head,
     is_time,
     path_text,
     read_edges,
@@ -65,7 +65,7 @@ def run_query(
     properties: tuple[str, ...] | None = None,
 ) -> Iterator[Delta | Result]:
     """`Query.run` (see its docstring)."""
-    name, stream, names = edge_stream(edges, properties)
+    name, stream, names = edge_stream(edges, properties, query)
     evaluation = Evaluation(query, emit, paths=paths, properties=names)
     position = [0]
     timed = ordered(
@@ -189,18 +189,21 @@ def _shown(edge) -> str:
 
 
 def edge_stream(
-    edges: EdgeInput, properties: tuple[str, ...] | None = None
+    edges: EdgeInput, properties: tuple[str, ...] | None = None, query=None
 ) -> tuple[str, Iterable[tuple], tuple[str, ...] | None]:
     """(a name for messages, the edges as tuples, the input's property names or None) of
     any input `Query.run` takes. The property names are a file's (its header's columns
     after sgq's own, or its first JSON record's other fields), a table's columns after
     sgq's own, or for an iterable `properties`, by default the keys of its first edge's
-    sixth value (specs/semantics.md §1)."""
+    sixth value (specs/semantics.md §1). A file read for `query` is read without the
+    properties its engine does not need, as `sgq run` reads it (evaluation.properties_kept)."""
     if isinstance(edges, str | os.PathLike):
         path = os.fspath(edges)
         if is_prepared(path):
             return path, read_prepared(path), prepared_properties(path)
-        return path, read_edges(path), file_properties(path)
+        head = file_head(path)
+        names = head.names if query is None else properties_kept(query, head)
+        return path, read_edges(path, properties=names is not None), names
     module = type(edges).__module__.partition(".")[0]
     if module == "pandas":
         names = list(edges.columns)

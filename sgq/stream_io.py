@@ -801,27 +801,34 @@ def read_edges(
     fmt: str | None = None,
     columns: str | Iterable[str] | None = None,
     on_error: Callable[[StreamError, str], None] | None = None,
+    *,
+    properties: bool = True,
 ) -> Iterator[Edge]:
     """Edges `(src, trg, label, ts, op)` of a file, `-` (stdin) or an open text stream.
 
     Streams in bounded memory. Raises StreamError on the first bad line unless `on_error`
-    takes it.
+    takes it. `properties`: read a CSV/TSV input's property columns (DelimitedParser).
     """
     if hasattr(path, "read"):
         cols = parse_columns(columns) if columns is not None else None
         name = getattr(path, "name", "<stream>")
         fmt = fmt or guess_format(str(name))
-        yield from parse_lines(path, fmt, cols, str(name), on_error)
+        yield from parse_lines(path, fmt, cols, str(name), on_error, properties=properties)
         return
     if os.fspath(path) != "-":
-        yield from _flat(read_blocks(path, fmt, columns, on_error), None)
+        yield from _flat(read_blocks(path, fmt, columns, on_error, properties=properties), None)
         return
     cols = parse_columns(columns) if columns is not None else None
     fmt = fmt or "csv"
     if fmt not in FORMATS:
         raise UserError(f"unknown input format '{fmt}' (use {', '.join(FORMATS)})")
     yield from parse_lines(
-        decoded_lines(sys.stdin.buffer, "<stdin>"), fmt, cols, "<stdin>", on_error
+        decoded_lines(sys.stdin.buffer, "<stdin>"),
+        fmt,
+        cols,
+        "<stdin>",
+        on_error,
+        properties=properties,
     )
 
 

@@ -240,6 +240,8 @@ def test_properties_no_rule_reads_change_nothing_without_an_op_column(tmp_path):
     assert deltas_of(tmp_path, csv_text(edges), "with.csv") == deltas_of(
         tmp_path, twin, "without.csv"
     )
+    query = sgq.compile(text=PLAIN)
+    assert list(query.run(tmp_path / "with.csv")) == list(query.run(tmp_path / "without.csv"))
 
 
 def test_with_an_op_column_a_deletion_ends_only_the_identities_it_names(tmp_path):
@@ -254,3 +256,7 @@ def test_with_an_op_column_a_deletion_ends_only_the_identities_it_names(tmp_path
     # (what a deletion naming no property does: it ends both)
     bare = text.replace("a,b,flight,3,-,1", "a,b,flight,3,-,")
     assert deltas_of(tmp_path, bare, "bare.csv").splitlines()[1:] == ["1,+,a,b,Hop", "3,-,a,b,Hop"]
+    # the library reads a file as `sgq run` does
+    (tmp_path / "in.csv").write_text(text)
+    got = [tuple(d) for d in sgq.compile(text=PLAIN).run(tmp_path / "in.csv")]
+    assert got == [(1, "+", "a", "b", "Hop"), (12, "-", "a", "b", "Hop")]
