@@ -11,8 +11,9 @@ only when none is left. Edges that fail the tests (`properties`, `conditions`) n
 the window; a `-` edge is tested on its endpoints only, since the properties it gives may be
 a part of its tuple's.
 
-Used for every WSCAN of an engine whose input has property columns (incremental/engine.py),
-tests or not: the identities are what keeps deletions exact. Cost per edge: O(#tests +
+Used for every WSCAN of an engine given its input's properties (incremental/engine.py),
+tests or not: the identities are what keeps deletions exact. (`sgq run` gives them only where
+a rule reads one or a `-` edge can come: sgq/evaluation.py `properties_kept`.) Cost per edge: O(#tests +
 #properties log #properties); per `-` edge O(#identities of its `(src, trg)`).
 """
 
