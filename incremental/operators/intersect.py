@@ -14,12 +14,14 @@ to it and writes the keys that enter and leave the intersection there.
 A PATH read by a PATTERN otherwise gives rows, every widening of every pair, which the PATTERN
 indexes, joins and purges, though only the pairs the other input holds can join; through
 sides, the PATH keeps one closure of the window and reports only entries and exits (operators/
-path_closure.py, native deltas). Cost: O(1) per event of either side (set operations), plus
-the sides' own release (incremental/deltas.py); state: the keys each side holds.
+path_closure.py, native deltas). Cost: per instant, a few set operations per source of each
+side's events (in C, O(1) per event), plus the sides' own release (incremental/deltas.py);
+state: the keys each side holds, as a set of targets per source.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..deltas import DeltaView, Fans
@@ -42,8 +44,9 @@ class IntersectOp(PhysicalOperator):
         self.sides: tuple[DeltaView, DeltaView] = sides
         self.reverse = reverse
         self.label = node.label
-        # the keys each side holds; the output's are those both hold
-        self.held: tuple[set, set] = (set(), set())
+        # the keys each side holds, `{(src, label): {trg, ...}}` (the label: the output's,
+        # under an output RENAME too); the output's are those both hold
+        self.held: tuple[dict, dict] = ({}, {})
         view = ctx.delta_sink(node)
         view.upstream.append(self)
 
@@ -69,11 +72,13 @@ class IntersectOp(PhysicalOperator):
 
     def release_into(self, view: DeltaView, frontier: float) -> None:
         """Release both sides up to `frontier` and write the intersection's events at those
-        instants into `view` (called by `view` before it releases its own)."""
-        events: dict = {}  # τ -> [(side, sign, keys), ...]
+        instants into `view` (called by `view` before it releases its own). Each side's
+        events are read per source, as its fans give them: a source's targets meet the other
+        side's in one set operation, with no key made for an event that changes nothing."""
+        events: dict = {}  # τ -> [(side, sign, [((src, label), [trg, ...]), ...]), ...]
         for i, side in enumerate(self.sides):
             for tau, sign, keys in side.release_grouped(frontier):
-                events.setdefault(tau, []).append((i, sign, keys))
+                events.setdefault(tau, []).append((i, sign, _per_source(keys)))
         held = self.held
         for tau in sorted(events):
             # the losses first: a key both sides held that one of them loses at τ leaves (a
@@ -81,35 +86,72 @@ class IntersectOp(PhysicalOperator):
             # two); then the gains: a key the other side holds enters
             groups = events[tau]
             leaving: list = []
-            for i, sign, keys in groups:
+            for i, sign, fans in groups:
                 if sign == "-":
-                    keys = keys.keys() if isinstance(keys, Fans) else keys
                     mine, other = held[i], held[1 - i]
-                    leaving += [k for k in keys if k in mine and k in other]
-                    mine.difference_update(keys)
+                    for source, trgs in fans:
+                        have = mine.get(source)
+                        if have is None:
+                            continue
+                        there = other.get(source)
+                        if there:
+                            gone = there.intersection(trgs)
+                            gone &= have
+                            src, label = source
+                            leaving += [(src, trg, label) for trg in gone]
+                        have.difference_update(trgs)
+                        if not have:
+                            del mine[source]
             entering: list = []
-            for i, sign, keys in groups:
+            for i, sign, fans in groups:
                 if sign == "+":
-                    keys = keys.keys() if isinstance(keys, Fans) else keys
                     mine, other = held[i], held[1 - i]
-                    entering += [k for k in keys if k in other and k not in mine]
-                    mine.update(keys)
+                    for source, trgs in fans:
+                        there = other.get(source)
+                        have = mine.get(source)
+                        if have is None:
+                            mine[source] = set(trgs)
+                            new = there.intersection(trgs) if there else ()
+                        else:
+                            new = there.intersection(trgs) - have if there else ()
+                            have.update(trgs)
+                        if new:
+                            src, label = source
+                            entering += [(src, trg, label) for trg in new]
             if entering:
                 view.enter(tau, entering)
             if leaving:
                 view.leave(tau, leaving)
 
     def size(self) -> int:
-        first, second = self.held
-        return len(first) + len(second)
+        return sum(len(trgs) for side in self.held for trgs in side.values())
 
     def state(self) -> dict:
         return {
             "sides": [side.state() for side in self.sides],
-            "held": [sorted(keys) for keys in self.held],
+            "held": [
+                sorted((src, trg, label) for (src, label), trgs in side.items() for trg in trgs)
+                for side in self.held
+            ],
         }
 
     def restore(self, state: dict) -> None:
         for side, saved in zip(self.sides, state["sides"]):
             side.restore(saved)
-        self.held = tuple(set(map(tuple, keys)) for keys in state["held"])
+        self.held = tuple(_held(_per_source(keys)) for keys in state["held"])
+
+
+def _per_source(keys) -> Iterable[tuple]:
+    """A group's keys `(src, trg, label)` as `((src, label), [trg, ...])` per source."""
+    if type(keys) is Fans:
+        label = keys.label
+        return [((src, label), trgs) for src, trgs in keys]
+    by_source: dict = {}
+    for src, trg, label in keys:
+        by_source.setdefault((src, label), []).append(trg)
+    return by_source.items()
+
+
+def _held(fans) -> dict:
+    """`{(src, label): {trg, ...}}` of `((src, label), [trg, ...])` pairs."""
+    return {source: set(trgs) for source, trgs in fans}
