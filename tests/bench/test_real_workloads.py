@@ -53,3 +53,23 @@ def test_a_bad_data_from_is_a_message(arg, said, capsys, tmp_path):
     )
     err = capsys.readouterr().err
     assert code == 2 and said in err and "Traceback" not in err
+
+
+def test_a_recorded_command_names_no_path_of_this_machine():
+    """A recording keeps the bench's command line with the programs named by role and a
+    `--data-from` file by its name (docs/benchmarks/*.json are read on other machines)."""
+    from sgq.commands.bench import recorded_command
+
+    argv = [
+        "--real",
+        "--peer-program",
+        "/home/me/peers/demo",
+        "--yardstick-program=/home/me/bench/recompute.py",
+        "--data-from",
+        "flights=/home/me/npm/vega-datasets-3.2.1.tgz",
+        "--data-from=other=local.tgz",
+    ]
+    assert recorded_command(argv) == (
+        "sgq bench --real --peer-program PEER_PROGRAM --yardstick-program=YARDSTICK_PROGRAM "
+        "--data-from flights=vega-datasets-3.2.1.tgz --data-from=other=local.tgz"
+    )
