@@ -68,11 +68,11 @@ def _groups(path: str, properties: bool):
         yield batch[0][3], batch
 
 
-def _batches(path: str):
-    """(t, edges of time t) in stream order."""
+def _batches(path: str, properties: bool):
+    """(t, edges of time t) in stream order; `properties`: the edges carry their properties."""
     batch: list = []
     current = None
-    for edge in read_edges(path):
+    for edge in read_edges(path, properties=properties):
         if edge[3] != current:
             if batch:
                 yield current, batch
@@ -150,8 +150,8 @@ def run_engine(
     next_partial = start + PARTIAL_EVERY
     # on a shared stream the edges go in as `sgq run` gives them (groups of instants): the
     # figures are then those of the command a user runs; else one batch per instant
-    groups = _groups(stream, properties is not None) if writer is not None else _batches(stream)
-    for t, batch in groups:
+    read = _groups if writer is not None else _batches
+    for t, batch in read(stream, properties is not None):
         s = t // workload.slide
         if full_from is None:
             full_from = _full_window_slide(workload, t)

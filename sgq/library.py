@@ -189,7 +189,7 @@ def _shown(edge) -> str:
 
 
 def edge_stream(
-    edges: EdgeInput, properties: tuple[str, ...] | None = None, query=None
+    edges: EdgeInput, properties: tuple[str, ...] | None, query
 ) -> tuple[str, Iterable[tuple], tuple[str, ...] | None]:
     """(a name for messages, the edges as tuples, the input's property names or None) of
     any input `Query.run` takes. The property names are a file's (its header's columns
@@ -201,8 +201,7 @@ def edge_stream(
         path = os.fspath(edges)
         if is_prepared(path):
             return path, read_prepared(path), prepared_properties(path)
-        head = file_head(path)
-        names = head.names if query is None else properties_kept(query, head)
+        names = properties_kept(query, file_head(path))
         return path, read_edges(path, properties=names is not None), names
     module = type(edges).__module__.partition(".")[0]
     if module == "pandas":
