@@ -102,8 +102,10 @@ class Tuning:
       break-even lies well above that estimate).
 
     PATTERN (incremental/operators/pattern.py):
-    - `shared_keys`: re-derive deleted head keys from their endpoints when they average this
-      many per endpoint;
+    - `guard_scan`: a span's new keys are found from the guard atom (one on both head
+      variables) when its index holds at most this many entries per new tuple and fewer of
+      them may enter than there are new tuples (0: always from the new tuples; infinite:
+      from the guard whenever there is one);
     - `batched_joins`: join whole batches breadth-first (False: tuple by tuple, the thesis's
       Algorithm PATTERN as written);
     - `functional_joins`: a two-input PATTERN whose keys have one derivation each reads
@@ -123,7 +125,7 @@ class Tuning:
     clearly_sparse: float = 1.5
     overwork: float = 100
     chain_edges: int = 256
-    shared_keys: int = 2
+    guard_scan: float = 16
     batched_joins: bool = True
     functional_joins: bool = True
     deferred_widenings: bool = True

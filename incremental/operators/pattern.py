@@ -27,6 +27,7 @@ O(combinations through it + re-derivations of the keys it touched).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
@@ -56,19 +57,20 @@ class PatternOp(ProbingJoin):
         "head_plan",
         "frontier_plans",
         "head_frontier",
-        "end_frontiers",
         "batched",
-        "shared_keys",
         "functional",
         "deferred",
+        "guard",
+        "guard_scan",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node, ctx)
         tuning = ctx.options.tuning  # base/options.py
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
-        self.shared_keys = tuning.shared_keys  # re-derive from endpoints from this many keys each
         self._plan(None)
+        self.guard = _guard(self.bindings, self.head)
+        self.guard_scan = tuning.guard_scan  # guard entries a span may scan per new tuple
         # keys with one derivation each: their coverage read off the inputs' entries (native
         # keys then get exact ends: nothing to re-derive)
         self.functional = (
@@ -124,19 +126,6 @@ class PatternOp(ProbingJoin):
         )
         _conds, head_steps = self.head_plan
         self.head_frontier = frontier_steps(head_steps, self.head, self.head)
-        # re-derivation from one head endpoint (forward from src, backward from trg), shared
-        # by every touched key with that endpoint
-        self.end_frontiers = (
-            tuple(self._from_endpoint(h, fanout) for h in self.head)
-            if n > 1 and len(set(self.head)) == 2
-            else None
-        )
-
-    def _from_endpoint(self, h: int, fanout) -> tuple:
-        """The frontier steps that re-derive head keys from the head variable `h` alone."""
-        n = len(self.bindings)
-        _conds, steps = join_plan(self.bindings, self.conditions, {h}, list(range(n)), fanout)
-        return frontier_steps(steps, self.head, (h, h))
 
     def process(self, batches: list, now: int) -> list:
         functional = self.functional
@@ -190,17 +179,79 @@ class PatternOp(ProbingJoin):
         at its earliest combination whichever input found it. With re-derived ends, a batch's
         sgts that renew a tuple valid before the span are left out (`_started_since`)."""
         first = min(ts for batch in batches if batch for _s, _t, ts, _exp, _wit in batch)
-        fresh = self.native.rederive is not None
-        keys: dict = {}
-        for i, batch in enumerate(batches):
-            if fresh and batch:
-                batch = _started_since(batch, self.indexes[i].by_src, first)
-            if batch:
-                for key, (ts, exp) in self._batch_keys(i, batch, first).items():
-                    _widest(keys, key, ts, exp)
+        keys = None
+        if self.native.rederive is not None:
+            batches = [
+                _started_since(batch, self.indexes[i].by_src, first) if batch else batch
+                for i, batch in enumerate(batches)
+            ]
+            keys = self._guarded_keys(batches, first)
+        if keys is None:
+            keys = {}
+            for i, batch in enumerate(batches):
+                if batch:
+                    for key, (ts, exp) in self._batch_keys(i, batch, first).items():
+                        _widest(keys, key, ts, exp)
         if keys:
             self.native.admit(((key, ts, exp) for key, (ts, exp) in keys.items()), first)
         return []
+
+    def _guarded_keys(self, batches: list, first: int) -> dict | None:
+        """The keys that enter in a span, found from the guard (an atom on both head
+        variables, `_guard`) rather than joined from the span's new tuples `batches`; None when
+        that is not cheaper. A key not live at `first` has no combination of tuples all valid
+        before the span (it would have held then), so a key that may enter is a guard entry
+        valid in the span whose key is not live at `first` and whose head vertices have
+        entries in every atom on them (`_head_ends`); each such candidate is derived with both
+        head variables bound, its earliest start and latest end as the new tuples' joins would
+        give them. Chosen when the candidates are fewer than the new tuples (each of which
+        would start a join of its own) and the guard's index holds at most `guard_scan`
+        entries per new tuple (an infinite `guard_scan` takes the guard always): on a stream whose pairs recur, most new tuples only derive
+        keys already live. Cost: O(guard entries + head-bound joins of the candidates)."""
+        guard = self.guard
+        if guard is None:
+            return None
+        j, forward = guard
+        seeds = sum(len(batch) for batch in batches if batch)
+        index = self.indexes[j]
+        if len(index) > self.guard_scan * seeds:
+            return None
+        live = self.native.out.live.get
+        ends = self._head_ends(j)
+        candidates = []
+        for s, row in index.by_src.items():
+            for t, entry in row.items():
+                if entry.exp <= first:
+                    continue
+                key = (s, t) if forward else (t, s)
+                until = live(key)
+                if until is None or until < first:
+                    for adjacency, at in ends:
+                        if key[at] not in adjacency:
+                            break
+                    else:
+                        candidates.append(key)
+            if len(candidates) >= seeds and self.guard_scan != math.inf:
+                return None
+        if not candidates:
+            return {}
+        return self._frontier(self.head_frontier, self._head_seed(candidates), first)
+
+    def _head_ends(self, skip: int | None = None) -> list:
+        """`(adjacency, head position)` for each endpoint of an atom (other than `skip`) that
+        is a head variable: a key whose vertex at that position has no entry there has no
+        derivation. The by-target maps only where an index already keeps one (no map is built
+        for a test)."""
+        head = self.head
+        ends = []
+        for j, (a, b) in enumerate(self.bindings):
+            if j == skip:
+                continue
+            index = self.indexes[j]
+            for v, adjacency in ((a, index.by_src), (b, index.by_trg)):
+                if v in head and adjacency is not None:
+                    ends.append((adjacency, head.index(v)))
+        return ends
 
     def _join_batch(self, i, batch, now, result) -> None:
         """Join a whole batch of input i breadth-first (`_batch_keys`) and admit each head key
@@ -522,15 +573,18 @@ class PatternOp(ProbingJoin):
         return self._rederive_batch(keys, cutoff)
 
     def _head_seed(self, keys) -> dict:
-        """The frontier that re-derives head keys: each one its head conditions allow, valid
-        for ever."""
+        """The frontier that re-derives head keys: each one its head conditions allow and whose
+        head vertices have entries in every atom on them (`_head_ends`), valid for ever."""
         h0, h1 = self.head
         conds, _steps = self.head_plan
+        ends = self._head_ends()
         seed = {}
         vals = [None] * self.nvars
         for key in keys:
             src, trg = key
             if h0 == h1 and src != trg:
+                continue
+            if not all(key[at] in adjacency for adjacency, at in ends):
                 continue
             if conds:
                 vals[h0], vals[h1] = src, trg
@@ -540,28 +594,11 @@ class PatternOp(ProbingJoin):
         return seed
 
     def _rederive_batch(self, keys, now) -> dict:
-        """The best `(ts, exp)` of every head key of `keys` its head conditions allow, to be
-        read by key. When the keys share endpoints (many keys per distinct src, or per
-        distinct trg), expand once from each distinct endpoint (its frontier projected and
-        merged as in `_frontier`) and read the keys off: what that reached is returned as it
-        is when every key is allowed (two head variables, no head condition; a native
-        PATTERN's ends at close are every key it ever had: no pass over them to pick); else
-        probe key by key with both head variables bound."""
-        ends = self.end_frontiers
-        if ends is not None and len(keys) > 1:
-            srcs = {src for src, _trg in keys}
-            trgs = {trg for _src, trg in keys}
-            side = 0 if len(srcs) <= len(trgs) else 1
-            distinct = srcs if side == 0 else trgs
-            if self.shared_keys * len(distinct) <= len(keys):
-                start = {(v, v): (NEVER, FOREVER) for v in distinct}
-                reached = self._frontier(ends[side], start, now)
-                h0, h1 = self.head
-                conds, _steps = self.head_plan
-                if h0 != h1 and not conds:
-                    return reached
-                allowed = self._head_seed(keys)
-                return {key: got for key in allowed if (got := reached.get(key)) is not None}
+        """The best `(ts, exp)` of every head key of `keys` that has a derivation ending after
+        `now`, by a frontier run of the head-bound plan (`_head_seed`), to be read by key.
+        Cost: one head-bound join per key, its meets intersections in C (a key's derivation
+        reads only its own endpoints' adjacency, whereas one frontier from each distinct
+        endpoint would walk every key reachable from it)."""
         seed = self._head_seed(keys)
         return self._frontier(self.head_frontier, seed, now) if seed else {}
 
@@ -623,6 +660,18 @@ def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
             cur_ts, cur_exp = cur
             if c_exp > cur_exp or c_ts < cur_ts:
                 nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
+
+
+def _guard(bindings: list, head: tuple) -> tuple | None:
+    """`(input, forward)`: the first atom on both head variables, `forward` when its src is the
+    head's src; None when no atom has both (or the head is one variable)."""
+    h0, h1 = head
+    if h0 == h1:
+        return None
+    for j, (a, b) in enumerate(bindings):
+        if (a, b) == (h0, h1) or (a, b) == (h1, h0):
+            return j, a == h0
+    return None
 
 
 def _started_since(batch: list, by_src: dict, first: int) -> list:

@@ -14,7 +14,7 @@ from incremental_support import assert_matches_reference, compile_text, edge_str
 from sgq.incremental.deltas import delta_rows
 from test_engine_reference import PROGRAMS, program_labels
 
-from sgq import PlanOptions, Tuning
+from sgq import PlanOptions
 
 
 def rows(results):
@@ -433,14 +433,11 @@ def _dense_stream(seed: int, n: int = 300) -> list:
     return edges
 
 
-@pytest.mark.parametrize("shared", [0, 10**9], ids=["from-endpoints", "key-by-key"])
 @pytest.mark.parametrize("name", sorted(JOINS))
 @pytest.mark.parametrize("seed", range(4))
-def test_pattern_rederivation_both_ways(shared, name, seed):
-    """PATTERN re-derives the keys a deletion touched either once per distinct head endpoint
-    (forward or backward) or key by key (both head variables bound); force each and compare
-    with the reference on dense streams (many keys per endpoint)."""
-    options = PlanOptions(tuning=Tuning(shared_keys=shared))
+def test_pattern_rederivation_dense(name, seed):
+    """PATTERN re-derives the keys a deletion touched key by key (both head variables bound):
+    against the reference on dense streams (many keys per endpoint)."""
     text = ".window 1\n" + JOINS[name]
-    query = compile_text(text, window=8 + seed, slide=1 + seed % 2, options=options)
+    query = compile_text(text, window=8 + seed, slide=1 + seed % 2)
     assert_matches_reference(query, _dense_stream(seed), check_state=True)

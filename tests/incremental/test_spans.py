@@ -340,3 +340,75 @@ def test_a_pattern_key_ending_at_an_expiry_instant_enters_again_later_in_the_buc
         (5, "+", "1", "3", "Answer"),
         (6, "-", "1", "3", "Answer"),
     ]
+
+
+GUARDED = [
+    PATTERNS[0],  # c(m2, m1): the guard on the head reversed
+    "Answer(x, z) :- a(x, y), b(y, z), c(x, z).",
+    "Answer(x, z) :- a(x, y), b(y, z), c(x, z), x != z.",
+    "Answer(x, y) :- a(x, y), b(y, x).",
+]
+# a span's keys from the guard atom always, or from the new tuples always
+FROM_GUARD = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=float("inf")))
+FROM_NEW_TUPLES = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=0))
+
+
+@pytest.mark.parametrize("text", GUARDED)
+@settings(max_examples=80, deadline=None)
+@given(
+    drawn=st.lists(  # 3 vertices: pairs recur, cycles close
+        st.tuples(
+            st.integers(0, 2),
+            st.integers(0, 2),
+            st.sampled_from("abc"),
+            st.integers(0, 1),
+            st.sampled_from("+++++-"),
+        ),
+        min_size=10,
+        max_size=60,
+    ),
+    window=st.integers(6, 12),
+    slide=st.integers(2, 6),
+    deletions=st.booleans(),
+)
+def test_keys_found_from_the_guard_are_those_of_one_round_per_instant(
+    text, drawn, window, slide, deletions
+):
+    """A span's keys found from the guard atom (the candidates not live at its start, each
+    derived with the head bound) enter when the new tuples' joins and one round per instant
+    say they do."""
+    edges = _stream(drawn, deletions)
+    runs = [
+        compile_text(".window 1\n" + text, window=window, slide=slide, options=options)
+        for options in (FROM_GUARD, FROM_NEW_TUPLES)
+    ]
+    per_instant = _events(runs[1], edges, spans=False)
+    assert _events(runs[0], edges, spans=True) == per_instant
+    assert _events(runs[1], edges, spans=True) == per_instant
+
+
+def test_a_span_whose_pairs_recur_finds_its_keys_from_the_guard(monkeypatch):
+    """Pairs that recur slide after slide renew live keys: the span scans the guard for
+    the few keys that may enter instead of joining every new tuple."""
+    from sgq.incremental.operators.pattern import PatternOp
+
+    taken = []
+    guarded = PatternOp._guarded_keys
+
+    def spy(self, batches, first):
+        keys = guarded(self, batches, first)
+        taken.append(keys is not None)
+        return keys
+
+    monkeypatch.setattr(PatternOp, "_guarded_keys", spy)
+    text = PATTERNS[0]
+    edges = []
+    for t in range(0, 40, 2):  # the same 4-cycle every other instant, one key more at 21
+        edges += [("x", "y", "a", t), ("1", "x", "b", t), ("2", "y", "b", t), ("2", "1", "c", t)]
+        if t == 20:
+            edges += [("3", "x", "b", t + 1), ("2", "3", "c", t + 1)]
+    query = compile_text(".window 1\n" + text, window=10, slide=5)
+    events = _events(query, edges, spans=True)
+    assert events == _events(query, edges, spans=False)
+    assert any(taken)
+    assert (21, "+", "3", "2", "Answer") in events
