@@ -85,12 +85,14 @@ def index_fanout(indexes) -> list:
     return fanout
 
 
-def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tuple:
+def join_plan(bindings, conditions, bound: set, todo: list, fanout=None, first_from=None) -> tuple:
     """`(conditions ready with `bound`, steps)`: the inputs `todo` in join order (next the one
     with most variables bound, see `score`), each step `(j, src slot, trg slot, mode, conditions
     now ready)`. `fanout[j] = (entries per src, entries per trg)` of input j's index, when
     known, breaks ties among inputs with one variable bound: the smaller expected fan-out first
-    (a join order is a matter of cost only: every order gives the same result)."""
+    (a join order is a matter of cost only: every order gives the same result). `first_from`,
+    a variable of `bound`: among the inputs with one variable bound, those on it go first,
+    until one has been joined (the plan that expands from that side first)."""
     bound = set(bound)
     done: set = set()
 
@@ -109,7 +111,7 @@ def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tupl
     depth = dict.fromkeys(bound, 0)  # the step that bound each variable (0: given)
     while remaining:
 
-        def score(j):
+        def score(j, first_from=first_from):
             # most variables bound first; on a tie the one anchored on the earliest binding,
             # so a plan from both head variables works inwards from both ends of a chain
             # and meets in the middle with both variables bound
@@ -118,11 +120,14 @@ def join_plan(bindings, conditions, bound: set, todo: list, fanout=None) -> tupl
             cost = 0
             if fanout is not None and len(anchors) == 1:
                 cost = fanout[j][0 if a in bound else 1]  # steps of sqrt(2): no flapping
-            return (len(anchors), -cost, -max(anchors, default=0), -j)
+            side = len(anchors) == 1 and first_from in (a, b)
+            return (len(anchors), side, -cost, -max(anchors, default=0), -j)
 
         j = max(remaining, key=score)
         remaining.remove(j)
         a, b = bindings[j]
+        if first_from is not None and (a in bound) != (b in bound):
+            first_from = None  # the first expansion is chosen
         for v in (a, b):
             depth.setdefault(v, len(steps) + 1)
         if a == b:

@@ -35,6 +35,7 @@ from ..stateful import state_of
 from .base import BuildContext
 from .functional_join import FunctionalJoin
 from .join_plan import (
+    _BOTH,
     _LOOP_BOUND,
     _LOOP_FREE,
     _NONE,
@@ -47,6 +48,8 @@ from .join_plan import (
 )
 from .probing_join import ProbingJoin
 
+_PROBES = (_BOTH, _LOOP_BOUND)  # steps that bind no variable
+
 if TYPE_CHECKING:
     from ...sga.algebra import Op
 
@@ -57,6 +60,7 @@ class PatternOp(ProbingJoin):
         "head_plan",
         "frontier_plans",
         "head_frontier",
+        "head_sides",
         "batched",
         "functional",
         "deferred",
@@ -126,6 +130,30 @@ class PatternOp(ProbingJoin):
         )
         _conds, head_steps = self.head_plan
         self.head_frontier = frontier_steps(head_steps, self.head, self.head)
+        self.head_sides = self._head_sides(fanout)
+
+    def _head_sides(self, fanout) -> tuple | None:
+        """For each head variable, `(frontier steps, input, mode, head position)`: the
+        head-bound plan that first expands from that variable, and that first expansion;
+        None when the two head variables are one, or both plans first expand the same way."""
+        h0, h1 = self.head
+        if h0 == h1:
+            return None
+        n = len(self.bindings)
+        sides = []
+        for h in (h0, h1):
+            _conds, steps = join_plan(
+                self.bindings, self.conditions, {h0, h1}, list(range(n)), fanout, first_from=h
+            )
+            # the first step that binds a variable: an expansion from `h`, or no sides
+            binding = ((j, a, b, mode) for j, a, b, mode, _c in steps if mode not in _PROBES)
+            j, a, b, mode = next(binding, (None, None, None, _NONE))
+            if (mode, a) != (_SRC, h) and (mode, b) != (_TRG, h):
+                return None
+            at = self.head.index(h)
+            sides.append((frontier_steps(steps, self.head, self.head), j, mode, at))
+        (_steps_a, *first_a), (_steps_b, *first_b) = sides
+        return None if first_a == first_b else tuple(sides)
 
     def process(self, batches: list, now: int) -> list:
         functional = self.functional
@@ -235,7 +263,7 @@ class PatternOp(ProbingJoin):
                 return None
         if not candidates:
             return {}
-        return self._frontier(self.head_frontier, self._head_seed(candidates), first)
+        return self._rederive_batch(candidates, first)
 
     def _head_ends(self, skip: int | None = None) -> list:
         """`(adjacency, head position)` for each endpoint of an atom (other than `skip`) that
@@ -600,7 +628,31 @@ class PatternOp(ProbingJoin):
         reads only its own endpoints' adjacency, whereas one frontier from each distinct
         endpoint would walk every key reachable from it)."""
         seed = self._head_seed(keys)
-        return self._frontier(self.head_frontier, seed, now) if seed else {}
+        if not seed:
+            return {}
+        sides = self.head_sides
+        if sides is None:
+            return self._frontier(self.head_frontier, seed, now)
+        # each key expands first from the head vertex with the fewer entries (Generic Join's
+        # choice of the smallest adjacency, per key)
+        (steps_a, j_a, mode_a, at_a), (steps_b, j_b, mode_b, at_b) = sides
+        adjacency_a = self._adjacency(j_a, mode_a).get
+        adjacency_b = self._adjacency(j_b, mode_b).get
+        seed_a, seed_b = {}, {}
+        for key, interval in seed.items():
+            row_a = adjacency_a(key[at_a])
+            row_b = adjacency_b(key[at_b])
+            if row_a and row_b:
+                (seed_a if len(row_a) <= len(row_b) else seed_b)[key] = interval
+        out = self._frontier(steps_a, seed_a, now) if seed_a else {}
+        if seed_b:
+            out.update(self._frontier(steps_b, seed_b, now))
+        return out
+
+    def _adjacency(self, j: int, mode: int) -> dict:
+        """Input j's index by source (`_SRC`) or by target."""
+        index = self.indexes[j]
+        return index.by_src if mode == _SRC else index.by_targets()
 
     def _from_head(self, steps, vals, wits, now) -> None:
         """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""
