@@ -135,12 +135,14 @@ class PatternOp(ProbingJoin):
     def _head_sides(self, fanout) -> tuple | None:
         """For each head variable, `(frontier steps, input, mode, head position)`: the
         head-bound plan that first expands from that variable, and that first expansion;
-        None when the two head variables are one, or both plans first expand the same way."""
+        None when the two head variables are one, or both plans first bind the same variable
+        (then each intersects the same two adjacencies: a meet, e.g. `m` of a chain `b(x, m),
+        c(m, y)`)."""
         h0, h1 = self.head
         if h0 == h1:
             return None
         n = len(self.bindings)
-        sides = []
+        sides, first_bound = [], set()
         for h in (h0, h1):
             _conds, steps = join_plan(
                 self.bindings, self.conditions, {h0, h1}, list(range(n)), fanout, first_from=h
@@ -150,10 +152,9 @@ class PatternOp(ProbingJoin):
             j, a, b, mode = next(binding, (None, None, None, _NONE))
             if (mode, a) != (_SRC, h) and (mode, b) != (_TRG, h):
                 return None
-            at = self.head.index(h)
-            sides.append((frontier_steps(steps, self.head, self.head), j, mode, at))
-        (_steps_a, *first_a), (_steps_b, *first_b) = sides
-        return None if first_a == first_b else tuple(sides)
+            first_bound.add(b if mode == _SRC else a)
+            sides.append((frontier_steps(steps, self.head, self.head), j, mode, self.head.index(h)))
+        return tuple(sides) if len(first_bound) == 2 else None
 
     def process(self, batches: list, now: int) -> list:
         functional = self.functional
@@ -602,24 +603,23 @@ class PatternOp(ProbingJoin):
 
     def _head_seed(self, keys) -> dict:
         """The frontier that re-derives head keys: each one its head conditions allow and whose
-        head vertices have entries in every atom on them (`_head_ends`), valid for ever."""
+        head vertices have entries in every atom on them (`_head_ends`), valid for ever. One
+        pass over the keys per test."""
         h0, h1 = self.head
         conds, _steps = self.head_plan
-        ends = self._head_ends()
-        seed = {}
-        vals = [None] * self.nvars
-        for key in keys:
-            src, trg = key
-            if h0 == h1 and src != trg:
-                continue
-            if not all(key[at] in adjacency for adjacency, at in ends):
-                continue
-            if conds:
-                vals[h0], vals[h1] = src, trg
-                if not conditions_hold(conds, vals):
-                    continue
-            seed[key] = (NEVER, FOREVER)
-        return seed
+        if h0 == h1:
+            keys = [(src, trg) for src, trg in keys if src == trg]
+        for adjacency, at in self._head_ends():
+            keys = [key for key in keys if key[at] in adjacency]
+        if conds:
+            vals = [None] * self.nvars
+            allowed = []
+            for key in keys:
+                vals[h0], vals[h1] = key
+                if conditions_hold(conds, vals):
+                    allowed.append(key)
+            keys = allowed
+        return dict.fromkeys(keys, (NEVER, FOREVER))
 
     def _rederive_batch(self, keys, now) -> dict:
         """The best `(ts, exp)` of every head key of `keys` that has a derivation ending after
