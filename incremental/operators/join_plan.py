@@ -184,7 +184,9 @@ def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
     extended row, projection, also, recipe)`: the extended row is the projected row followed
     by the matched entry's `(src, trg)`; `also` lists a meet's other inputs as `(j2, v is
     j2's src, position of j2's bound endpoint in the row)`; `recipe` (`_key_recipe`) says
-    where a step with one endpoint bound finds its projection without the extended row."""
+    where a step with one endpoint bound finds its projection without the extended row, and
+    for a meet whether the projection drops the variable it binds (each row then gives one
+    key, whatever the variable's value)."""
     steps = fuse_meets(steps, layout)
     out = []
     for k, (j, a, b, mode, conds, also) in enumerate(steps):
@@ -216,7 +218,10 @@ def frontier_steps(steps, head: tuple, layout: tuple) -> tuple:
         pa = layout.index(a) if a in layout else None
         pb = layout.index(b) if b in layout else None
         meets = tuple((j2, v_is_src, layout.index(w)) for j2, v_is_src, w in also)
-        recipe = _key_recipe(picks, len(layout), mode, pa, pb) if not also else None
+        if also:  # a meet: whether its projection drops the variable it binds
+            recipe = (len(layout) + 1 if mode == _SRC else len(layout)) not in picks
+        else:
+            recipe = _key_recipe(picks, len(layout), mode, pa, pb)
         out.append((j, mode, pa, pb, step_conds, itemgetter(*picks), meets, recipe))
         layout = new
     return tuple(out)

@@ -385,8 +385,11 @@ class PatternOp(ProbingJoin):
 
     def _meet(self, step, frontier: dict, now) -> dict:
         """A meet step (incremental/operators/join_plan.py): the new variable ranges over the
-        intersection, taken in C, of the probed input's adjacency with the folded inputs'."""
-        j, mode, pa, pb, sconds, project, meets, _recipe = step
+        intersection, taken in C, of the probed input's adjacency with the folded inputs'.
+        Where the projection drops that variable (the last step of a head-bound derivation),
+        each row gives one key: its combinations' earliest start and latest end are folded
+        over the intersection, which is left once both reach the row's own bounds."""
+        j, mode, pa, pb, sconds, project, meets, drops_new = step
         index = self.indexes[j]
         adjacency = index.by_src.get if mode == _SRC else index.by_targets().get
         fixed_at = pa if mode == _SRC else pb
@@ -394,6 +397,7 @@ class PatternOp(ProbingJoin):
             (self.indexes[j2].by_targets().get if v_is_src else self.indexes[j2].by_src.get, at)
             for j2, v_is_src, at in meets
         ]
+        one_key = drops_new and not sconds
         nxt: dict = {}
         get = nxt.get
         for row, (ts, exp) in frontier.items():
@@ -407,6 +411,7 @@ class PatternOp(ProbingJoin):
             common = got.keys()
             for more in others:
                 common &= more.keys()
+            best_ts, best_exp = FOREVER, now  # (`one_key`: the row's key so far)
             for v in common:
                 e = got[v]
                 c_exp = exp if exp < e.exp else e.exp
@@ -419,6 +424,14 @@ class PatternOp(ProbingJoin):
                         c_ts = e.ts
                 if c_exp <= now:
                     continue
+                if one_key:
+                    if c_exp > best_exp:
+                        best_exp = c_exp
+                    if c_ts < best_ts:
+                        best_ts = c_ts
+                    if best_exp == exp and best_ts == ts:
+                        break  # no combination can do better
+                    continue
                 ext = row + (fixed, v) if mode == _SRC else row + (v, fixed)
                 if sconds and not conditions_hold(sconds, ext):
                     continue
@@ -430,6 +443,9 @@ class PatternOp(ProbingJoin):
                     cur_ts, cur_exp = cur
                     if c_exp > cur_exp or c_ts < cur_ts:
                         nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
+            if best_exp > now:
+                # (the dropped variable's slot is not read)
+                _widest(nxt, project(row + (fixed, fixed)), best_ts, best_exp)
         return nxt
 
     def _scan(self, step, frontier: dict, now) -> dict:
