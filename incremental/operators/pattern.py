@@ -49,6 +49,8 @@ from .join_plan import (
 from .probing_join import ProbingJoin
 
 _PROBES = (_BOTH, _LOOP_BOUND)  # steps that bind no variable
+#: guard entries a scan reads before it may give up at the rate of candidates so far
+GUARD_SAMPLE = 256
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
@@ -61,6 +63,7 @@ class PatternOp(ProbingJoin):
         "frontier_plans",
         "head_frontier",
         "head_sides",
+        "seed_sides",
         "batched",
         "functional",
         "deferred",
@@ -130,31 +133,61 @@ class PatternOp(ProbingJoin):
         )
         _conds, head_steps = self.head_plan
         self.head_frontier = frontier_steps(head_steps, self.head, self.head)
-        self.head_sides = self._head_sides(fanout)
+        self.head_sides = self._sides(self.head, list(range(n)), fanout)
+        self.seed_sides = (
+            [
+                self._sides((a, b), [j for j in range(n) if j != i], fanout)
+                for i, (a, b) in enumerate(bindings)
+            ]
+            if n > 1
+            else None
+        )
 
-    def _head_sides(self, fanout) -> tuple | None:
-        """For each head variable, `(frontier steps, input, mode, head position)`: the
-        head-bound plan that first expands from that variable, and that first expansion;
-        None when the two head variables are one, or both plans first bind the same variable
-        (then each intersects the same two adjacencies: a meet, e.g. `m` of a chain `b(x, m),
-        c(m, y)`)."""
-        h0, h1 = self.head
-        if h0 == h1:
+    def _sides(self, layout: tuple, todo: list, fanout) -> tuple | None:
+        """For each variable of `layout` (two bound variables: the head's, or a starting
+        input's), `(frontier steps, input, mode, position in layout)`: the plan over `todo`
+        that first expands from that variable, and that first expansion; None when the two
+        are one variable, or both plans first bind the same variable (then each intersects
+        the same two adjacencies: a meet, e.g. `m` of a chain `b(x, m), c(m, y)`). A row then
+        goes the way whose first adjacency is smaller (`_by_sides`)."""
+        v0, v1 = layout
+        if v0 == v1:
             return None
-        n = len(self.bindings)
         sides, first_bound = [], set()
-        for h in (h0, h1):
+        for v in layout:
             _conds, steps = join_plan(
-                self.bindings, self.conditions, {h0, h1}, list(range(n)), fanout, first_from=h
+                self.bindings, self.conditions, set(layout), todo, fanout, first_from=v
             )
-            # the first step that binds a variable: an expansion from `h`, or no sides
+            # the first step that binds a variable: an expansion from `v`, or no sides
             binding = ((j, a, b, mode) for j, a, b, mode, _c in steps if mode not in _PROBES)
             j, a, b, mode = next(binding, (None, None, None, _NONE))
-            if (mode, a) != (_SRC, h) and (mode, b) != (_TRG, h):
+            if (mode, a) != (_SRC, v) and (mode, b) != (_TRG, v):
                 return None
             first_bound.add(b if mode == _SRC else a)
-            sides.append((frontier_steps(steps, self.head, self.head), j, mode, self.head.index(h)))
+            sides.append((frontier_steps(steps, self.head, layout), j, mode, layout.index(v)))
         return tuple(sides) if len(first_bound) == 2 else None
+
+    def _by_sides(self, sides, steps, frontier: dict, now) -> dict:
+        """`_frontier(steps, frontier)`, each row expanding first from whichever of its two
+        bound vertices has the fewer entries in that way's first adjacency (`_sides`:
+        Generic Join's choice of the smallest adjacency, per row); a row with no entries
+        there has no combination."""
+        if sides is None:
+            return self._frontier(steps, frontier, now)
+        (steps_a, j_a, mode_a, at_a), (steps_b, j_b, mode_b, at_b) = sides
+        adjacency_a = self._adjacency(j_a, mode_a).get
+        adjacency_b = self._adjacency(j_b, mode_b).get
+        rows_a, rows_b = {}, {}
+        for row, interval in frontier.items():
+            got_a = adjacency_a(row[at_a])
+            got_b = adjacency_b(row[at_b])
+            if got_a and got_b:
+                (rows_a if len(got_a) <= len(got_b) else rows_b)[row] = interval
+        out = self._frontier(steps_a, rows_a, now) if rows_a else {}
+        if rows_b:
+            for key, (ts, exp) in self._frontier(steps_b, rows_b, now).items():
+                _widest(out, key, ts, exp)
+        return out
 
     def process(self, batches: list, now: int) -> list:
         functional = self.functional
@@ -248,6 +281,8 @@ class PatternOp(ProbingJoin):
         live = self.native.out.live.get
         ends = self._head_ends(j)
         candidates = []
+        total, scanned = len(index), 0
+        sure = self.guard_scan == math.inf
         for s, row in index.by_src.items():
             for t, entry in row.items():
                 if entry.exp <= first:
@@ -260,7 +295,13 @@ class PatternOp(ProbingJoin):
                             break
                     else:
                         candidates.append(key)
-            if len(candidates) >= seeds and self.guard_scan != math.inf:
+            scanned += len(row)
+            # given up once the candidates are, or will be at the rate so far, as many as
+            # the new tuples
+            found = len(candidates)
+            if not sure and (
+                found >= seeds or (scanned >= GUARD_SAMPLE and found * total > seeds * scanned)
+            ):
                 return None
         if not candidates:
             return {}
@@ -307,7 +348,7 @@ class PatternOp(ProbingJoin):
         frontier = self._seed(i, batch, now, False, fresh)
         if not frontier:
             return frontier
-        return self._frontier(self.frontier_plans[i], frontier, now)
+        return self._by_sides(self.seed_sides[i], self.frontier_plans[i], frontier, now)
 
     def _seed(self, i, batch, now, retracting: bool, fresh: bool = False) -> dict:
         """The starting frontier `{(s, t): (ts, exp)}` of a batch of input i (an end record
@@ -646,24 +687,7 @@ class PatternOp(ProbingJoin):
         seed = self._head_seed(keys)
         if not seed:
             return {}
-        sides = self.head_sides
-        if sides is None:
-            return self._frontier(self.head_frontier, seed, now)
-        # each key expands first from the head vertex with the fewer entries (Generic Join's
-        # choice of the smallest adjacency, per key)
-        (steps_a, j_a, mode_a, at_a), (steps_b, j_b, mode_b, at_b) = sides
-        adjacency_a = self._adjacency(j_a, mode_a).get
-        adjacency_b = self._adjacency(j_b, mode_b).get
-        seed_a, seed_b = {}, {}
-        for key, interval in seed.items():
-            row_a = adjacency_a(key[at_a])
-            row_b = adjacency_b(key[at_b])
-            if row_a and row_b:
-                (seed_a if len(row_a) <= len(row_b) else seed_b)[key] = interval
-        out = self._frontier(steps_a, seed_a, now) if seed_a else {}
-        if seed_b:
-            out.update(self._frontier(steps_b, seed_b, now))
-        return out
+        return self._by_sides(self.head_sides, self.head_frontier, seed, now)
 
     def _adjacency(self, j: int, mode: int) -> dict:
         """Input j's index by source (`_SRC`) or by target."""
