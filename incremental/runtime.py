@@ -182,6 +182,30 @@ def delta_intersections(plan: Plan) -> list[str]:
     return sorted({direct[node][0] for node in intersections(plan, nodes, direct)})
 
 
+def pattern_guards(plan: Plan, intersecting: bool = True) -> list[tuple[str, str]]:
+    """`(output label, atom)` of each PATTERN an engine in delta mode runs keyed as a native
+    output, not as an intersection, with an atom on both of its head's variables, its
+    *guard*: a span's entering keys may be found from that atom's entries
+    (operators/pattern.py `_guarded_keys`; `sgq explain` names them). `intersecting`:
+    whether PATTERNs run as intersections where they may (`Tuning.intersections`)."""
+    nodes = list(plan.nodes())
+    direct = _native_outputs(plan, nodes)
+    intersected = intersections(plan, nodes, direct) if intersecting else {}
+    found = []
+    for node, (label, _reverse) in direct.items():
+        if type(node) is not Pattern or node in intersected or any(node.times):
+            continue
+        h0, h1 = node.head
+        guards = [
+            f"{inp.label}({a}, {b})"
+            for inp, (a, b) in zip(node.inputs, node.bindings)
+            if h0 != h1 and {a, b} == {h0, h1}
+        ]
+        if guards:
+            found.append((label, guards[0]))
+    return sorted(found)
+
+
 def _native_producer(node: Op) -> bool:
     """Whether `node` gives native deltas when offered a sink: a PATH (not a simple one that
     may conflict), a PATTERN without time conditions."""

@@ -107,12 +107,17 @@ def run(args: argparse.Namespace) -> int:
             for name in REWRITES
         ]
         sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")
-        if options.tuning.intersections:
-            from ..incremental.runtime import delta_intersections
+        from ..incremental.runtime import delta_intersections, pattern_guards
 
+        if options.tuning.intersections:
             for label in delta_intersections(plan):
                 sys.stdout.write(
                     f"intersection: {label} (with --emit deltas, of its inputs' delta streams)\n"
                 )
+        for label, atom in pattern_guards(plan, options.tuning.intersections):
+            sys.stdout.write(
+                f"guard: {label} by {atom} (with --emit deltas, a span's entering keys from its "
+                "entries when fewer may enter than the span has new tuples)\n"
+            )
     sys.stdout.write(FORMATS[args.format](plan))
     return 0

@@ -37,6 +37,19 @@ def test_json_and_dot_formats(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("digraph sga {")
 
 
+def test_a_join_with_an_atom_on_both_head_variables_names_its_guard(tmp_path, capsys):
+    cyclic = ".window 10\nAnswer(m1, m2) :- a(x, y), b(m1, x), b(m2, y), c(m2, m1).\n"
+    assert main(["explain", write(tmp_path, cyclic), "--no-optimize"]) == 0
+    assert "guard: Answer by c(m2, m1) (with --emit deltas" in capsys.readouterr().out
+    chain = ".window 10\nAnswer(x, z) :- a(x, y), b(y, z).\n"
+    assert main(["explain", write(tmp_path, chain, "chain.dl"), "--no-optimize"]) == 0
+    assert "guard:" not in capsys.readouterr().out
+    both = ".window 10\nAnswer(x, y) :- a+(x, y), b(x, m), c(m, y).\n"  # an intersection
+    assert main(["explain", write(tmp_path, both, "both.dl"), "--no-optimize"]) == 0
+    out = capsys.readouterr().out
+    assert "intersection: Answer" in out and "guard:" not in out
+
+
 def test_program_error_is_a_located_message(tmp_path, capsys):
     path = write(tmp_path, ".window 10\nAnswer(x, y) :- a(x, y)\n")
     assert main(["explain", path]) == 1
