@@ -11,7 +11,9 @@ index has the fewest entries per key (re-planned once per slide from the indexes
 Intervals: a result is valid on `[max ts, min exp)` of its inputs; every stored entry that
 holds `now` makes that interval hold `now`; entries with `exp <= now` are expired and skipped,
 and `purge` drops them from the indexes (no negative tuples: the direct approach). VarConditions
-(`x != y`, `x = "c"`) are applied as soon as their variables are bound. Output is coalesced per
+(`x != y`, `x = "c"`) are applied as soon as their variables are bound. A row with two bound
+vertices expands first from the one with the fewer entries; a span may find its entering keys
+from a guard atom instead (docs/design/pattern-keys.md). Output is coalesced per
 (head src, head trg); as the engine's output in delta mode, read by no operator, the head keys
 go out as native deltas (operators/native_keys.py). Cost per new tuple: O(number of matching
 combinations).
@@ -681,9 +683,8 @@ class PatternOp(ProbingJoin):
     def _rederive_batch(self, keys, now) -> dict:
         """The best `(ts, exp)` of every head key of `keys` that has a derivation ending after
         `now`, by a frontier run of the head-bound plan (`_head_seed`), to be read by key.
-        Cost: one head-bound join per key, its meets intersections in C (a key's derivation
-        reads only its own endpoints' adjacency, whereas one frontier from each distinct
-        endpoint would walk every key reachable from it)."""
+        Cost: one head-bound join per key, from its smaller side (`_by_sides`), its meets
+        intersections in C."""
         seed = self._head_seed(keys)
         if not seed:
             return {}
