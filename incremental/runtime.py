@@ -45,7 +45,7 @@ from .operators.filter import FilterOp
 from .operators.intersect import IntersectOp
 from .operators.path import PathOp
 from .operators.path_closure import PathClosureOp
-from .operators.pattern import PatternOp
+from .operators.pattern import PatternOp, guard_of
 from .operators.property_scan import PropertyScanOp
 from .operators.rename import RenameOp
 from .operators.simple_path import SimplePathOp
@@ -195,14 +195,11 @@ def pattern_guards(plan: Plan, intersecting: bool = True) -> list[tuple[str, str
     for node, (label, _reverse) in direct.items():
         if type(node) is not Pattern or node in intersected or any(node.times):
             continue
-        h0, h1 = node.head
-        guards = [
-            f"{inp.label}({a}, {b})"
-            for inp, (a, b) in zip(node.inputs, node.bindings)
-            if h0 != h1 and {a, b} == {h0, h1}
-        ]
-        if guards:
-            found.append((label, guards[0]))
+        guard = guard_of(node.bindings, node.head)
+        if guard is not None:
+            j, _forward = guard
+            (a, b), atom = node.bindings[j], node.inputs[j]
+            found.append((label, f"{atom.label}({a}, {b})"))
     return sorted(found)
 
 

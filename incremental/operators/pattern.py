@@ -78,7 +78,7 @@ class PatternOp(ProbingJoin):
         tuning = ctx.options.tuning  # base/options.py
         self.batched = tuning.batched_joins  # whole batches breadth-first (else tuple by tuple)
         self._plan(None)
-        self.guard = _guard(self.bindings, self.head)
+        self.guard = guard_of(self.bindings, self.head)
         self.guard_scan = tuning.guard_scan  # guard entries a span may scan per new tuple
         # keys with one derivation each: their coverage read off the inputs' entries (native
         # keys then get exact ends: nothing to re-derive)
@@ -262,7 +262,7 @@ class PatternOp(ProbingJoin):
 
     def _guarded_keys(self, batches: list, first: int) -> dict | None:
         """The keys that enter in a span, found from the guard (an atom on both head
-        variables, `_guard`) rather than joined from the span's new tuples `batches`; None when
+        variables, `guard_of`) rather than joined from the span's new tuples `batches`; None when
         that is not cheaper. A key not live at `first` has no combination of tuples all valid
         before the span (it would have held then), so a key that may enter is a guard entry
         valid in the span whose key is not live at `first` and whose head vertices have
@@ -270,20 +270,21 @@ class PatternOp(ProbingJoin):
         head variables bound, its earliest start and latest end as the new tuples' joins would
         give them. Chosen when the candidates are fewer than the new tuples (each of which
         would start a join of its own) and the guard's index holds at most `guard_scan`
-        entries per new tuple (an infinite `guard_scan` takes the guard always): on a stream whose pairs recur, most new tuples only derive
-        keys already live. Cost: O(guard entries + head-bound joins of the candidates)."""
+        entries per new tuple (an infinite `guard_scan` takes the guard always): on a stream
+        whose pairs recur, most new tuples only derive keys already live. Cost: O(guard
+        entries + head-bound joins of the candidates)."""
         guard = self.guard
         if guard is None:
             return None
         j, forward = guard
         seeds = sum(len(batch) for batch in batches if batch)
         index = self.indexes[j]
-        if len(index) > self.guard_scan * seeds:
+        total, scanned = len(index), 0
+        if total > self.guard_scan * seeds:
             return None
         live = self.native.out.live.get
         ends = self._head_ends(j)
         candidates = []
-        total, scanned = len(index), 0
         sure = self.guard_scan == math.inf
         for s, row in index.by_src.items():
             for t, entry in row.items():
@@ -755,9 +756,10 @@ def _merge(nxt: dict, pairs, ts, exp, sconds, project, now) -> None:
                 nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
 
 
-def _guard(bindings: list, head: tuple) -> tuple | None:
-    """`(input, forward)`: the first atom on both head variables, `forward` when its src is the
-    head's src; None when no atom has both (or the head is one variable)."""
+def guard_of(bindings: list, head: tuple) -> tuple | None:
+    """`(input, forward)`: the first atom on both head variables (slots or names alike),
+    `forward` when its src is the head's src; None when no atom has both (or the head is one
+    variable)."""
     h0, h1 = head
     if h0 == h1:
         return None

@@ -13,8 +13,8 @@ a part of its tuple's.
 
 Used for every WSCAN of an engine given its input's properties (incremental/engine.py),
 tests or not: the identities are what keeps deletions exact. (`sgq run` gives them only where
-a rule reads one or a `-` edge can come: sgq/evaluation.py `properties_kept`.) Cost per edge: O(#tests +
-#properties log #properties); per `-` edge O(#identities of its `(src, trg)`).
+a rule reads one or a `-` edge can come: sgq/evaluation.py `properties_kept`.) Cost per edge:
+O(#tests + #properties log #properties); per `-` edge O(#identities of its `(src, trg)`).
 """
 
 from __future__ import annotations
