@@ -203,11 +203,28 @@ class DeltaView:
         self.open[key] = [start, until]
         self.ends.add(until, key)
 
-    def release_grouped(self, frontier) -> list[tuple]:
-        """The events at instants `< frontier` not released yet, grouped as `feed_grouped`
-        groups them (a view that native producers alone write: an intersection's side,
-        operators/intersect.py)."""
-        return self._release(frontier)
+    def release_chunks(self, frontier) -> list[tuple]:
+        """The events at instants `< frontier` not released yet, for a reader that keeps
+        keys in sets (an intersection's side, operators/intersect.py): `(τ, '+'|'-',
+        [(label, {src: [trg, ...]}), ...])` in the order of τ. While only fans were written
+        (native producers, no rows), they are given as written: neither sorted nor netted,
+        so a key that leaves and enters at one instant has both events there, and the reader
+        takes the '-' first. Otherwise they are released as `feed_grouped` releases them
+        (sorted and netted). Cost: O(sources with events), one heap step per instant."""
+        if self.plus or self.minus or self.dropped or self.ends.any_by(frontier - 1):
+            return [(tau, op, _chunks(keys)) for tau, op, keys in self._release(frontier)]
+        out: list = []
+        instants, fplus, fminus = self.instants, self.fplus, self.fminus
+        pop = heapq.heappop
+        while instants and instants[0] < frontier:
+            tau = pop(instants)
+            fout = fminus.pop(tau, None)
+            if fout:
+                out.append((tau, "-", [(label, fans) for label, fans, _plain in fout]))
+            fin = fplus.pop(tau, None)
+            if fin:
+                out.append((tau, "+", [(label, fans) for label, fans, _plain in fin]))
+        return out
 
     def close(self) -> list[tuple]:
         """End of input: every remaining event, the '-' of every open key included."""
@@ -381,6 +398,16 @@ def _release_fans(tau: int, label: str, fin, fout, entering, leaving, out: list)
                 fans.append((src, trgs))
         if fans:
             out.append((tau, op, Fans(label, fans, plain)))
+
+
+def _chunks(keys) -> list[tuple]:
+    """A released group's keys as `[(label, {src: [trg, ...]}), ...]`."""
+    if type(keys) is Fans:
+        return [(keys.label, {src: trgs for src, trgs in keys})]
+    by_label: dict = {}
+    for src, trg, label in keys:
+        by_label.setdefault(label, {}).setdefault(src, []).append(trg)
+    return list(by_label.items())
 
 
 def _flat_keys(fans, keys) -> list | None:

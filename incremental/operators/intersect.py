@@ -21,10 +21,9 @@ state: the keys each side holds, as a set of targets per source.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..deltas import DeltaView, Fans
+from ..deltas import DeltaView
 from .base import BuildContext, PhysicalOperator
 
 if TYPE_CHECKING:
@@ -75,56 +74,63 @@ class IntersectOp(PhysicalOperator):
         instants into `view` (called by `view` before it releases its own). Each side's
         events are read per source, as its fans give them: a source's targets meet the other
         side's in one set operation, with no key made for an event that changes nothing."""
-        events: dict = {}  # τ -> [(side, sign, [((src, label), [trg, ...]), ...]), ...]
+        events: dict = {}  # τ -> [(side, sign, [(label, {src: [trg, ...]}), ...]), ...]
         for i, side in enumerate(self.sides):
-            for tau, sign, keys in side.release_grouped(frontier):
-                events.setdefault(tau, []).append((i, sign, _per_source(keys)))
+            for tau, sign, chunks in side.release_chunks(frontier):
+                got = events.get(tau)
+                if got is None:
+                    events[tau] = [(i, sign, chunks)]
+                else:
+                    got.append((i, sign, chunks))
         held = self.held
         for tau in sorted(events):
             # the losses first: a key both sides held that one of them loses at τ leaves (a
-            # side that loses a key and gets it again at τ never lost it: its view nets the
-            # two); then the gains: a key the other side holds enters
+            # side that loses a key and gets it again at τ never lost it: it leaves and
+            # enters the output at τ, which the output's view nets); then the gains: a key
+            # the other side holds enters
             groups = events[tau]
             leaving: list = []
-            for i, sign, fans in groups:
+            for i, sign, chunks in groups:
                 if sign == "-":
                     mine, other = held[i], held[1 - i]
-                    for source, trgs in fans:
-                        have = mine.get(source)
-                        if have is None:
-                            continue
-                        there = other.get(source)
-                        if there:
-                            gone = there.intersection(trgs)
-                            gone &= have
-                            src, label = source
-                            leaving += [(src, trg, label) for trg in gone]
-                        have.difference_update(trgs)
-                        if not have:
-                            del mine[source]
+                    for label, fans in chunks:
+                        for src, trgs in fans.items():
+                            source = (src, label)
+                            have = mine.get(source)
+                            if have is None:
+                                continue
+                            there = other.get(source)
+                            if there:
+                                gone = there.intersection(trgs)
+                                gone &= have
+                                leaving += [(src, trg, label) for trg in gone]
+                            have.difference_update(trgs)
+                            if not have:
+                                del mine[source]
             entering: list = []
-            for i, sign, fans in groups:
+            for i, sign, chunks in groups:
                 if sign == "+":
                     mine, other = held[i], held[1 - i]
-                    for source, trgs in fans:
-                        there = other.get(source)
-                        have = mine.get(source)
-                        if have is None:
-                            mine[source] = set(trgs)
-                            new = there.intersection(trgs) if there else ()
-                        else:
-                            new = there.intersection(trgs) - have if there else ()
-                            have.update(trgs)
-                        if new:
-                            src, label = source
-                            entering += [(src, trg, label) for trg in new]
+                    for label, fans in chunks:
+                        for src, trgs in fans.items():
+                            source = (src, label)
+                            there = other.get(source)
+                            have = mine.get(source)
+                            if have is None:
+                                mine[source] = set(trgs)
+                                new = there.intersection(trgs) if there else ()
+                            else:
+                                new = there.intersection(trgs) - have if there else ()
+                                have.update(trgs)
+                            if new:
+                                entering += [(src, trg, label) for trg in new]
             if entering:
                 view.enter(tau, entering)
             if leaving:
                 view.leave(tau, leaving)
 
     def size(self) -> int:
-        return sum(len(trgs) for side in self.held for trgs in side.values())
+        return sum(sum(map(len, side.values())) for side in self.held)
 
     def state(self) -> dict:
         return {
@@ -138,20 +144,12 @@ class IntersectOp(PhysicalOperator):
     def restore(self, state: dict) -> None:
         for side, saved in zip(self.sides, state["sides"]):
             side.restore(saved)
-        self.held = tuple(_held(_per_source(keys)) for keys in state["held"])
+        self.held = tuple(_held(keys) for keys in state["held"])
 
 
-def _per_source(keys) -> Iterable[tuple]:
-    """A group's keys `(src, trg, label)` as `((src, label), [trg, ...])` per source."""
-    if type(keys) is Fans:
-        label = keys.label
-        return [((src, label), trgs) for src, trgs in keys]
-    by_source: dict = {}
+def _held(keys) -> dict:
+    """`{(src, label): {trg, ...}}` of keys `(src, trg, label)`."""
+    held: dict = {}
     for src, trg, label in keys:
-        by_source.setdefault((src, label), []).append(trg)
-    return by_source.items()
-
-
-def _held(fans) -> dict:
-    """`{(src, label): {trg, ...}}` of `((src, label), [trg, ...])` pairs."""
-    return {source: set(trgs) for source, trgs in fans}
+        held.setdefault((src, label), set()).add(trg)
+    return held
