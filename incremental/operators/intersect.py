@@ -43,7 +43,7 @@ class IntersectOp(PhysicalOperator):
         self.sides: tuple[DeltaView, DeltaView] = sides
         self.reverse = reverse
         self.label = node.label
-        # the keys each side holds, `{(src, label): {trg, ...}}` (the label: the output's,
+        # the keys each side holds, `{label: {src: {trg, ...}}}` (the label: the output's,
         # under an output RENAME too); the output's are those both hold
         self.held: tuple[dict, dict] = ({}, {})
         view = ctx.delta_sink(node)
@@ -92,32 +92,36 @@ class IntersectOp(PhysicalOperator):
             leaving: list = []
             for i, sign, chunks in groups:
                 if sign == "-":
-                    mine, other = held[i], held[1 - i]
                     for label, fans in chunks:
+                        mine = held[i].get(label)
+                        if mine is None:
+                            continue
+                        other = held[1 - i].get(label, _NONE)
                         for src, trgs in fans.items():
-                            source = (src, label)
-                            have = mine.get(source)
+                            have = mine.get(src)
                             if have is None:
                                 continue
-                            there = other.get(source)
+                            there = other.get(src)
                             if there:
                                 gone = there.intersection(trgs)
                                 gone &= have
                                 leaving += [(src, trg, label) for trg in gone]
                             have.difference_update(trgs)
                             if not have:
-                                del mine[source]
+                                del mine[src]
             entering: list = []
             for i, sign, chunks in groups:
                 if sign == "+":
-                    mine, other = held[i], held[1 - i]
                     for label, fans in chunks:
+                        mine = held[i].get(label)
+                        if mine is None:
+                            mine = held[i][label] = {}
+                        other = held[1 - i].get(label, _NONE)
                         for src, trgs in fans.items():
-                            source = (src, label)
-                            there = other.get(source)
-                            have = mine.get(source)
+                            there = other.get(src)
+                            have = mine.get(src)
                             if have is None:
-                                mine[source] = set(trgs)
+                                mine[src] = set(trgs)
                                 new = there.intersection(trgs) if there else ()
                             else:
                                 new = there.intersection(trgs) - have if there else ()
@@ -130,13 +134,18 @@ class IntersectOp(PhysicalOperator):
                 view.leave(tau, leaving)
 
     def size(self) -> int:
-        return sum(sum(map(len, side.values())) for side in self.held)
+        return sum(sum(map(len, fans.values())) for side in self.held for fans in side.values())
 
     def state(self) -> dict:
         return {
             "sides": [side.state() for side in self.sides],
             "held": [
-                sorted((src, trg, label) for (src, label), trgs in side.items() for trg in trgs)
+                sorted(
+                    (src, trg, label)
+                    for label, fans in side.items()
+                    for src, trgs in fans.items()
+                    for trg in trgs
+                )
                 for side in self.held
             ],
         }
@@ -148,8 +157,11 @@ class IntersectOp(PhysicalOperator):
 
 
 def _held(keys) -> dict:
-    """`{(src, label): {trg, ...}}` of keys `(src, trg, label)`."""
+    """`{label: {src: {trg, ...}}}` of keys `(src, trg, label)`."""
     held: dict = {}
     for src, trg, label in keys:
-        held.setdefault((src, label), set()).add(trg)
+        held.setdefault(label, {}).setdefault(src, set()).add(trg)
     return held
+
+
+_NONE: dict = {}  # (the other side's keys of a label it has none of: read only)
