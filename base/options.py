@@ -114,7 +114,10 @@ class Tuning:
       new tuples only, not renewed ones, and widens each key when its emitted end comes up
       (False: every renewal re-joins and widens at once; the coverage is the same);
     - `intersections`: an output PATTERN joining two inputs on both of its variables runs on
-      its inputs' delta streams (operators/intersect.py; False: the hash join).
+      its inputs' delta streams (operators/intersect.py; False: the hash join);
+    - `sideways`: where one input of such an intersection is a closure PATH and the other a
+      PATTERN, the closure names only the pairs the PATTERN holds (operators/sideways.py;
+      False: every pair it reaches).
     """
 
     max_levels: int = 96
@@ -130,6 +133,7 @@ class Tuning:
     functional_joins: bool = True
     deferred_widenings: bool = True
     intersections: bool = True
+    sideways: bool = True
 
 
 def _tuning(value: Any) -> Tuning:

@@ -37,10 +37,12 @@ from ..sga.algebra import (
     WScan,
     children,
     op_kind,
+    properties_read,
 )
 from .deltas import DeltaView
 from .operators.attribute import AttributeOp
 from .operators.bound_path import BoundPathOp
+from .operators.closure_deltas import ClosureDeltas
 from .operators.filter import FilterOp
 from .operators.intersect import IntersectOp
 from .operators.path import PathOp
@@ -48,6 +50,7 @@ from .operators.path_closure import PathClosureOp
 from .operators.pattern import PatternOp, guard_of
 from .operators.property_scan import PropertyScanOp
 from .operators.rename import RenameOp
+from .operators.sideways import SidewaysMask
 from .operators.simple_path import SimplePathOp
 from .operators.timed_pattern import TimedPatternOp
 from .operators.union import UnionOp
@@ -172,6 +175,21 @@ def _readers(nodes: list) -> dict:
         for child in children(node):
             readers.setdefault(child, []).append(node)
     return readers
+
+
+def sideways_intersections(plan: Plan, options: PlanOptions) -> list[tuple[str, str]]:
+    """`(output label, closure)` of the intersections whose closure side names only the
+    pairs its partner holds (`Dataflow._sideways`, operators/sideways.py), in an engine in
+    delta mode under `options` (`sgq explain` names them). Builds that engine's operators
+    (no input): what applies depends on the physical operators chosen."""
+    flow = Dataflow(plan, sink=DeltaView(), options=options, properties=bool(properties_read(plan)))
+    found = []
+    for op in flow.ops:
+        mask = getattr(op, "mask", None)
+        if type(op) is IntersectOp and mask is not None:
+            closure = next(o for o in flow.ops if getattr(o, "mode", None) is mask.closure)
+            found.append((op.label, closure.node.label))
+    return sorted(found)
 
 
 def delta_intersections(plan: Plan) -> list[str]:
@@ -360,6 +378,11 @@ class Dataflow:
                 if getattr(op, "native", None) is None and getattr(op, "sink", None) is None:
                     raise AssertionError(f"{op_kind(inp)} gives no native deltas to intersect")
         self.indexes: list[EdgeIndex | None] = [ctx._indexes.get(i) for i in range(len(nodes))]
+        #: the order operators run in within a round: the plan's, but a closure side that
+        #: reports sideways after its partner, which says what it wants (`_sideways`)
+        self.order = list(range(len(nodes)))
+        self._masks = [self._sideways(node, ids) for node in found if options.tuning.sideways]
+        self._masks = [mask for mask in self._masks if mask is not None]
         self._settling = [op for op in self.ops if op.settles()]
         # outputs whose rows carry ends that are lower bounds, widened when they come up
         self.deferring = [i for i, op in enumerate(self.ops) if op.defers_rows()]
@@ -377,6 +400,35 @@ class Dataflow:
                 op.read_coverage_from(self.indexes[i])  # (its coverage is its index's)
         self.slide = min((n.slide for n in nodes if isinstance(n, WScan)), default=1)
         self.names = [f"#{i} {op_kind(n)}[{_reads(n)}]" for i, n in enumerate(nodes)]
+
+    def _sideways(self, node, ids: dict) -> SidewaysMask | None:
+        """The intersection `node`'s closure side reports only the pairs its partner holds
+        (operators/sideways.py) where one input is a closure PATH giving native deltas and the
+        other a PATTERN giving native keys, neither swapped; the closure then runs after the
+        PATTERN in each round (`order`). None where it does not apply."""
+        first, second = (self.ops[ids[inp]] for inp in node.inputs)
+        for closure, partner in ((first, second), (second, first)):
+            mode = getattr(closure, "mode", None)
+            if (
+                type(closure) is PathClosureOp
+                and type(mode) is ClosureDeltas
+                and closure.spath is None
+                and not mode.reverse
+                and type(partner) is PatternOp
+                and partner.native is not None
+                and not partner.native.reverse
+            ):
+                mask = SidewaysMask()
+                mask.closure = mode
+                mask.partner = partner.out
+                mode.mask = mask
+                partner.native.tap = mask
+                self.ops[ids[node]].mask = mask
+                at = ids[closure.node]
+                self.order.remove(at)
+                self.order.insert(self.order.index(ids[node]), at)
+                return mask
+        return None
 
     def _wire(self, nodes: list, ids: dict) -> None:
         """The edges of the dataflow: each node's consumers `(j, port)`, and the WSCANs each
@@ -445,6 +497,10 @@ class Dataflow:
             for op in self._rederiving:
                 op.exact_ends(now)
             self._rederiving = []
+        if deleting and self._masks:
+            for mask in self._masks:
+                mask.off(now)  # (rows take over: every pair is named from now on)
+            self._masks = []
         pending: list = [None] * n
         cutting: list | None = None  # end records per node and port, once there are any
         for label, edges in edges_by_label.items():
@@ -462,7 +518,7 @@ class Dataflow:
         produced: dict[int, list] = {}
         ended: dict[int, list] = {}
         ops, indexes, consumers, nports = self.ops, self.indexes, self.consumers, self.nports
-        for i in range(n):
+        for i in self.order:
             batches = pending[i]
             cuts = None if cutting is None else cutting[i]
             if cuts is None:
@@ -563,7 +619,7 @@ class Dataflow:
         ops, indexes, consumers, nports = self.ops, self.indexes, self.consumers, self.nports
         outputs = self._output_set
         produced: dict[int, list] = {}
-        for i in range(n):
+        for i in self.order:
             batches = pending[i]
             if batches is None:
                 continue

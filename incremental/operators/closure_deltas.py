@@ -18,12 +18,17 @@ O(edges) bitset operations; O(1) per delta. The why: docs/design/path-closure.md
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..state.closure_mode import ClosureMode
 from ..state.coalescer import Coalescer
 from ..state.window_closure import WindowClosure
 from ..stateful import restore_into, state_of
 from .native_keys import NativeKeys, adopt_as_rows
 from .path import enter_epsilon
+
+if TYPE_CHECKING:
+    from .sideways import SidewaysMask
 
 
 class ClosureDeltas(ClosureMode):
@@ -32,7 +37,7 @@ class ClosureDeltas(ClosureMode):
 
     STATE_VERSION = 1  # the window closure and the ε-pairs' keys
 
-    __slots__ = ("out", "epsilon", "sink", "label", "reverse", "own_vertex")
+    __slots__ = ("out", "epsilon", "sink", "label", "reverse", "own_vertex", "mask")
 
     def __init__(
         self, auto, moves: list, sink, key: tuple, own_vertex: bool, nullable: bool, fans: bool
@@ -47,6 +52,9 @@ class ClosureDeltas(ClosureMode):
         self.epsilon = (
             NativeKeys(self.out, sink, self.label, self.reverse, few=True) if nullable else None
         )
+        #: the pairs an intersection's partner holds, the only ones named while it is on
+        #: (operators/sideways.py; the ε-pairs are named all the same)
+        self.mask: SidewaysMask | None = None
 
     # ---- a round
     def begin(self, now: int) -> list:
@@ -59,6 +67,8 @@ class ClosureDeltas(ClosureMode):
         the bitset words the closure spent (`take_work`)."""
         entering: list = []
         self.closure.insert(edges, entering)
+        if entering and self.mask is not None and self.mask.on:
+            entering = self._wanted(entering)
         if entering:
             # (x, x) is an ε-pair's, or none (a simple PATH), never the closure's
             fans = self._fans(entering, self.own_vertex)
@@ -77,7 +87,10 @@ class ClosureDeltas(ClosureMode):
     def drop(self, upto, strict: bool) -> None:
         """Drop the levels `<= upto` (`< upto` when `strict`): what leaves with each level L
         leaves the output at L."""
+        masked = self.mask is not None and self.mask.on
         for level, rows in self.closure.drop_reporting(upto, strict, self.own_vertex):
+            if rows and masked:
+                rows = self._wanted(rows)
             if not rows:
                 continue
             fans = self._fans(rows)
@@ -141,6 +154,57 @@ class ClosureDeltas(ClosureMode):
             label = self.label
             keys = [(y, x, label) if self.reverse else (x, y, label) for x, y in gone]
             self.sink.leave(now, sorted(keys))
+
+    # ---- sideways (operators/sideways.py)
+    def _wanted(self, rows: list) -> list:
+        """`(start node, vertices)` rows cut to the wanted pairs: a source none of whose
+        pairs is wanted is left out at one lookup; otherwise each wanted target is tested
+        against the row's vertices (a set of each list, once: rows share lists), or each
+        vertex against the wanted, whichever are fewer."""
+        names, vid, ns = self.closure.names, self.closure.vid, self.closure.nstates
+        wanted = self.mask.wanted
+        among: dict = {}  # id(vertices) -> the set of them
+        out = []
+        for x, vertices in rows:
+            want = wanted.get(names[x // ns])
+            if not want:
+                continue
+            if len(want) < len(vertices):
+                got = among.get(id(vertices))
+                if got is None:
+                    got = among[id(vertices)] = set(vertices)
+                kept = []
+                for y in want:
+                    v = vid.get(y)
+                    if v is not None and v * ns in got:
+                        kept.append(v * ns)
+            else:
+                kept = [v for v in vertices if names[v // ns] in want]
+            if kept:
+                out.append((x, kept))
+        return out
+
+    def name_pairs(self, now: int, pairs: dict, sign: str, held: bool = False) -> None:
+        """Pairs `{x: [y, ...]}` (vertex names) that become wanted (`sign` '+') or stop being
+        wanted ('-') at `now`: those the closure holds enter or leave the sink at `now`
+        (`held`: they are known to be held)."""
+        held_targets, own = self.closure.held_targets, self.own_vertex
+        fans: dict = {}
+        for x, ys in pairs.items():
+            got = ys if held else held_targets(x, ys)
+            if own and x in got:
+                got = [y for y in got if y != x]
+            if got:
+                fans[x] = got
+        if fans:
+            if sign == "+":
+                self.sink.enter_fans(now, self.label, fans)
+            else:
+                self.sink.leave_fans(now, self.label, fans)
+
+    def results(self) -> set:
+        """Every result `(x, y)` the closure holds now."""
+        return self.closure.results(self.own_vertex)
 
     # ---- fans
     def _reversed_keys(self, fans: dict) -> list:

@@ -24,16 +24,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..deltas import DeltaView
+from ..stateful import StateError
 from .base import BuildContext, PhysicalOperator
 
 if TYPE_CHECKING:
     from ...sga.algebra import Op
+    from .sideways import SidewaysMask
 
 
 class IntersectOp(PhysicalOperator):
-    __slots__ = ("sides", "reverse", "label", "held")
+    __slots__ = ("sides", "reverse", "label", "held", "mask")
 
-    STATE_VERSION = 2  # the keys each side holds (the output's: those both hold)
+    STATE_VERSION = 3  # the keys each side holds (the output's: those both hold), the mask
 
     def __init__(self, node: Op, ctx: BuildContext, sides: tuple, reverse: tuple) -> None:
         """`sides`: the DeltaViews the two inputs write to (the runtime made them before the
@@ -46,6 +48,9 @@ class IntersectOp(PhysicalOperator):
         # the keys each side holds, `{label: {src: {trg, ...}}}` (the label: the output's,
         # under an output RENAME too); the output's are those both hold
         self.held: tuple[dict, dict] = ({}, {})
+        #: where a closure side names only the pairs its partner holds (operators/
+        #: sideways.py; set by the runtime), their mask, kept here for checkpoints
+        self.mask: SidewaysMask | None = None
         view = ctx.delta_sink(node)
         view.upstream.append(self)
 
@@ -148,12 +153,17 @@ class IntersectOp(PhysicalOperator):
                 )
                 for side in self.held
             ],
+            "sideways": None if self.mask is None else self.mask.state(),
         }
 
     def restore(self, state: dict) -> None:
         for side, saved in zip(self.sides, state["sides"]):
             side.restore(saved)
         self.held = tuple(_held(keys) for keys in state["held"])
+        if (self.mask is None) != (state["sideways"] is None):
+            raise StateError("a sideways mask saved where this plan has none, or the reverse")
+        if self.mask is not None:
+            self.mask.restore(state["sideways"])
 
 
 def _held(keys) -> dict:

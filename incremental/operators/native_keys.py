@@ -33,13 +33,14 @@ from ..state.coalescer import Coalescer
 
 if TYPE_CHECKING:
     from ..deltas import DeltaView
+    from .sideways import SidewaysMask
 
 
 class NativeKeys:
     """The output keys of the Coalescer `out` as native deltas in `sink`, under `label`
     (`reverse`: an output RENAME swapped src and trg)."""
 
-    __slots__ = ("out", "sink", "label", "reverse", "rederive", "few")
+    __slots__ = ("out", "sink", "label", "reverse", "rederive", "few", "tap")
 
     def __init__(
         self, out: Coalescer, sink: DeltaView, label: str, reverse: bool, few: bool = False
@@ -57,12 +58,17 @@ class NativeKeys:
         #: {key: (ts, exp)}`, its longest derivations now, read by key
         #: (Coalescer.leaving_rederived)
         self.rederive: Callable[[Mapping, int], dict] | None = None
+        #: told of the keys that enter (an intersection's sideways mask: operators/
+        #: sideways.py), or None
+        self.tap: SidewaysMask | None = None
 
     def admit(self, rows: Iterable[tuple], now: int) -> None:
         """Take `(key, ts, exp)` results of the round at `now`; the keys that enter go to the
         sink at their start, as fans (one target list per source: no event tuple per key, and
         the view sorts and writes them per source)."""
         entering = self.out.entering(rows, now, self.reverse)
+        if self.tap is not None:
+            self.tap.want(entering, now)
         label, enter, few = self.label, self.sink.enter_fans, self.few
         for ts, fans in entering.items():
             enter(ts, label, fans, few and _plain(fans))

@@ -235,6 +235,9 @@ class PathClosureOp(PhysicalOperator):
         beyond what was emitted. Native deltas go on but at a deletion (not `native`): the
         indexes are cut already, so the live results become rows first."""
         mode = self.mode
+        mask = getattr(mode, "mask", None)
+        if mask is not None:
+            mask.off(now)  # (S-PATH names every pair: so does the closure's side from now)
         if self.sink is not None and not native:
             mode.stop(now)
             self.sink = None

@@ -125,6 +125,27 @@ class WindowClosure(ProductNodes):
         row = self._row(i * ns + self.start)
         return any(row >> (j * ns + f) & 1 for f in self.finals)
 
+    def held_targets(self, x: str, ys) -> list:
+        """The vertices of `ys` that `x` reaches in the closure (`holds`, one row read for
+        them all)."""
+        i = self.vid.get(x)
+        if i is None:
+            return []
+        ns, finals, vid = self.nstates, self.finals, self.vid
+        row = self._row(i * ns + self.start)
+        if not row:
+            return []
+        out = []
+        for y in ys:
+            j = vid.get(y)
+            if j is not None:
+                base = j * ns
+                for f in finals:
+                    if row >> (base + f) & 1:
+                        out.append(y)
+                        break
+        return out
+
     def live_levels(self) -> int:
         """How many live levels there are."""
         return len(self.levels)

@@ -107,12 +107,21 @@ def run(args: argparse.Namespace) -> int:
             for name in REWRITES
         ]
         sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")
-        from ..incremental.runtime import delta_intersections, pattern_guards
+        from ..incremental.runtime import (
+            delta_intersections,
+            pattern_guards,
+            sideways_intersections,
+        )
 
         if options.tuning.intersections:
             for label in delta_intersections(plan):
                 sys.stdout.write(
                     f"intersection: {label} (with --emit deltas, of its inputs' delta streams)\n"
+                )
+            for label, closure in sideways_intersections(plan, options):
+                sys.stdout.write(
+                    f"sideways: {label} (with --emit deltas, its closure {closure} names only "
+                    "the pairs its other input holds)\n"
                 )
         for label, atom in pattern_guards(plan, options.tuning.intersections):
             sys.stdout.write(

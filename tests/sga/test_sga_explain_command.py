@@ -48,6 +48,11 @@ def test_a_join_with_an_atom_on_both_head_variables_names_its_guard(tmp_path, ca
     assert main(["explain", write(tmp_path, both, "both.dl"), "--no-optimize"]) == 0
     out = capsys.readouterr().out
     assert "intersection: Answer" in out and "guard:" not in out
+    assert "sideways: Answer (with --emit deltas, its closure " in out
+    two = ".window 10\nAnswer(x, y) :- a+(x, y), b+(x, y).\n"  # two PATHs: nothing sideways
+    assert main(["explain", write(tmp_path, two, "two.dl"), "--no-optimize"]) == 0
+    out = capsys.readouterr().out
+    assert "intersection: Answer" in out and "sideways:" not in out
 
 
 def test_program_error_is_a_located_message(tmp_path, capsys):
