@@ -15,8 +15,11 @@ A PATH read by a PATTERN otherwise gives rows, every widening of every pair, whi
 indexes, joins and purges, though only the pairs the other input holds can join; through
 sides, the PATH keeps one closure of the window and reports only entries and exits (operators/
 path_closure.py, native deltas). Cost: per instant, a few set operations per source of each
-side's events (in C, O(1) per event), plus the sides' own release (incremental/deltas.py);
-state: the keys each side holds, as a set of targets per source.
+side's events (in C, O(1) per event), plus the sides' own release (incremental/deltas.py
+`release_chunks`: the fans as written); state: the keys each side holds, as a set of targets
+per source. Where one input is a closure PATH and the other a PATTERN, the closure names only
+the pairs the PATTERN holds (operators/sideways.py, `mask`). The why: docs/design/
+intersections.md.
 """
 
 from __future__ import annotations
