@@ -5,10 +5,10 @@ only the pairs its partner, a PATTERN, holds (docs/design/intersections.md).
 `a2q+` and the chain `[c2a/c2q]` (operators/intersect.py). Its snapshot at every instant is
 `A ∩ C`; a side that holds `A ∩ M` for any `M ⊇ C` gives the same intersection. So the
 closure's side need not hear of every pair the closure reaches, only of the pairs in `M`, the
-*wanted* pairs: every key the PATTERN admitted and has not seen leave. The closure keeps its
-whole state (it must, to know what it reaches) but names only the wanted pairs it gains and
-loses (`ClosureDeltas`, operators/closure_deltas.py), and the intersection keeps, sets and
-intersects those only.
+*wanted* pairs: every key the PATTERN admitted, until a sweep finds it held no more. The
+closure keeps its whole state (it must, to know what it reaches) but names only the wanted
+pairs it gains and loses (`ClosureDeltas`, operators/closure_deltas.py), and the
+intersection keeps and intersects those only.
 
 Exactness rests on three rules, each at one instant `now` of the closure:
 
