@@ -118,16 +118,11 @@ class WindowClosure(ProductNodes):
     def holds(self, x: str, y: str) -> bool:
         """Whether the closure holds the result `(x, y)`: the start node of vertex `x`
         reaches a final-state node of vertex `y`."""
-        i, j = self.vid.get(x), self.vid.get(y)
-        if i is None or j is None:
-            return False
-        ns = self.nstates
-        row = self._row(i * ns + self.start)
-        return any(row >> (j * ns + f) & 1 for f in self.finals)
+        return bool(self.held_targets(x, (y,)))
 
     def held_targets(self, x: str, ys) -> list:
-        """The vertices of `ys` that `x` reaches in the closure (`holds`, one row read for
-        them all)."""
+        """The vertices of `ys` that `x` reaches in the closure (`holds` of each, one row read
+        for them all)."""
         i = self.vid.get(x)
         if i is None:
             return []
