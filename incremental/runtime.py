@@ -462,13 +462,16 @@ class Dataflow:
         self.output_labels = {i: self.nodes[i].label for i in self.outputs}
         # spans (run_span) only where every output is a PATH or a PATTERN, or a RENAME of
         # one: its results go to the sink, or its rows to the engine's output, instant after
-        # instant (its `spans()` says when), and every operator takes spans from the start:
-        # one that does not (a PATH whose rows a PATTERN reads, a PATTERN giving rows) never
-        # will, and its instants go one round each without a check per instant
+        # instant (its `spans()` says when), and every operator takes spans from the start
+        # or may later (`spans_later`: a PATTERN's functional join that ends): one that
+        # does not (a PATH whose rows a PATTERN reads, a PATTERN giving rows) never will,
+        # and its instants go one round each without a check per instant
         outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
         self.spanning = all(
             isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs
-        ) and all(op.spans() for op in self.ops)
+        ) and all(op.spans() or op.spans_later() for op in self.ops)
+        #: the operators that take spans only later: until they do, no span is ready
+        self._waiting = [op for op in self.ops if op.spans_later()] if self.spanning else []
         # (an intersection's inputs give native deltas as outputs do)
         self._pattern_spans = any(
             type(op) is PatternOp and (op in outputs or op.native is not None) for op in self.ops
@@ -578,6 +581,11 @@ class Dataflow:
         at which WSCAN tuples expire: a key ending then that a later instant of the span
         derives again must leave and enter again, and the round at that instant alone says so
         (its Coalescer takes a key whose end is the round's instant as going on)."""
+        if self._waiting:
+            if not self._waiting[0].spans():
+                return False
+            del self._waiting[0]
+            return self.span_ready(first)
         if not (self.spanning and all(op.spans() for op in self.ops)):
             return False
         return not (self._pattern_spans and self._expires_at(first))

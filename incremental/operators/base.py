@@ -74,6 +74,11 @@ class PhysicalOperator:
         take each tuple's own (WSCAN, S-PATH with native deltas) say yes."""
         return False
 
+    def spans_later(self) -> bool:
+        """Whether `spans` may turn true later in the run (a PATTERN's functional join that
+        ends): the runtime then asks `spans` at each span."""
+        return False
+
     def process_span(self, batches: list) -> list:
         """`process` over a span (see `spans`); the instant of each sgt is its `ts`."""
         return self.process(batches, None)

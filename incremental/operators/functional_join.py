@@ -26,7 +26,9 @@ then exact: nothing is re-derived when they come up.
 The sides are checked at every round: when neither is functional any more (a second y for
 some b), before an explicit deletion (the runtime's `exact_ends`) and for a checkpoint, the
 coverage is written out as the Coalescer's keys (`coverage`; native keys have it already),
-and the operator joins as before from then on (a restored operator starts there).
+and from then on the operator is the keyed join it would have been without this one (a
+restored operator starts there): native keys' ends re-derived when they come up, and spans
+of instants where the dataflow takes them (`PatternOp.spans_later`).
 
 Cost per round: O(rows changed + keys emitted), plus a look at each changed entry's side.
 """

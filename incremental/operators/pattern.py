@@ -97,14 +97,8 @@ class PatternOp(ProbingJoin):
             and not ctx.intersection_side(node)
             else None
         )
-        if (
-            self.native is not None
-            and self.functional is None
-            and self.batched
-            and self.frontier_plans is not None
-            and not self.paths
-        ):
-            self.native.rederive_ends(self._longest)
+        if self.functional is None:
+            self._rederive_native_ends()
         # rows read by the engine's output alone: a renewed input tuple re-joins nothing, the
         # keys' ends are re-derived when they come up (`overdue`)
         self.deferred = (
@@ -225,16 +219,30 @@ class PatternOp(ProbingJoin):
                 result = list(last.values())
         return result
 
-    def spans(self) -> bool:
-        """Native deltas from the keyed batch join: a span's sgts (several instants of one
-        expiry-free stretch, each at its own `ts`) are joined at once (`process_span`)."""
+    def _keyed_batches(self) -> bool:
+        """Whether native deltas come from the keyed batch join (or will, once a functional
+        join ends)."""
         return (
             self.native is not None
-            and self.functional is None
             and self.batched
             and self.frontier_plans is not None
             and not self.paths
         )
+
+    def _rederive_native_ends(self) -> None:
+        """Where the keyed batch join gives native deltas, their ends are re-derived when
+        they come up: a renewed input tuple joins nothing (operators/native_keys.py)."""
+        if self._keyed_batches():
+            self.native.rederive_ends(self._longest)
+
+    def spans(self) -> bool:
+        """Native deltas from the keyed batch join: a span's sgts (several instants of one
+        expiry-free stretch, each at its own `ts`) are joined at once (`process_span`)."""
+        return self.functional is None and self._keyed_batches()
+
+    def spans_later(self) -> bool:
+        """While a functional join runs: once it ends, the keyed join takes spans."""
+        return self.functional is not None and self._keyed_batches()
 
     def process_span(self, batches: list) -> list:
         """`process` over a span (see `spans`): each input's batch joined as of the span's
@@ -567,6 +575,7 @@ class PatternOp(ProbingJoin):
             self.out = functional.coverage(now, batches)
         functional.untrack()
         self.functional = None
+        self._rederive_native_ends()  # (as if no functional join had been tried)
 
     def exact_ends(self, now: int) -> None:
         """Before a round with deletions: the keyed join takes over (an end record cuts the
@@ -612,6 +621,7 @@ class PatternOp(ProbingJoin):
         if self.functional is not None:
             self.functional.untrack()
             self.functional = None
+            self._rederive_native_ends()
 
     def retract(self, batches: list, now: int) -> list:
         self._stop_functional(now)

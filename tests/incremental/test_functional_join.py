@@ -211,12 +211,14 @@ def test_entries_of_one_y_widened_together_go_out_as_one_cross_fan_with_their_ow
     assert ("1", "7", 1, 18) in rows and ("2", "7", 4, 18) in rows
 
 
+@pytest.mark.parametrize(
+    "text", ["Answer(x, m) :- a+(x, y), b(m, y).", "Answer(x, m) :- a(x, y), b(m, y)."]
+)
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), window=st.integers(2, 8), cut=st.integers(0, 40))
 def test_a_checkpoint_of_a_functional_join_with_native_keys_goes_on_from_their_ends(
-    data, window, cut
+    text, data, window, cut
 ):
-    text = "Answer(x, m) :- a+(x, y), b(m, y)."
     edges = data.draw(streams(True, False))
     cut = min(cut, len(edges))
     query = compile_text(".window 1\n" + text, window=window, slide=1)
@@ -239,3 +241,20 @@ def test_a_checkpoint_of_a_functional_join_with_native_keys_goes_on_from_their_e
     second.restore(pickle.loads(pickle.dumps(first.state())))
     assert not _functional_ops(second)
     assert got + run(second, edges[cut:]) + close(second) == want
+
+
+def test_once_the_functional_join_ends_the_keyed_join_takes_spans():
+    """A chain over two WSCANs whose functional side is broken part-way goes on as if no
+    functional join had been tried: its native keys' ends are re-derived when they come up (a
+    renewed tuple joins nothing) and the dataflow takes spans, where it would otherwise run
+    one round per instant for the rest of the stream."""
+    text = ".window 10\n.slide 5\nAnswer(x, m) :- a(x, y), b(m, y)."
+    query = compile_text(text)
+    engine = query.engine(history=False, deltas=True)
+    (op,) = [op for op in engine.dataflow.ops if isinstance(op, PatternOp)]
+    engine.push_batch(norm([(7, 0, "b", 1), (1, 0, "a", 2)]))
+    assert op.functional is not None and op.native.rederive is None
+    assert engine.dataflow.spanning and not engine.dataflow.span_ready(3)
+    engine.push_batch(norm([(7, 1, "b", 3), (1, 1, "a", 3)]))  # a second y for m and x
+    assert op.functional is None and op.native.rederive is not None
+    assert engine.dataflow.span_ready(6)
