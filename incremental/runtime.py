@@ -192,6 +192,17 @@ def sideways_intersections(plan: Plan, options: PlanOptions) -> list[tuple[str, 
     return sorted(found)
 
 
+def functional_joins(plan: Plan, options: PlanOptions) -> list[str]:
+    """The output labels of the PATTERNs that start as functional joins (their keys read off
+    their two inputs' entries while one of them has one join vertex per vertex:
+    operators/functional_join.py), in an engine in delta mode under `options` (`sgq explain`
+    names them). Builds that engine's operators (no input)."""
+    flow = Dataflow(plan, sink=DeltaView(), options=options, properties=bool(properties_read(plan)))
+    return sorted(
+        {op.node.label for op in flow.ops if type(op) is PatternOp and op.functional is not None}
+    )
+
+
 def delta_intersections(plan: Plan) -> list[str]:
     """The output labels of the PATTERNs an engine in delta mode runs as intersections of
     their inputs' delta streams (`intersections`; `sgq explain` names them)."""

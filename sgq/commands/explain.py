@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")
         from ..incremental.runtime import (
             delta_intersections,
+            functional_joins,
             pattern_guards,
             sideways_intersections,
         )
@@ -123,6 +124,12 @@ def run(args: argparse.Namespace) -> int:
                     f"sideways: {label} (with --emit deltas, its closure {closure} names only "
                     "the pairs its other input holds)\n"
                 )
+        for label in functional_joins(plan, options):
+            sys.stdout.write(
+                f"functional join: {label} (its keys read off its two inputs' entries while "
+                "one has one join vertex per vertex; the keyed join from the first round "
+                "neither has)\n"
+            )
         for label, atom in pattern_guards(plan, options.tuning.intersections):
             sys.stdout.write(
                 f"guard: {label} by {atom} (with --emit deltas, a span's entering keys from its "

@@ -55,6 +55,18 @@ def test_a_join_with_an_atom_on_both_head_variables_names_its_guard(tmp_path, ca
     assert "intersection: Answer" in out and "sideways:" not in out
 
 
+def test_a_join_that_starts_functional_is_named(tmp_path, capsys):
+    chain = ".window 10\nAnswer(x, y) :- likes(x, m), hasCreator(m, y).\n"
+    assert main(["explain", write(tmp_path, chain), "--no-optimize"]) == 0
+    assert "functional join: Answer (its keys read off" in capsys.readouterr().out
+    both_vars = ".window 10\nAnswer(x, y) :- a(x, y), b(x, y).\n"  # joined on both
+    assert main(["explain", write(tmp_path, both_vars, "both_vars.dl"), "--no-optimize"]) == 0
+    assert "functional join:" not in capsys.readouterr().out
+    both = ".window 10\nAnswer(x, y) :- a+(x, y), b(x, m), c(m, y).\n"  # a side: keyed
+    assert main(["explain", write(tmp_path, both, "both.dl"), "--no-optimize"]) == 0
+    assert "functional join:" not in capsys.readouterr().out
+
+
 def test_program_error_is_a_located_message(tmp_path, capsys):
     path = write(tmp_path, ".window 10\nAnswer(x, y) :- a(x, y)\n")
     assert main(["explain", path]) == 1
