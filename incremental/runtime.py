@@ -475,17 +475,30 @@ class Dataflow:
         # one: its results go to the sink, or its rows to the engine's output, instant after
         # instant (its `spans()` says when), and every operator takes spans from the start
         # or may later (`spans_later`: a PATTERN's functional join that ends): one that
-        # does not (a PATH whose rows a PATTERN reads, a PATTERN giving rows) never will,
-        # and its instants go one round each without a check per instant
+        # does not (a PATH whose rows a PATTERN reads, a PATTERN giving rows to the engine
+        # or to a PATH) never will, and its instants go one round each without a check per
+        # instant
         outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
-        self.spanning = all(
-            isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs
-        ) and all(op.spans() or op.spans_later() for op in self.ops)
+        self.spanning = (
+            all(isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs)
+            and all(op.spans() or op.spans_later() for op in self.ops)
+            and all(self._rows_joined_only(i) for i in range(len(self.ops)))
+        )
         #: the operators that take spans only later: until they do, no span is ready
         self._waiting = [op for op in self.ops if op.spans_later()] if self.spanning else []
-        # (an intersection's inputs give native deltas as outputs do)
-        self._pattern_spans = any(
-            type(op) is PatternOp and (op in outputs or op.native is not None) for op in self.ops
+        # a PATTERN's span never starts at an instant at which tuples expire (`span_ready`)
+        self._pattern_spans = any(type(op) is PatternOp for op in self.ops)
+
+    def _rows_joined_only(self, i: int) -> bool:
+        """Whether node `i`, if a PATTERN giving rows, gives them to PATTERNs only (no output,
+        no PATH): in a span it gives a widening from the span's first instant
+        (`PatternOp.process_span`), which a PATTERN's index takes as the widening of one
+        round per instant, but which an output or a PATH would see at another instant."""
+        op = self.ops[i]
+        if type(op) is not PatternOp or op.native is not None:
+            return True
+        return i not in self._output_set and all(
+            type(self.ops[j]) is PatternOp for j, _port in self.consumers[i]
         )
 
     def _reads_by_paths_only(self, i: int) -> bool:

@@ -235,23 +235,39 @@ class PatternOp(ProbingJoin):
         if self._keyed_batches():
             self.native.rederive_ends(self._longest)
 
+    def _row_batches(self) -> bool:
+        """Whether rows come from the keyed batch join and widen at once (not deferred)."""
+        return (
+            self.native is None
+            and self.batched
+            and self.frontier_plans is not None
+            and not self.paths
+            and not self.deferred
+        )
+
     def spans(self) -> bool:
-        """Native deltas from the keyed batch join: a span's sgts (several instants of one
-        expiry-free stretch, each at its own `ts`) are joined at once (`process_span`)."""
-        return self.functional is None and self._keyed_batches()
+        """Native deltas, or rows (for other PATTERNs: runtime `_rows_joined_only`), from the
+        keyed batch join: a span's sgts (several instants of one expiry-free stretch, each at
+        its own `ts`) are joined at once (`process_span`)."""
+        return self.functional is None and (self._keyed_batches() or self._row_batches())
 
     def spans_later(self) -> bool:
         """While a functional join runs: once it ends, the keyed join takes spans."""
-        return self.functional is not None and self._keyed_batches()
+        return self.functional is not None and (self._keyed_batches() or self._row_batches())
 
     def process_span(self, batches: list) -> list:
         """`process` over a span (see `spans`): each input's batch joined as of the span's
         first instant (no index entry valid then ends inside the span: runtime `span_end`),
         and the keys all of them derive merged before they are admitted, so that a key enters
         at its earliest combination whichever input found it. With re-derived ends, a batch's
-        sgts that renew a tuple valid before the span are left out (`_started_since`)."""
+        sgts that renew a tuple valid before the span are left out (`_started_since`).
+        Rows (for other PATTERNs) are the Coalescer's, in time order: a key that enters from
+        its start, one that widens from `first` (whose entry in the reader's index keeps its
+        start: runtime `_rows_joined_only`)."""
         first = min(ts for batch in batches if batch for _s, _t, ts, _exp, _wit in batch)
         keys = None
+        if self.native is None:
+            return self._span_rows(self._span_keys(batches, first), first)
         if self.native.rederive is not None:
             batches = [
                 _started_since(batch, self.indexes[i].by_src, first) if batch else batch
@@ -259,14 +275,31 @@ class PatternOp(ProbingJoin):
             ]
             keys = self._guarded_keys(batches, first)
         if keys is None:
-            keys = {}
-            for i, batch in enumerate(batches):
-                if batch:
-                    for key, (ts, exp) in self._batch_keys(i, batch, first).items():
-                        _widest(keys, key, ts, exp)
+            keys = self._span_keys(batches, first)
         if keys:
             self.native.admit(((key, ts, exp) for key, (ts, exp) in keys.items()), first)
         return []
+
+    def _span_keys(self, batches: list, first: int) -> dict:
+        """The keys `{(src, trg): (ts, exp)}` the batches of a span derive, merged."""
+        keys: dict = {}
+        for i, batch in enumerate(batches):
+            if batch:
+                for key, (ts, exp) in self._batch_keys(i, batch, first).items():
+                    _widest(keys, key, ts, exp)
+        return keys
+
+    def _span_rows(self, keys: dict, first: int) -> list:
+        """The rows of a span's keys (`process_span`), in time order."""
+        admit = self.out.admit
+        rows = []
+        for (src, trg), (ts, exp) in keys.items():
+            got = admit((src, trg), ts, exp, first)
+            if got is not None:
+                start, end = got
+                rows.append((src, trg, start if start > first else first, end, None))
+        rows.sort(key=_ts_of)
+        return rows
 
     def _guarded_keys(self, batches: list, first: int) -> dict | None:
         """The keys that enter in a span, found from the guard (an atom on both head
@@ -777,6 +810,12 @@ def guard_of(bindings: list, head: tuple) -> tuple | None:
         if (a, b) == (h0, h1) or (a, b) == (h1, h0):
             return j, a == h0
     return None
+
+
+def _ts_of(row: tuple) -> int:
+    """A row's `ts`."""
+    _src, _trg, ts, _exp, _wit = row
+    return ts
 
 
 def _started_since(batch: list, by_src: dict, first: int) -> list:
