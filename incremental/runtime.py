@@ -110,6 +110,10 @@ PHYSICAL: dict[type, type] = {
 }
 
 
+#: the operators that may read a PATTERN's rows in a span (`Dataflow._rows_joined_only`)
+_ROW_READERS = (PatternOp, PathClosureOp, PathOp)
+
+
 def _deliver(pending: list, consumers: list, nports: list, out: list) -> None:
     """Append `out` to the input port of every consumer (one list per port and round)."""
     for j, port in consumers:
@@ -475,9 +479,8 @@ class Dataflow:
         # one: its results go to the sink, or its rows to the engine's output, instant after
         # instant (its `spans()` says when), and every operator takes spans from the start
         # or may later (`spans_later`: a PATTERN's functional join that ends): one that
-        # does not (a PATH whose rows a PATTERN reads, a PATTERN giving rows to the engine
-        # or to a PATH) never will, and its instants go one round each without a check per
-        # instant
+        # does not (a PATH whose rows a PATTERN reads, a PATTERN whose rows an output has)
+        # never will, and its instants go one round each without a check per instant
         outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
         self.spanning = (
             all(isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs)
@@ -490,15 +493,18 @@ class Dataflow:
         self._pattern_spans = any(type(op) is PatternOp for op in self.ops)
 
     def _rows_joined_only(self, i: int) -> bool:
-        """Whether node `i`, if a PATTERN giving rows, gives them to PATTERNs only (no output,
-        no PATH): in a span it gives a widening from the span's first instant
-        (`PatternOp.process_span`), which a PATTERN's index takes as the widening of one
-        round per instant, but which an output or a PATH would see at another instant."""
+        """Whether node `i`, if a PATTERN giving rows, gives them to operators only, PATTERNs
+        and PATHs (`_ROW_READERS`), no output: in a span it gives a widening from the span's
+        first instant (`PatternOp.process_span`). A reader's index takes it as the widening
+        of one round per instant (the entry keeps its start), and a PATH relaxes the
+        longer-lived edge from that instant on, where no level ends before the span does:
+        the same deltas and coverage. An output would show the widening at another instant
+        than one round per instant does."""
         op = self.ops[i]
         if type(op) is not PatternOp or op.native is not None:
             return True
         return i not in self._output_set and all(
-            type(self.ops[j]) is PatternOp for j, _port in self.consumers[i]
+            type(self.ops[j]) in _ROW_READERS for j, _port in self.consumers[i]
         )
 
     def _reads_by_paths_only(self, i: int) -> bool:

@@ -323,6 +323,8 @@ JOINED_ROWS = [
     "P(x, y) :- a(x, m), b(m, y).\nAnswer(x, z) :- P(x, y), c(y, z).",
     "P(x, y) :- a(x, m), b(m, y).\nQ(x, y) :- P(x, m), c(m, y).\nAnswer(x, z) :- Q(x, y), a(y, z).",
     "P(x, y) :- a(x, y), b(y, x).\nAnswer(m1, m2) :- P(x, y), c(m1, x), c(m2, y), a(m2, m1).",
+    "P(x, y) :- a(x, m), b(m, y).\nAnswer(x, y) :- [P+](x, y).",  # read by a closure PATH
+    "P(x, y) :- a(x, m), b(m, y).\nAnswer(x, y) :- [P/c*](x, y).",
 ]
 KEYED = sgq.PlanOptions(tuning=sgq.Tuning(functional_joins=False))
 
@@ -334,11 +336,19 @@ KEYED = sgq.PlanOptions(tuning=sgq.Tuning(functional_joins=False))
 def test_pattern_rows_another_pattern_reads_in_spans_give_the_deltas_of_one_round_per_instant(
     text, functional, drawn, window, slide, deletions
 ):
-    """A PATTERN whose rows only PATTERNs read takes spans: a key enters at its earliest
+    """A PATTERN whose rows only operators read takes spans: a key enters at its earliest
     combination, a widening comes from the span's first instant, and the reader's index
-    keeps what one round per instant would (with a functional join, from when it ends)."""
-    options = sgq.PlanOptions(tuning=sgq.Tuning(functional_joins=functional))
-    _assert_spans_are_rounds(text, drawn, window, slide, deletions, options)
+    keeps what one round per instant would (with a functional join, from when it ends);
+    a PATH reader's results are those of one round per instant too, by S-PATH or the
+    closure, as deltas and as interval coverage."""
+    for path_operator in ("auto", "spath"):
+        options = sgq.PlanOptions(
+            path_operator=path_operator, tuning=sgq.Tuning(functional_joins=functional)
+        )
+        _assert_spans_are_rounds(text, drawn, window, slide, deletions, options)
+        query = compile_text(".window 1\n" + text, window=window, slide=slide, options=options)
+        edges = _stream(drawn, deletions)
+        assert _intervals(query, edges, spans=True)[1] == _intervals(query, edges, spans=False)[1]
 
 
 def test_a_widening_in_a_span_leaves_the_readers_span_where_it_is():
@@ -351,7 +361,7 @@ def test_a_widening_in_a_span_leaves_the_readers_span_where_it_is():
     _assert_spans_are_rounds(JOINED_ROWS[3], drawn, window=9, slide=3, deletions=False)
 
 
-def test_pattern_rows_take_spans_where_only_patterns_read_them():
+def test_pattern_rows_take_spans_where_only_operators_read_them():
     edges = [("1", "2", "a", t) for t in range(0, 5)] + [
         ("2", "3", "b", 5),
         ("1", "5", "a", 6),
@@ -362,12 +372,10 @@ def test_pattern_rows_take_spans_where_only_patterns_read_them():
         ("5", "3", "b", 8),
         ("2", "3", "b", 9),
     ]
-    for text in (JOINED_ROWS[0], JOINED_ROWS[1]):
+    for text in (JOINED_ROWS[0], JOINED_ROWS[1], JOINED_ROWS[4]):
         assert _spanned_rounds(text, edges, options=KEYED) == (2, 2)
-        assert _spanned_rounds(text, edges, options=KEYED, deltas=False) == (0, 10)  # output
-    # a PATH reads them: it would see a widening at the span's first instant, so no spans
-    read_by_path = "P(x, y) :- a(x, m), b(m, y).\nAnswer(x, y) :- [P+](x, y)."
-    assert _spanned_rounds(read_by_path, edges, options=KEYED) == (0, 10)
+    # the output's own rows (deferred widenings): one round per instant
+    assert _spanned_rounds(JOINED_ROWS[0], edges, options=KEYED, deltas=False) == (0, 10)
 
 
 def test_a_native_pattern_takes_spans_but_not_from_an_expiry_instant():
