@@ -110,7 +110,7 @@ PHYSICAL: dict[type, type] = {
 }
 
 
-#: the operators that may read a PATTERN's rows in a span (`Dataflow._rows_joined_only`)
+#: the operators that may read a PATTERN's rows in a span (`Dataflow._rows_only_operators_read`)
 _ROW_READERS = (PatternOp, PathClosureOp, PathOp)
 
 
@@ -485,14 +485,14 @@ class Dataflow:
         self.spanning = (
             all(isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs)
             and all(op.spans() or op.spans_later() for op in self.ops)
-            and all(self._rows_joined_only(i) for i in range(len(self.ops)))
+            and all(self._rows_only_operators_read(i) for i in range(len(self.ops)))
         )
         #: the operators that take spans only later: until they do, no span is ready
         self._waiting = [op for op in self.ops if op.spans_later()] if self.spanning else []
         # a PATTERN's span never starts at an instant at which tuples expire (`span_ready`)
         self._pattern_spans = any(type(op) is PatternOp for op in self.ops)
 
-    def _rows_joined_only(self, i: int) -> bool:
+    def _rows_only_operators_read(self, i: int) -> bool:
         """Whether node `i`, if a PATTERN giving rows, gives them to operators only, PATTERNs
         and PATHs (`_ROW_READERS`), no output: in a span it gives a widening from the span's
         first instant (`PatternOp.process_span`). A reader's index takes it as the widening

@@ -246,7 +246,7 @@ class PatternOp(ProbingJoin):
         )
 
     def spans(self) -> bool:
-        """Native deltas, or rows (for other operators: runtime `_rows_joined_only`), from the
+        """Native deltas, or rows (for other operators: runtime `_rows_only_operators_read`), from the
         keyed batch join: a span's sgts (several instants of one expiry-free stretch, each at
         its own `ts`) are joined at once (`process_span`)."""
         return self.functional is None and (self._keyed_batches() or self._row_batches())
@@ -263,7 +263,7 @@ class PatternOp(ProbingJoin):
         sgts that renew a tuple valid before the span are left out (`_started_since`).
         Rows (for other operators) are the Coalescer's, in time order: a key that enters from
         its start, one that widens from `first` (whose entry in the reader's index keeps its
-        start: runtime `_rows_joined_only`)."""
+        start: runtime `_rows_only_operators_read`)."""
         first = min(ts for batch in batches if batch for _s, _t, ts, _exp, _wit in batch)
         keys = None
         if self.native is None:
