@@ -181,12 +181,18 @@ def _readers(nodes: list) -> dict:
     return readers
 
 
+def _delta_dataflow(plan: Plan, options: PlanOptions) -> Dataflow:
+    """The operators of an engine in delta mode under `options`, given no input (what
+    `sgq explain` reports of the physical choices)."""
+    return Dataflow(plan, sink=DeltaView(), options=options, properties=bool(properties_read(plan)))
+
+
 def sideways_intersections(plan: Plan, options: PlanOptions) -> list[tuple[str, str]]:
     """`(output label, closure)` of the intersections whose closure side names only the
     pairs its partner holds (`Dataflow._sideways`, operators/sideways.py), in an engine in
     delta mode under `options` (`sgq explain` names them). Builds that engine's operators
     (no input): what applies depends on the physical operators chosen."""
-    flow = Dataflow(plan, sink=DeltaView(), options=options, properties=bool(properties_read(plan)))
+    flow = _delta_dataflow(plan, options)
     found = []
     for op in flow.ops:
         mask = getattr(op, "mask", None)
@@ -201,7 +207,7 @@ def functional_joins(plan: Plan, options: PlanOptions) -> list[str]:
     their two inputs' entries while one of them has one join vertex per vertex:
     operators/functional_join.py), in an engine in delta mode under `options` (`sgq explain`
     names them). Builds that engine's operators (no input)."""
-    flow = Dataflow(plan, sink=DeltaView(), options=options, properties=bool(properties_read(plan)))
+    flow = _delta_dataflow(plan, options)
     return sorted(
         {op.node.label for op in flow.ops if type(op) is PatternOp and op.functional is not None}
     )
