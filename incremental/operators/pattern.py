@@ -704,16 +704,25 @@ class PatternOp(ProbingJoin):
         hold other keys, see `_rederive_batch`)."""
         return self._rederive_batch(keys, cutoff)
 
-    def _head_seed(self, keys) -> dict:
+    def _head_seed(self, keys, cutoff: int) -> dict:
         """The frontier that re-derives head keys: each one its head conditions allow and whose
-        head vertices have entries in every atom on them (`_head_ends`), valid for ever. One
-        pass over the keys per test."""
+        head vertices have an entry ending after `cutoff` in every atom on them (`_head_ends`:
+        a derivation ends when its first entry does), valid for ever. One pass over the keys
+        per test, and one over each distinct head vertex's entries (from a row's end, where an
+        index kept in exp order holds its longest)."""
         h0, h1 = self.head
         conds, _steps = self.head_plan
         if h0 == h1:
             keys = [(src, trg) for src, trg in keys if src == trg]
         for adjacency, at in self._head_ends():
-            keys = [key for key in keys if key[at] in adjacency]
+            get = adjacency.get
+            gone = {
+                v
+                for v in {key[at] for key in keys}
+                if (row := get(v)) is None or not _outlives(row, cutoff)
+            }
+            if gone:
+                keys = [key for key in keys if key[at] not in gone]
         if conds:
             vals = [None] * self.nvars
             allowed = []
@@ -729,7 +738,7 @@ class PatternOp(ProbingJoin):
         `now`, by a frontier run of the head-bound plan (`_head_seed`), to be read by key.
         Cost: one head-bound join per key, from its smaller side (`_by_sides`), its meets
         intersections in C."""
-        seed = self._head_seed(keys)
+        seed = self._head_seed(keys, now)
         if not seed:
             return {}
         return self._by_sides(self.head_sides, self.head_frontier, seed, now)
@@ -742,6 +751,15 @@ class PatternOp(ProbingJoin):
     def _from_head(self, steps, vals, wits, now) -> None:
         """The walk of `ProbingJoin._rederive`: from bound head variables, along `steps`."""
         self._extend(steps, 0, vals, NEVER, FOREVER, wits, now, None)
+
+
+def _outlives(row: dict, cutoff: int) -> bool:
+    """Whether an entry of the index row `row` ends after `cutoff` (read from the row's end:
+    an index kept in exp order answers at its first entry)."""
+    for entry in reversed(row.values()):
+        if entry.exp > cutoff:
+            return True
+    return False
 
 
 def _expand_to_pairs(frontier: dict, adjacency, fixed_at: int, recipe: tuple, now) -> dict:
