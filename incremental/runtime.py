@@ -487,16 +487,33 @@ class Dataflow:
         # or may later (`spans_later`: a PATTERN's functional join that ends): one that
         # does not (a PATH whose rows a PATTERN reads, a PATTERN whose rows an output has)
         # never will, and its instants go one round each without a check per instant
-        outputs = [self.ops[ids[_renamed(self.nodes[i])]] for i in self.outputs]
+        outputs = [ids[_renamed(self.nodes[i])] for i in self.outputs]
         self.spanning = (
-            all(isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp)) for op in outputs)
+            all(self._spans_as_output(j) for j in outputs)
             and all(op.spans() or op.spans_later() for op in self.ops)
             and all(self._rows_only_operators_read(i) for i in range(len(self.ops)))
         )
+        if self.spanning:
+            for j in outputs:
+                if type(self.ops[j]) is WScanOp:
+                    self.ops[j].span_starts_coalesced = True
         #: the operators that take spans only later: until they do, no span is ready
         self._waiting = [op for op in self.ops if op.spans_later()] if self.spanning else []
         # a PATTERN's span never starts at an instant at which tuples expire (`span_ready`)
         self._pattern_spans = any(type(op) is PatternOp for op in self.ops)
+
+    def _spans_as_output(self, j: int) -> bool:
+        """Whether node `j`, an output (or under an output RENAME), may take spans: a PATH, a
+        PATTERN or an intersection, or a WSCAN that is the only output and that only its
+        RENAME reads, whose rows in a span then keep their keys' coalesced starts and their
+        time order as one round per instant gives them (`WScanOp.process_span`)."""
+        op = self.ops[j]
+        if type(op) is WScanOp:
+            return len(self.outputs) == 1 and all(
+                k in self._output_set and type(self.ops[k]) is RenameOp
+                for k, _port in self.consumers[j]
+            )
+        return isinstance(op, (PathOp, PathClosureOp, PatternOp, IntersectOp))
 
     def _rows_only_operators_read(self, i: int) -> bool:
         """Whether node `i`, if a PATTERN giving rows, gives them to operators only, PATTERNs

@@ -38,7 +38,16 @@ if TYPE_CHECKING:
 
 
 class WScanOp(CoalescedOperator):
-    __slots__ = ("label", "window", "slide", "paths", "deleted", "unmatched", "conditions")
+    __slots__ = (
+        "label",
+        "window",
+        "slide",
+        "paths",
+        "deleted",
+        "unmatched",
+        "conditions",
+        "span_starts_coalesced",
+    )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
         super().__init__(node)
@@ -49,6 +58,8 @@ class WScanOp(CoalescedOperator):
         self.deleted = 0  # '-' edges that matched a valid edge
         self.unmatched = 0  # '-' edges that matched nothing
         self.conditions = compile_conditions(node.conditions)
+        #: set by the runtime for an output that no operator reads (`process_span`)
+        self.span_starts_coalesced = False
 
     def process(self, batches: list, now: int) -> list:
         """`batches[0]`: raw `+` edges `(src, trg, t, '+')` of this label, all with `t == now`
@@ -64,12 +75,14 @@ class WScanOp(CoalescedOperator):
         slide bucket (so one exp). An emitted sgt starts at its edge's time, not at its key's
         coalesced start (a widening emitted as `[time, exp)`, which with what was emitted
         before covers the same): its ts is the instant the span's consumers run it at
-        (`PathOp.process_span`)."""
+        (`PathOp.process_span`). An output that no operator reads
+        (`span_starts_coalesced`) emits its keys' coalesced starts, as `process` does."""
         (batch,) = batches
         if not batch:
             return []
         _s, _t, first, _op = next(iter(batch))
-        return self._admit(batch, wscan_expiry(first, self.window, self.slide), False)
+        exp = wscan_expiry(first, self.window, self.slide)
+        return self._admit(batch, exp, self.span_starts_coalesced)
 
     def _admit(self, batch: list, exp: int, from_start: bool) -> list:
         """The sgts of `+` edges valid until `exp`, each admitted at its own time; an emitted

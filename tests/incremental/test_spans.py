@@ -24,7 +24,11 @@ PROGRAMS = [
     "Answer(y, x) :- [(a|b)+/b](x, y).",  # an output RENAME that swaps
     "Answer(x, y) :- [a/b*](x, y), x != y.",  # a FILTER above PATH: rows, no spans
     "Answer(x, y) :- [a*](x, y).",  # nullable: ε-pairs are native keys, in spans too
-    "Answer(x, y) :- [a/b*](x, y).\nOther(x, y) :- c(x, y).",  # a WSCAN output: rows
+    # a WSCAN output beside another: rows, one round per instant
+    ".output Answer, Other\nAnswer(x, y) :- [a/b*](x, y).\nOther(x, y) :- c(x, y).",
+    "Answer(y, x) :- a(x, y).",  # a WSCAN the only output, under a RENAME that swaps
+    # a WSCAN output that a PATH reads too: one round per instant
+    ".output Answer, Other\nAnswer(x, y) :- a(x, y).\nOther(x, y) :- [a/b*](x, y).",
     "P(x, y) :- [a/b*](x, y).\nAnswer(x, y) :- [P+/c](x, y).",
     "P(x, y) :- [a+](x, y).\nAnswer(x, y) :- [P/b*](x, y).",
 ]
@@ -216,6 +220,26 @@ NESTED_STREAM = [
         (0, 3, "d", 16), (2, 2, "c", 17), (4, 3, "b", 17), (4, 3, "d", 18), (3, 2, "a", 18),
     ]
 ]  # fmt: skip
+
+
+def test_a_wscan_output_takes_spans_where_it_is_the_only_output_and_no_operator_reads_it():
+    """A WSCAN whose rows only the output has, the only output, runs in spans, its rows
+    keeping their keys' coalesced starts and their time order (the property tests above hold
+    them to one round per instant). One that a PATH reads too would give that PATH each row
+    at its coalesced start, and one beside another output would show its rows out of time
+    order with that output's: one round per instant."""
+    edges = [("1", "2", "a", t) for t in range(0, 5)] + [("2", "3", "b", t) for t in (5, 6, 9)]
+    for deltas in (True, False):
+        assert _spanned_rounds(PROGRAMS[5], edges, deltas=deltas) == (1, 0)
+    # a key renewed in a later bucket: its row starts where its coverage does, at 0
+    renewed = [("1", "2", "a", 0), ("3", "4", "a", 4), ("1", "2", "a", 6), ("5", "6", "a", 7)]
+    query = compile_text(".window 1\n" + PROGRAMS[5], window=10, slide=5)
+    rows = _intervals(query, renewed, spans=True)[0]
+    assert rows == _intervals(query, renewed, spans=False)[0]
+    assert [(r.src, r.ts, r.exp) for r in rows if r.src == "2"] == [("2", 0, 10), ("2", 0, 15)]
+    edges += [("2", "3", "c", 9)]
+    assert _spanned_rounds(PROGRAMS[4], edges) == (0, 8)
+    assert _spanned_rounds(PROGRAMS[6], edges) == (0, 8)
 
 
 def test_rows_another_path_reads_go_per_instant():
