@@ -119,7 +119,7 @@ def test_a_program_that_slides_nothing_or_fails_is_an_error(tmp_path):
     stream, cache = str(_stream(tmp_path)), str(tmp_path / "cache")
     silent = _program(tmp_path, "pass\n")
     got = peer_programs.run_peer("spath", SNB_Q2, stream, silent, cache, limit=60)
-    assert "slid no window" in got["error"]
+    assert "slid no window" in got["error"] and "commit bc3b807" in got["error"]
     failing = _program(tmp_path, "raise SystemExit(3)\n")
     got = peer_programs.run_peer("spath", SNB_Q2, stream, failing, cache, limit=60)
     assert got["error"] == "peer exited with 3"
