@@ -481,8 +481,8 @@ class Dataflow:
                 self.outputs.append(ids[root])
         self._output_set = set(self.outputs)
         self.output_labels = {i: self.nodes[i].label for i in self.outputs}
-        # spans (run_span) only where every output is a PATH or a PATTERN, or a RENAME of
-        # one: its results go to the sink, or its rows to the engine's output, instant after
+        # spans (run_span) only where every output may take them (`_spans_as_output`): its
+        # results go to the sink, or its rows to the engine's output, instant after
         # instant (its `spans()` says when), and every operator takes spans from the start
         # or may later (`spans_later`: a PATTERN's functional join that ends): one that
         # does not (a PATH whose rows a PATTERN reads, a PATTERN whose rows an output has)
