@@ -58,7 +58,7 @@ def cases(draw):
     return text, chunks, tuning, draw(st.booleans())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(cases())
 def test_sideways_gives_the_hash_joins_events(case):
     text, chunks, tuning, sweeping = case
@@ -86,7 +86,7 @@ def _events_resumed(query, chunks: list, cut: int) -> list:
     return events + view.close()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(chunked_streams(PROGRAMS[:1]), st.integers(0, 4))
 def test_a_checkpoint_keeps_the_wanted_pairs(case, cut):
     text, chunks = case
@@ -95,7 +95,7 @@ def test_a_checkpoint_keeps_the_wanted_pairs(case, cut):
     assert got == delta_events(_query(text, intersections=False), chunks, deltas=True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(chunked_streams(PROGRAMS[:1]))
 def test_every_key_of_the_partner_is_wanted(case):
     """After every chunk, each key the PATTERN holds is wanted (what exactness needs)."""

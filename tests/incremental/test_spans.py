@@ -81,7 +81,7 @@ def _events(query, edges, spans: bool):
     "options", [SPATH, sgq.PlanOptions(), HANDING_OVER], ids=["spath", "closure", "hand-over"]
 )
 @pytest.mark.parametrize("text", PROGRAMS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(**STREAMS)
 def test_spans_give_the_deltas_of_one_round_per_instant(
     text, options, drawn, window, slide, deletions
@@ -109,7 +109,7 @@ def _intervals(query, edges, spans: bool, paths: bool = False):
     ids=["spath", "hand-over", "closure", "coarse"],
 )
 @pytest.mark.parametrize("text", PROGRAMS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     drawn=edge_lists,
     window=st.integers(3, 7),
@@ -311,7 +311,7 @@ def test_spans_take_any_vertex_and_time_values_push_does():
 
 @pytest.mark.parametrize("options", [CLOSURE, COARSE], ids=["closure", "coarse"])
 @pytest.mark.parametrize("text", PROGRAMS)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(drawn=edge_lists, window=st.integers(3, 7), slide=st.integers(1, 3))
 def test_closure_interval_rows_of_spans_are_those_of_one_round_per_instant(
     text, options, drawn, window, slide
@@ -332,7 +332,7 @@ PATTERNS = [
 
 
 @pytest.mark.parametrize("text", PATTERNS)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(**STREAMS)
 def test_a_native_pattern_in_spans_gives_the_deltas_of_one_round_per_instant(
     text, drawn, window, slide, deletions
@@ -355,7 +355,7 @@ KEYED = sgq.PlanOptions(tuning=sgq.Tuning(functional_joins=False))
 
 @pytest.mark.parametrize("functional", [True, False], ids=["functional", "keyed"])
 @pytest.mark.parametrize("text", JOINED_ROWS)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(**STREAMS)
 def test_pattern_rows_another_pattern_reads_in_spans_give_the_deltas_of_one_round_per_instant(
     text, functional, drawn, window, slide, deletions
@@ -441,7 +441,7 @@ FROM_NEW_TUPLES = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=0))
 
 
 @pytest.mark.parametrize("text", GUARDED)
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     # 3 vertices: pairs recur, cycles close; deletions on half the streams
     edges=edge_streams(("a", "b", "c"), max_size=60, gaps=(0, 0, 1, 1)),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sgq.datalog.check import check_text
 from sgq.datalog.parser import parse
-from sgq.oracle import evaluate, evaluate_cases, evaluate_many
+from sgq.oracle import evaluate, evaluate_many
 from sgq.oracle.automaton import build_automaton
 from snapshot_reference import change_points, delta_view, output_snapshots
 
@@ -51,14 +51,36 @@ def test_windows_slide_deletions_ties(spark):
     assert r.snapshot(8) == set() and r.snapshot(0) == set()
 
 
-def test_many_cases_one_program(spark):
-    p = prog(".window 4\nAnswer(x, y) :- a+(x, y).")
-    streams = {
-        7: [("1", "2", "a", 0, "+"), ("2", "3", "a", 1, "+")],
-        9: [("1", "2", "a", 0, "+"), ("1", "2", "a", 0, "-"), ("2", "1", "a", 2, "+")],
-        11: [],
+MANY = prog(".window 4\nAnswer(x, y) :- a+(x, y).")
+MANY_STREAMS = {
+    7: [("1", "2", "a", 0, "+"), ("2", "3", "a", 1, "+")],
+    9: [("1", "2", "a", 0, "+"), ("1", "2", "a", 0, "-"), ("2", "1", "a", 2, "+")],
+    11: [],
+}
+
+
+@pytest.fixture(scope="module")
+def one_pass(spark):
+    """The cases of every test below that needs Spark, through the oracle in one pass (each
+    pass costs seconds of Spark job launches, whatever its size): name -> (cases, results)."""
+    from query_cases import FOLDERS, edges
+
+    groups = {
+        "many": [(MANY, stream) for stream in MANY_STREAMS.values()],
+        "several": SEVERAL_CASES + PROPERTY_CASES,
+        "golden": [(prog((f / "query.dl").read_text(encoding="utf-8")), edges(f)) for f in FOLDERS],
     }
-    res = evaluate_cases(p, streams)
+    results = evaluate_many([case for cases in groups.values() for case in cases])
+    out, at = {}, 0
+    for name, cases in groups.items():
+        out[name] = (cases, results[at : at + len(cases)])
+        at += len(cases)
+    return out
+
+
+def test_many_cases_one_program(one_pass):
+    _cases, results = one_pass["many"]
+    res = dict(zip(MANY_STREAMS, results))
     assert res[7].snapshot(1) == {("1", "2", "Answer"), ("2", "3", "Answer"), ("1", "3", "Answer")}
     assert res[7].snapshot(4) == {("2", "3", "Answer")}
     assert res[7].delta()[-1] == (5, "-", "2", "3", "Answer")
@@ -67,35 +89,36 @@ def test_many_cases_one_program(spark):
     assert res[11].points == [] and res[11].delta() == []
 
 
-def test_several_programs_one_pass(spark):
-    cases = [
-        (
-            prog(".window 5\n.window 2 for b\nAnswer(x, y) :- a(x, z), b(z, y).\n"),
-            [("1", "2", "a", 0, "+"), ("2", "3", "b", 0, "+")],
-        ),
-        (
-            prog(".window 5\nD(x, y) :- a(x, y), x != y.\nAnswer(x, y) :- D*(x, y).\n"),
-            [("1", "1", "a", 0, "+"), ("1", "2", "a", 3, "+")],
-        ),
-        (
-            prog(".window 5\nAnswer(x, y) :- [a?/b+](x, y), b(y, 3).\n"),
-            [("1", "2", "a", 0, "+"), ("2", "3", "b", 1, "+"), ("3", "3", "b", 1, "+")],
-        ),
-        (
-            # time variables (specs/semantics.md §4b): a(1, 2) renewed at 3 and, abutting,
-            # at 8 keeps its start 0; b(2, 3) starts at 2
-            prog(".window 5\nAnswer(x, z) :- a(x, y)@t1, b(y, z)@t2, t1 < t2.\n"),
-            [
-                ("1", "2", "a", 0, "+"),
-                ("2", "3", "b", 2, "+"),
-                ("1", "2", "a", 3, "+"),
-                ("2", "3", "b", 4, "+"),
-                ("1", "2", "a", 8, "+"),
-            ],
-        ),
-    ]
-    cases += PROPERTY_CASES
-    r0, r1, r2, r3, *props = evaluate_many(cases)
+SEVERAL_CASES = [
+    (
+        prog(".window 5\n.window 2 for b\nAnswer(x, y) :- a(x, z), b(z, y).\n"),
+        [("1", "2", "a", 0, "+"), ("2", "3", "b", 0, "+")],
+    ),
+    (
+        prog(".window 5\nD(x, y) :- a(x, y), x != y.\nAnswer(x, y) :- D*(x, y).\n"),
+        [("1", "1", "a", 0, "+"), ("1", "2", "a", 3, "+")],
+    ),
+    (
+        prog(".window 5\nAnswer(x, y) :- [a?/b+](x, y), b(y, 3).\n"),
+        [("1", "2", "a", 0, "+"), ("2", "3", "b", 1, "+"), ("3", "3", "b", 1, "+")],
+    ),
+    (
+        # time variables (specs/semantics.md §4b): a(1, 2) renewed at 3 and, abutting,
+        # at 8 keeps its start 0; b(2, 3) starts at 2
+        prog(".window 5\nAnswer(x, z) :- a(x, y)@t1, b(y, z)@t2, t1 < t2.\n"),
+        [
+            ("1", "2", "a", 0, "+"),
+            ("2", "3", "b", 2, "+"),
+            ("1", "2", "a", 3, "+"),
+            ("2", "3", "b", 4, "+"),
+            ("1", "2", "a", 8, "+"),
+        ],
+    ),
+]
+
+
+def test_several_programs_one_pass(one_pass):
+    cases, (r0, r1, r2, r3, *props) = one_pass["several"]
     assert r0.delta() == [(0, "+", "1", "3", "Answer"), (2, "-", "1", "3", "Answer")]
     # D* holds (v, v) for the active domain even where D is empty
     assert r1.snapshot(0) == {("1", "1", "Answer")}
@@ -187,15 +210,14 @@ def test_oracle_equals_reference_on_random_cases(spark):
             assert res.snapshot(tau) == wanted[tau], (text, edges, tau)
 
 
-def test_time_comparisons_written_every_way(spark):
+def test_time_comparisons_written_every_way(one_pass):
     """The golden query cases of tests/cases/queries/ (durations on either side, with units,
     without spaces), evaluated by the oracle in one pass: its deltas are the reference's and
     its snapshots those of the case's expected rows."""
-    from query_cases import FOLDERS, edges, expected_validity, snapshot
+    from query_cases import FOLDERS, expected_validity, snapshot
 
-    cases = [(prog((f / "query.dl").read_text(encoding="utf-8")), edges(f)) for f in FOLDERS]
-    results = evaluate_many(cases)
-    for folder, (checked, stream), res in zip(FOLDERS, cases, results):
+    cases, results = one_pass["golden"]
+    for folder, (checked, stream), res in zip(FOLDERS, cases, results, strict=True):
         assert res.delta() == delta_view(checked, stream), folder.name
         validity = expected_validity(folder)
         for tau in res.points:
