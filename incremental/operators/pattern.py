@@ -30,6 +30,7 @@ O(combinations through it + re-derivations of the keys it touched).
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..sgt import FOREVER, NEVER
@@ -66,6 +67,7 @@ class PatternOp(ProbingJoin):
         "head_frontier",
         "head_sides",
         "seed_sides",
+        "seed_head",
         "batched",
         "functional",
         "deferred",
@@ -105,7 +107,6 @@ class PatternOp(ProbingJoin):
             tuning.deferred_widenings
             and self.native is None
             and self.batched
-            and self.frontier_plans is not None
             and not self.paths
             and ctx.engine_output(node)
         )
@@ -122,11 +123,12 @@ class PatternOp(ProbingJoin):
             )
             self.plans.append(((a, b, conds), steps))
         self.head_plan = join_plan(bindings, conditions, set(self.head), list(range(n)), fanout)
-        self.frontier_plans = (
-            [frontier_steps(steps, self.head, (a, b)) for (a, b, _c), steps in self.plans]
-            if n > 1
-            else None
-        )
+        # (one atom: a seed, filtered by `_seed`, is its keys once put in head order)
+        self.frontier_plans = [
+            frontier_steps(steps, self.head, (a, b)) if n > 1 else ()
+            for (a, b, _c), steps in self.plans
+        ]
+        self.seed_head = _head_order(*bindings, self.head) if n == 1 else None
         _conds, head_steps = self.head_plan
         self.head_frontier = frontier_steps(head_steps, self.head, self.head)
         self.head_sides = self._sides(self.head, list(range(n)), fanout)
@@ -136,7 +138,7 @@ class PatternOp(ProbingJoin):
                 for i, (a, b) in enumerate(bindings)
             ]
             if n > 1
-            else None
+            else [None]
         )
 
     def _sides(self, layout: tuple, todo: list, fanout) -> tuple | None:
@@ -201,7 +203,7 @@ class PatternOp(ProbingJoin):
             if not batch:
                 continue
             ports += 1
-            if self.batched and self.frontier_plans is not None and not self.paths:
+            if self.batched and not self.paths:
                 self._join_batch(i, batch, now, result)
                 continue
             for s, t, ts, exp, wit in batch:
@@ -222,12 +224,7 @@ class PatternOp(ProbingJoin):
     def _keyed_batches(self) -> bool:
         """Whether native deltas come from the keyed batch join (or will, once a functional
         join ends)."""
-        return (
-            self.native is not None
-            and self.batched
-            and self.frontier_plans is not None
-            and not self.paths
-        )
+        return self.native is not None and self.batched and not self.paths
 
     def _rederive_native_ends(self) -> None:
         """Where the keyed batch join gives native deltas, their ends are re-derived when
@@ -237,13 +234,7 @@ class PatternOp(ProbingJoin):
 
     def _row_batches(self) -> bool:
         """Whether rows come from the keyed batch join and widen at once (not deferred)."""
-        return (
-            self.native is None
-            and self.batched
-            and self.frontier_plans is not None
-            and not self.paths
-            and not self.deferred
-        )
+        return self.native is None and self.batched and not self.paths and not self.deferred
 
     def spans(self) -> bool:
         """Native deltas, or rows (for other operators: runtime `_rows_only_operators_read`), from the
@@ -392,6 +383,8 @@ class PatternOp(ProbingJoin):
         frontier = self._seed(i, batch, now, False, fresh)
         if not frontier:
             return frontier
+        if self.seed_head is not None:
+            return _reordered(frontier, self.seed_head)
         return self._by_sides(self.seed_sides[i], self.frontier_plans[i], frontier, now)
 
     def _seed(self, i, batch, now, retracting: bool, fresh: bool = False) -> dict:
@@ -659,7 +652,7 @@ class PatternOp(ProbingJoin):
     def retract(self, batches: list, now: int) -> list:
         self._stop_functional(now)
         self._stop_native(now)
-        if self.batched and self.frontier_plans is not None and not self.paths:
+        if self.batched and not self.paths:
             return self._retract_batch(batches, now)
         return self._retract_by_probing(batches, now)
 
@@ -671,7 +664,9 @@ class PatternOp(ProbingJoin):
         for i, batch in enumerate(batches):
             if batch:
                 seed = self._seed(i, batch, now - 1, True)
-                if seed:
+                if seed and self.seed_head is not None:
+                    touched.update(_reordered(seed, self.seed_head))
+                elif seed:
                     touched.update(self._frontier(self.frontier_plans[i], seed, now - 1))
         if not touched:
             return []
@@ -843,6 +838,24 @@ def _started_since(batch: list, by_src: dict, first: int) -> list:
     re-derived admits no widening) or holds a tuple new in the span, whose own batch finds
     it."""
     return [(s, t, ts, exp, w) for s, t, ts, exp, w in batch if by_src[s][t].ts >= first]
+
+
+def _head_order(binding: tuple, head: tuple):
+    """For a one-atom body binding `(a, b)`: None when its tuples are the head's keys as they
+    are, else the itemgetter that puts a tuple in head order (`(b, a)`, or one variable
+    twice)."""
+    if tuple(head) == tuple(binding):
+        return None
+    return itemgetter(*(binding.index(v) for v in head))
+
+
+def _reordered(frontier: dict, pick) -> dict:
+    """`frontier` with each key put in head order by `pick`, merged where two meet
+    (`_widest`)."""
+    out: dict = {}
+    for key, (ts, exp) in frontier.items():
+        _widest(out, pick(key), ts, exp)
+    return out
 
 
 def _widest(frontier: dict, key, ts, exp) -> None:

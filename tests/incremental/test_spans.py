@@ -328,6 +328,9 @@ PATTERNS = [
     "Answer(x, z) :- a(x, y), b(y, z).",
     "Answer(x, z) :- a(x, y), a(y, z), x != z.",  # one input twice, a condition
     "Answer(x, y) :- a(x, y), b(y, x).",  # both head variables bound by each atom
+    # one atom: its tuples, filtered, are the keys in head order
+    "Answer(y, x) :- a(x, y), x != y.",
+    'Answer(x, x) :- a(x, y), y != "1".',  # one head variable twice: keys merge
 ]
 
 
@@ -349,6 +352,7 @@ JOINED_ROWS = [
     "P(x, y) :- a(x, y), b(y, x).\nAnswer(m1, m2) :- P(x, y), c(m1, x), c(m2, y), a(m2, m1).",
     "P(x, y) :- a(x, m), b(m, y).\nAnswer(x, y) :- [P+](x, y).",  # read by a closure PATH
     "P(x, y) :- a(x, m), b(m, y).\nAnswer(x, y) :- [P/c*](x, y).",
+    "P(y, x) :- a(x, y), x != y.\nAnswer(x, z) :- P(x, y), b(y, z).",  # one atom's rows
 ]
 KEYED = sgq.PlanOptions(tuning=sgq.Tuning(functional_joins=False))
 
@@ -411,6 +415,17 @@ def test_a_native_pattern_takes_spans_but_not_from_an_expiry_instant():
     edges = [("1", "2", "a", t) for t in (5, 6, 7, 8)]
     assert _spanned_rounds(text, edges, window=7) == (2, 1)
     assert _spanned_rounds(text, edges, window=7, deltas=False) == (0, 4)  # rows: per instant
+    # one atom under a condition: spans too
+    assert _spanned_rounds(PATTERNS[4], edges, window=7) == (2, 1)
+
+
+def test_one_atoms_tuples_of_a_span_that_make_one_key_enter_it_at_the_earliest():
+    # `Answer(x, x)`: (0, 2), (0, 3), (0, 4) are one key (0, 0), found at 1 in the span
+    query = compile_text(".window 1\n" + PATTERNS[5], window=10, slide=5)
+    edges = [("0", "2", "a", 1, "+"), ("0", "3", "a", 2, "+"), ("0", "4", "a", 3, "+")]
+    events = _events(query, edges, spans=True)
+    assert events == _events(query, edges, spans=False)
+    assert events == [(1, "+", "0", "0", "Answer"), (10, "-", "0", "0", "Answer")]
 
 
 def test_a_pattern_key_ending_at_an_expiry_instant_enters_again_later_in_the_bucket():
@@ -434,6 +449,7 @@ GUARDED = [
     "Answer(x, z) :- a(x, y), b(y, z), c(x, z).",
     "Answer(x, z) :- a(x, y), b(y, z), c(x, z), x != z.",
     "Answer(x, y) :- a(x, y), b(y, x).",
+    "Answer(y, x) :- a(x, y), x != y.",  # one atom, its own guard
 ]
 # a span's keys from the guard atom always, or from the new tuples always
 FROM_GUARD = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=float("inf")))
