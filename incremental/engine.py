@@ -148,6 +148,13 @@ class Engine:
             batch.append((str(src), str(trg), t, op))
         self._buffered += 1
 
+    def count_ignored(self, count: int) -> None:
+        """`count` edges of labels no rule reads, left out before they reached the engine
+        (a reader that knows `dataflow.reads`): counted as if pushed. Their times need not
+        come: an ignored edge moves only time, which the next edge or `close` moves too."""
+        self.edges_in += count
+        self.ignored += count
+
     def _time(self, src, trg, label, t, op: str) -> int:
         """The time of an edge pushed now, as an int; a UserError for a closed engine, a
         time that is no integer or goes back, or an unknown op."""

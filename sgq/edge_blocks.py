@@ -13,15 +13,17 @@ header, or the line that fixes the number of columns).
 
 A block is an `EdgeBlock`: its edges `(src, trg, label, ts, op)` (with a sixth field, the dict
 of the line's properties, where the input has property columns), their times, and each edge's
-line number (the order check's messages, reorder.ordered_blocks). A bad line stops the input
-as it does line by line: the block of the edges before it comes first, then the error.
+line number (the order check's messages, reorder.ordered_blocks). Given the labels a program
+reads, a plain chunk makes no edge of any other label (`EdgeBlock.kept`): on a stream whose
+labels are mostly unread, most of its lines then cost only their split. A bad line stops the
+input as it does line by line: the block of the edges before it comes first, then the error.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
-from itertools import repeat
+from collections.abc import Callable, Container, Iterable, Iterator
+from itertools import compress, repeat
 
 from .base.errors import UserError
 from .property_values import present, typed_column
@@ -40,14 +42,28 @@ _OPS = frozenset(("+", "-", ""))
 
 
 class EdgeBlock:
-    """Edges read together: `edges[i]` has time `times[i]` and was read on line `lines[i]`."""
+    """Edges read together: `edges[i]` has time `times[i]` and was read on line `lines[i]`.
+    Where the reader was given the labels the program reads, a plain chunk's edges of other
+    labels are left out of `edges` (no tuple is made for them): `times` and `lines` are still
+    every line's, and `kept[i]` says whether line `lines[i]`'s edge is in `edges` (None: all
+    are)."""
 
-    __slots__ = ("edges", "times", "lines")
+    __slots__ = ("edges", "times", "lines", "kept")
 
-    def __init__(self, edges: list, times: list, lines: range | list) -> None:
+    def __init__(self, edges: list, times: list, lines: range | list, kept=None) -> None:
         self.edges = edges
         self.times = times
         self.lines = lines
+        self.kept = kept
+
+    @property
+    def left_out(self) -> int:
+        """How many of the block's edges are left out of `edges` (labels no rule reads)."""
+        return len(self.times) - len(self.edges)
+
+    def edges_before(self, i: int) -> list:
+        """The edges of the block's lines before its `i`-th."""
+        return self.edges[: i if self.kept is None else sum(self.kept[:i])]
 
 
 def edge_blocks(
@@ -55,12 +71,14 @@ def edge_blocks(
     read_lines: Callable[..., Iterator],
     parser=None,
     start: int = 0,
+    labels: Container[str] | None = None,
 ) -> Iterator[EdgeBlock]:
     """The edges of `chunks` (FileLines.chunks: a text of whole lines, or a list of lines),
     line `start + 1` first. `read_lines(lines, position, start)` is the line reader;
     `parser`, a DelimitedParser (its `lines` being `read_lines`), reads plain chunks whole
     once it knows the columns (`settled`); without it every chunk goes line by line (JSON
-    Lines)."""
+    Lines). `labels`: the labels the program reads, when a plain chunk may leave out the
+    edges of others (`EdgeBlock.kept`); the line reader gives every edge."""
     lineno = start
     for chunk in chunks:
         if type(chunk) is not str:
@@ -75,7 +93,7 @@ def edge_blocks(
                 chunk = chunk[cut + 1 :]
         if not chunk:
             continue
-        block = _plain(chunk, parser, lineno + 1) if parser is not None else None
+        block = _plain(chunk, parser, lineno + 1, labels) if parser is not None else None
         if block is None:
             lines = chunk.split("\n")
             lines.pop()  # the empty text after the last newline
@@ -83,7 +101,7 @@ def edge_blocks(
             lineno += len(lines)
         else:
             yield block
-            lineno += len(block.edges)
+            lineno += len(block.times)
 
 
 def _by_lines(read_lines: Callable[..., Iterator], lines, lineno: int) -> Iterator[EdgeBlock]:
@@ -111,9 +129,10 @@ _NOT_PLAIN = {
 }
 
 
-def _plain(text: str, parser, first: int) -> EdgeBlock | None:
+def _plain(text: str, parser, first: int, labels=None) -> EdgeBlock | None:
     """The edges of `text` (whole lines, the first being line `first`) read at once, or None
-    when it is not plain (see the module docstring): then the line reader reads it."""
+    when it is not plain (see the module docstring): then the line reader reads it. With
+    `labels`, only the edges of those labels are made (`EdgeBlock.kept`)."""
     d = parser.delimiter
     if text[0] == "\n" or "\n\n" in text:  # a blank line
         return None
@@ -160,11 +179,14 @@ def _plain(text: str, parser, first: int) -> EdgeBlock | None:
             return None
         if "" in kinds:
             ops = [op or "+" for op in ops]
+    columns = [src, trg, label, times, ops]
     if parser.names is not None:
-        edges = list(zip(src, trg, label, times, ops, _properties(fields, parser, width)))
-    else:
-        edges = list(zip(src, trg, label, times, ops))
-    return EdgeBlock(edges, times, range(first, first + n))
+        columns.append(_properties(fields, parser, width))
+    kept = None if labels is None else list(map(labels.__contains__, label))
+    if kept is not None and not all(kept):  # each column cut in C, then tuples of the rest
+        edges = list(zip(*(compress(column, kept) for column in columns)))
+        return EdgeBlock(edges, times, range(first, first + n), kept)
+    return EdgeBlock(list(zip(*columns)), times, range(first, first + n))
 
 
 def _properties(fields: list[str], parser, width: int) -> list[dict]:

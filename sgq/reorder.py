@@ -123,7 +123,7 @@ def ordered_blocks(
             if t < last or t > latest:
                 position[0] = block.lines[i]
                 if i:
-                    yield block.edges[:i]
+                    yield block.edges_before(i)
                 if t > latest:
                     raise limit.error(t, filename, position[0])
                 why = out_of_order(t, last)

@@ -137,6 +137,12 @@ class RunJob:
             if self.metrics.due():
                 self.publish()
 
+    def left_out(self, count: int) -> None:
+        """`count` edges read but left out before the engine (their labels no rule reads):
+        counted as the engine counts those it ignores."""
+        self.n += count
+        self.engine.count_ignored(count)
+
     def advance(self, t: int) -> None:
         """No edge before `t` will come: write what that makes final."""
         if t > self.engine.time:

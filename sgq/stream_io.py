@@ -1009,12 +1009,14 @@ def parse_blocks(
     start: int = 0,
     *,
     properties: bool = True,
+    labels=None,
 ) -> Iterator[EdgeBlock]:
     """The edges of a finished file in blocks (sgq/edge_blocks.py): what `parse_lines` reads,
-    a chunk of lines at a time."""
+    a chunk of lines at a time; `labels`: those the program reads, where a block may leave
+    out the edges of others (`EdgeBlock.kept`)."""
     parser = parser_of(fmt, cols, name, on_error, properties)
     plain = parser if type(parser) is DelimitedParser else None
-    return edge_blocks(lines.chunks(), parser.lines, plain, start)
+    return edge_blocks(lines.chunks(), parser.lines, plain, start, labels)
 
 
 def _flat(blocks: Iterator[EdgeBlock], position: list[int] | None) -> Iterator[Edge]:

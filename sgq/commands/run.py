@@ -199,9 +199,11 @@ class _Source:
         on_error,
         stdin=None,
         properties: bool = True,
+        labels=None,
     ) -> None:
         """`stdin`: the lines of stdin, where some were read already (`peek_head`);
-        `properties`: read a CSV/TSV input's property columns."""
+        `properties`: read a CSV/TSV input's property columns; `labels`: those the program
+        reads, where `blocks` may leave out the edges of others (`EdgeBlock.kept`)."""
         self.handle = None
         self.total: int | None = None
         self._counter: FileLines | None = None
@@ -254,7 +256,13 @@ class _Source:
         )
         if self._counter is not None:
             self.blocks = parse_blocks(
-                self._counter, fmt, columns, self.name, on_error, properties=properties
+                self._counter,
+                fmt,
+                columns,
+                self.name,
+                on_error,
+                properties=properties,
+                labels=labels,
             )
 
     def _rows(self, path: str) -> Iterator[tuple]:
@@ -389,13 +397,17 @@ def _read_finished_input(
     rejects = job.open_rejects(replay=True)
     position = [0]
     on_error = rejects.bad_line if args.on_error == "skip" else None
-    source = _Source(args, columns, position, on_error, stdin, properties)
+    # the edges of labels no rule reads are left out of blocks (the engine would only count
+    # them), but for a checkpoint, whose digest covers every edge
+    labels = job.engine.dataflow.reads if job.ckpt is None else None
+    source = _Source(args, columns, position, on_error, stdin, properties, labels)
     limit = job.evaluation.limit
     try:
         per_instant = job.ckpt is not None  # a checkpoint's rows are those of whole instants
         if source.blocks is not None and args.max_lateness is None and job.resume is None:
+            blocks = _counting_left_out(source.blocks, job)
             groups = block_batches(
-                ordered_blocks(source.blocks, source.name, position, limit), per_instant
+                ordered_blocks(blocks, source.name, position, limit), per_instant
             )
         else:
             edges = ordered(
@@ -421,6 +433,15 @@ def _read_finished_input(
         raise blamed(args.input, exc) from None
     finally:
         source.close()
+
+
+def _counting_left_out(blocks: Iterator, job: RunJob) -> Iterator:
+    """`blocks`, each one's edges left out (labels no rule reads) counted as read and
+    ignored, as the engine counts the edges of such labels it is given."""
+    for block in blocks:
+        if block.kept is not None:
+            job.left_out(block.left_out)
+        yield block
 
 
 def _push_all(job: RunJob, groups: Iterator[list], source: _Source) -> None:

@@ -5,6 +5,7 @@ the batches over blocks against `ordered` and `batches`."""
 from __future__ import annotations
 
 import io
+from itertools import compress
 
 import pytest
 from block_reading import Pieces, read_all
@@ -65,6 +66,64 @@ def test_blocks_read_what_the_line_reader_reads(fmt, data, piece, skip):
     want = read_all(decoded_lines(io.BytesIO(blob)), fmt, columns, skip)
     got = read_all(FileLines(Pieces(blob, piece)), fmt, columns, skip)
     assert got == want
+
+
+@settings(max_examples=200)
+@given(
+    fmt=st.sampled_from(["csv", "tsv"]),
+    data=st.data(),
+    piece=st.sampled_from([1, 7, 64, 1 << 20]),
+    labels=st.sampled_from([{"knows"}, {"a", "x"}, set(), {"a", "b", "p1", "m22", "knows", "x"}]),
+)
+def test_blocks_given_the_read_labels_leave_out_only_edges_of_others(fmt, data, piece, labels):
+    """With the labels a program reads, a block's edges are the line reader's but for some of
+    other labels, which it counts (`left_out`); the lines, the errors and the count of all
+    edges stay the line reader's."""
+    blob, columns = data.draw(_file(fmt))
+    want, _bad, want_error = read_all(decoded_lines(io.BytesIO(blob)), fmt, columns, False)
+    got, left_out, error = [], 0, None
+    blocks = parse_blocks(FileLines(Pieces(blob, piece)), fmt, columns, "in", labels=labels)
+    try:
+        for block in blocks:
+            kept = block.kept if block.kept is not None else [True] * len(block.times)
+            assert len(kept) == len(block.times) == len(block.lines)
+            got += zip(block.edges, compress(block.lines, kept), strict=True)
+            left_out += block.left_out
+    except StreamError as exc:
+        error = str(exc)
+    assert error == want_error
+    assert len(got) + left_out == len(want)
+    assert [pair for pair in want if pair[0][2] in labels] == [
+        pair for pair in got if pair[0][2] in labels
+    ]
+    assert set(got) <= set(want)
+
+
+def test_a_block_given_the_read_labels_makes_no_edge_of_others():
+    text = "src,trg,label,ts\n"
+    text += "".join(f"v{i},w,{'knows' if i % 3 else 'likes'},{i}\n" for i in range(30))
+    lines = FileLines(io.BytesIO(text.encode()))
+    (block,) = parse_blocks(lines, "csv", None, "in", labels={"knows"})
+    assert [edge[0] for edge in block.edges] == [f"v{i}" for i in range(30) if i % 3]
+    assert block.times == list(range(30)) and block.lines == range(2, 32)
+    assert block.left_out == 10 and block.kept[:4] == [False, True, True, False]
+    # read in small chunks: each block's lines go on from the last block's, left out or not
+    got = []
+    for part in parse_blocks(
+        FileLines(Pieces(text.encode(), 40)), "csv", None, "in", labels={"knows"}
+    ):
+        kept = part.kept if part.kept is not None else [True] * len(part.times)
+        got += zip(part.edges, compress(part.lines, kept), strict=True)
+    assert [(edge[0], line) for edge, line in got] == [(f"v{i}", i + 2) for i in range(30) if i % 3]
+    assert block.edges_before(4) == block.edges[:2]
+    # an edge out of order after edges left out: the kept edges before it, then the error
+    block.times[4] = 0
+    position = [0]
+    got = []
+    with pytest.raises(StreamError, match=r"in:6: "):
+        for part in ordered_blocks(iter([block]), "in", position):
+            got += part
+    assert got == block.edges[:2] and position[0] == 6
 
 
 def test_a_plain_chunk_is_read_whole_and_a_file_with_a_quote_line_by_line():

@@ -13,6 +13,7 @@ from sgq.base.errors import UserError
 
 import sgq
 from sgq.cli import main
+from sgq.edge_blocks import EdgeBlock
 from sgq.reorder import NO_LIMIT, Reorder, TimeLimit, ordered, ordered_blocks
 from sgq.stream_io import (
     INT64_MAX,
@@ -299,12 +300,9 @@ def test_an_edge_after_the_latest_time_stops_the_input_with_its_line():
     with pytest.raises(UnreadableInput, match=want):
         buffer.add(late)
 
-    class Block:
-        def __init__(self, es, lines):
-            self.edges, self.times, self.lines = es, [e[3] for e in es], lines
-
+    block = EdgeBlock([ok, late], [ok[3], late[3]], [1, 2])
     with pytest.raises(UnreadableInput, match=want):
-        list(ordered_blocks([Block([ok, late], [1, 2])], "in.csv", [0], limit))
+        list(ordered_blocks([block], "in.csv", [0], limit))
 
 
 @pytest.mark.parametrize("emit", ["deltas", "intervals"])
