@@ -101,6 +101,10 @@ def start_session(
             .config("spark.sql.constraintPropagation.enabled", "false")
             # the driver is the whole local cluster: SGQ_SPARK_MEMORY for large windows
             .config("spark.driver.memory", os.environ.get("SGQ_SPARK_MEMORY", "1g"))
+            # the page of a hash table, which Spark sizes from the driver's memory otherwise:
+            # with a 2g or a 4g driver (not 1g or 3g), building the broadcast side of a join on
+            # two string keys (property values) failed for want of memory on a 13-edge input
+            .config("spark.buffer.pageSize", "16m")
             .getOrCreate()
         )
     except Exception as exc:  # py4j / PySparkRuntimeError: Java gateway did not start

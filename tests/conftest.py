@@ -28,22 +28,22 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# a 2g Spark driver for the session of this process, which serves every Spark test of a run,
+# and for the `sgq` commands the tests start (a size at which Spark's own page size once made
+# the property tests fail: sgq/spark_session.py)
+os.environ.setdefault("SGQ_SPARK_MEMORY", "2g")
+
 
 import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def spark():
-    """The Spark oracle's shared local SparkSession (started once per test session, with a
-    2g driver unless SGQ_SPARK_MEMORY says otherwise); skips when Java or pyspark is
-    missing."""
+    """The Spark oracle's shared local SparkSession (started once per test session); skips
+    when Java or pyspark is missing."""
     from sgq.base.errors import UserError
     from sgq.oracle.session import spark_session, stop_session
 
-    # one driver serves every Spark test of the run, and the blocks and broadcasts of tests
-    # already done are freed only when the JVM's cleaner gets to them: a 1g driver ran out of
-    # heap building a broadcast late in a long run
-    os.environ.setdefault("SGQ_SPARK_MEMORY", "2g")
     try:
         session = spark_session()
     except UserError as exc:
