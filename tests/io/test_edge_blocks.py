@@ -18,35 +18,57 @@ from sgq.evaluation import batches, block_batches
 from sgq.reorder import ordered, ordered_blocks
 from sgq.stream_io import FileLines, StreamError, decoded_lines, parse_blocks
 
-# fields: mostly plain, so that whole chunks take the block path, and now and then what sends
-# a chunk to the line reader (quotes, spaces, comments, other whitespace, bad values)
-_NAME = st.one_of(
-    st.sampled_from(["a", "b", "p1", "m22", "knows", "x"]),
+# fields: plain, so that whole chunks take the block path, or what sends a chunk to the line
+# reader (quotes, spaces, comments, other whitespace, bad values)
+_NAMES = ["a", "b", "p1", "m22", "knows", "x"]
+_NAME = (
+    st.integers(0, len(_NAMES) - 1),  # (turned by the line's index: see `_line`)
     st.sampled_from(["", " a", "b ", '"q,r"', "é", "a\xa0", "#c", "a\tb", "\u3000", "-"]),
 )
-_TIME = st.one_of(
-    st.integers(0, 30).map(str), st.sampled_from(["", "x", " 4", "1_0", "+3", "٣", "9" * 30])
+_TIME = (
+    st.integers(-3, 30),
+    st.sampled_from(["", "x", " 4", "1_0", "+3", "٣", "9" * 30, "0x1", "-0", "07"]),
 )
-_OP = st.sampled_from(["+", "-", "", "+", "-", "?", " -"])
+_OP = (st.sampled_from(["+", "-", ""]), st.sampled_from(["?", " -"]))
 
 
 @st.composite
-def _line(draw, sep: str, width: int) -> str:
-    kind = draw(st.integers(0, 19))
+def _line(draw, sep: str, width: int, odd: bool, index: int) -> str:
+    """Line `index` of a file: plain, or with `odd`, maybe not (a field in two, a blank or
+    comment line, another count of fields). A plain time is no other line's, and a plain name
+    is drawn turned by the index, so that the lines of a chunk differ (hypothesis draws the
+    same simple value often)."""
+
+    def field(kind: tuple) -> str:
+        if odd and draw(st.booleans()):
+            return draw(kind[1])
+        value = draw(kind[0])
+        if kind is _TIME:
+            return str(value + 40 * index)
+        return _NAMES[(value + index) % len(_NAMES)] if kind is _NAME else value
+
+    kind = draw(st.integers(0, 19)) if odd else 19
     if kind == 0:
         return draw(st.sampled_from(["", "# a comment", "  ", "\r"]))
     n = width if kind > 2 else draw(st.integers(1, 6))
-    fields = [draw(_NAME), draw(_NAME), draw(_NAME), draw(_TIME), draw(_OP)][:n]
-    fields += [draw(_NAME) for _ in range(n - len(fields))]
+    fields = [field(_NAME), field(_NAME), field(_NAME), field(_TIME), field(_OP)][:n]
+    fields += [field(_NAME) for _ in range(n - len(fields))]
     return sep.join(fields)
 
 
 @st.composite
 def _file(draw, fmt: str) -> tuple[bytes, tuple | None]:
+    """A file of lines any of which may be odd, or of plain lines with at most one odd (most
+    of its chunks of many lines are then plain)."""
     sep = "\t" if fmt == "tsv" else ","
     columns = draw(st.sampled_from([None, ("src", "trg", "label", "ts", "op"), None]))
     width = len(columns) if columns else draw(st.sampled_from([4, 5]))
-    lines = [draw(_line(sep, width)) for _ in range(draw(st.integers(0, 40)))]
+    n = draw(st.integers(0, 40))
+    if draw(st.sampled_from([True, True, False])):
+        odd = range(n)
+    else:
+        odd = draw(st.sampled_from([(), (), (draw(st.integers(0, max(n - 1, 0))),)]))
+    lines = [draw(_line(sep, width, i in odd, i)) for i in range(n)]
     if draw(st.booleans()):
         lines.insert(0, sep.join(["src", "trg", "label", "ts", "op"][:width]))
     end = draw(st.sampled_from(["\n", "\n", "\r\n"]))
