@@ -105,6 +105,10 @@ def start_session(
             # with a 2g or a 4g driver (not 1g or 3g), building the broadcast side of a join on
             # two string keys (property values) failed for want of memory on a 13-edge input
             .config("spark.buffer.pageSize", "16m")
+            # what a finished batch's broadcasts and checkpoints hold is freed once the driver's
+            # garbage collector has found them unreachable; over a long run (or a long test
+            # run on one session) a collection every minute keeps it from piling up
+            .config("spark.cleaner.periodicGC.interval", "1min")
             .getOrCreate()
         )
     except Exception as exc:  # py4j / PySparkRuntimeError: Java gateway did not start

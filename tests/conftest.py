@@ -28,10 +28,10 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# a 2g Spark driver for the session of this process, which serves every Spark test of a run,
+# a 4g Spark driver for the session of this process, which serves every Spark test of a run,
 # and for the `sgq` commands the tests start (a size at which Spark's own page size once made
 # the property tests fail: sgq/spark_session.py)
-os.environ.setdefault("SGQ_SPARK_MEMORY", "2g")
+os.environ.setdefault("SGQ_SPARK_MEMORY", "4g")
 
 
 import pytest  # noqa: E402
