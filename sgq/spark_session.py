@@ -103,7 +103,7 @@ def start_session(
             .config("spark.driver.memory", os.environ.get("SGQ_SPARK_MEMORY", "1g"))
             # the page of a hash table, which Spark sizes from the driver's memory otherwise:
             # with a 2g or a 4g driver (not 1g or 3g), building the broadcast side of a join on
-            # two string keys (property values) failed for want of memory on a 13-edge input
+            # two string keys (property values) failed for want of memory, even on tiny inputs
             .config("spark.buffer.pageSize", "16m")
             # what a finished batch's broadcasts and checkpoints hold is freed once the driver's
             # garbage collector has found them unreachable; over a long run (or a long test
