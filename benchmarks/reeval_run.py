@@ -50,21 +50,21 @@ def _own(relation: dict) -> dict:
     return {s: set(targets) for s, targets in relation.items()}
 
 
-def _changes(tau: int, label: str, before: dict, now: dict) -> list[str]:
-    """The delta rows from `before` to `now` (source -> targets) at `tau`."""
-    gone = f"{tau},-,"
-    came = f"{tau},+,"
+def _changes(tau: int, label: str, before: dict, now: dict) -> tuple[str, int]:
+    """The delta rows from `before` to `now` (source -> targets) at `tau`: their text (the
+    lines of one source and op joined in C) and how many they are."""
     tail = f",{label}\n"
-    rows = []
-    for s, targets in before.items():
-        have = now.get(s)
-        for t in targets if have is None else targets - have:
-            rows.append(f"{gone}{s},{t}{tail}")
-    for s, targets in now.items():
-        had = before.get(s)
-        for t in targets if had is None else targets - had:
-            rows.append(f"{came}{s},{t}{tail}")
-    return rows
+    pieces = []
+    n = 0
+    for op, old, new in (("-", before, now), ("+", now, before)):
+        for s, targets in old.items():
+            other = new.get(s)
+            changed = targets if other is None else targets - other
+            if changed:
+                head = f"{tau},{op},{s},"
+                pieces.append(head + (tail + head).join(changed) + tail)
+                n += len(changed)
+    return "".join(pieces), n
 
 
 def run(
@@ -105,9 +105,9 @@ def run(
         now = {label: _own(relations.get(label) or {}) for label in checked.outputs}
         if sink is not None:
             for label in checked.outputs:
-                written = _changes(tau, label, before[label], now[label])
-                sink.write("".join(written))
-                rows += len(written)
+                text, written = _changes(tau, label, before[label], now[label])
+                sink.write(text)
+                rows += written
         if on_slide is not None:
             on_slide(tau, now)
         before = now
@@ -128,9 +128,9 @@ def run(
             )
             end = ((last // slide * slide + widest) // slide + 1) * slide - 1
             for label in checked.outputs:
-                written = _changes(end, label, before[label], {})
-                sink.write("".join(written))
-                rows += len(written)
+                text, written = _changes(end, label, before[label], {})
+                sink.write(text)
+                rows += written
         sink.close()
     return _figures(count, start, start_cpu, lat, before, rows, window)
 

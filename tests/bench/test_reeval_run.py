@@ -87,6 +87,7 @@ def test_slide_end_snapshots_are_the_engines(text, seed, tmp_path):
     replayed = _replayed(engine, taus)
     lines = deltas.read_text().splitlines()
     assert lines[0] == "time,op,src,trg,label"
+    assert figures["slide_deltas"] == len(lines) - 1
     written = [
         (int(t), op, s, d, label) for t, op, s, d, label in (x.split(",") for x in lines[1:])
     ]
