@@ -9,7 +9,8 @@ passed τ (specs/semantics.md §5).
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
 
@@ -33,20 +34,25 @@ def properties_kept(query, head: InputHead) -> tuple[str, ...] | None:
     return head.names
 
 
-def batches(edges: Iterable, per_instant: bool) -> Iterator[list]:
+def batches(edges: Iterable, per_instant: bool, slide: int | None = None) -> Iterator[list]:
     """Edges grouped by timestamp (a long run of one timestamp is cut every BATCH_EDGES);
     unless `per_instant`, consecutive timestamps are grouped too, up to BATCH_EDGES edges (the
     engine still runs one round per timestamp, so the results are the same, but they are
-    drained and written once per group). A bad line stops the input: the edges before it
+    drained and written once per group). `slide`: the program's slide β, if it has windows;
+    no group then holds times of two slides `[kβ, (k+1)β)`, so what a group holds until it is
+    written is at most one slide's results. A bad line stops the input: the edges before it
     are still handed over first, so their results are written before the error."""
-    return block_batches(([edge] for edge in edges), per_instant)
+    return block_batches(([edge] for edge in edges), per_instant, slide)
 
 
-def block_batches(edge_lists: Iterable[list], per_instant: bool) -> Iterator[list]:
+def block_batches(
+    edge_lists: Iterable[list], per_instant: bool, slide: int | None = None
+) -> Iterator[list]:
     """`batches` of edges that come in time-ordered lists (reorder.ordered_blocks), cut with a
     search of each list's times instead of a step per edge."""
     batch: list = []
     current = None
+    end = None  # the end of the batch's slide: no edge at or after it joins the batch
     try:
         for edges in edge_lists:
             i, n = 0, len(edges)
@@ -54,11 +60,13 @@ def block_batches(edge_lists: Iterable[list], per_instant: bool) -> Iterator[lis
                 size = len(batch)
                 t = edges[i][3]
                 if size and (
-                    (t != current and (per_instant or size >= BATCH_EDGES))
+                    (t != current and (per_instant or size >= BATCH_EDGES or t >= end))
                     or size >= 2 * BATCH_EDGES
                 ):
                     yield batch
                     batch, size = [], 0
+                if not size:
+                    end = (t // slide + 1) * slide if slide else math.inf
                 # no cut before edges[k] (k > i) until its time changes with the batch at
                 # BATCH_EDGES or more (at once, per instant), or the batch reaches twice that
                 full = i + 2 * BATCH_EDGES - size
@@ -66,6 +74,8 @@ def block_batches(edge_lists: Iterable[list], per_instant: bool) -> Iterator[lis
                 if k < n and edges[k][3] == edges[k - 1][3]:
                     k = bisect_right(edges, edges[k][3], k, n, key=_time)
                 j = min(k, full, n)
+                if edges[j - 1][3] >= end:
+                    j = bisect_left(edges, end, i, j, key=_time)
                 batch.extend(edges[i:j])
                 current = edges[j - 1][3]
                 i = j

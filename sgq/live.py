@@ -131,6 +131,7 @@ class _Loop:
         self.idle = idle
         self.pending: list = []  # edges released in time order, not yet handed over
         self.per_instant = job.ckpt is not None
+        self.slide = job.evaluation.limit.windowed_slide
 
     def run(self, items, stop: StopRequest) -> None:
         try:
@@ -174,7 +175,7 @@ class _Loop:
         cut = len(pending)
         while cut and pending[cut - 1][3] >= safe:
             cut -= 1
-        for batch in batches(pending[:cut], self.per_instant):
+        for batch in batches(pending[:cut], self.per_instant, self.slide):
             job.push(batch, may_checkpoint=False)
         rest = pending[cut:]
         while len(rest) >= 2 * BATCH_EDGES:
@@ -198,7 +199,7 @@ class _Loop:
     def hand_over_all(self) -> None:
         """Every edge read goes to the engine (a stop without checkpoints, bad input)."""
         self.pending.extend(self.reorder.release_all())
-        for batch in batches(self.pending, self.per_instant):
+        for batch in batches(self.pending, self.per_instant, self.slide):
             self.job.push(batch)
         self.pending.clear()
         self.job.writer.flush()

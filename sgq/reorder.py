@@ -50,6 +50,12 @@ class TimeLimit:
         scans = [(op.window, op.slide) for op in plan.nodes() if type(op) is WScan]
         return cls(*max(scans)) if scans else NO_LIMIT
 
+    @property
+    def windowed_slide(self) -> int | None:
+        """The slide β of a program with windows (engine batches keep to one slide's times,
+        sgq/evaluation.py); None without windows."""
+        return self.slide if self.window else None
+
     def error(self, t: int, filename: str, line: int) -> StreamError:
         """The error of an edge at `t` (after `latest`) on `line` of `filename`."""
         return UnreadableInput(filename, line, self.why(t))

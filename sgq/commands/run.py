@@ -407,7 +407,9 @@ def _read_finished_input(
         if source.blocks is not None and args.max_lateness is None and job.resume is None:
             blocks = _counting_left_out(source.blocks, job)
             groups = block_batches(
-                ordered_blocks(blocks, source.name, position, limit), per_instant
+                ordered_blocks(blocks, source.name, position, limit),
+                per_instant,
+                limit.windowed_slide,
             )
         else:
             edges = ordered(
@@ -418,7 +420,7 @@ def _read_finished_input(
                 on_late=rejects.late_edge,
                 limit=limit,
             )
-            groups = batches(edges, per_instant)
+            groups = batches(edges, per_instant, limit.windowed_slide)
         job.open_output()
         job.progress.total = source.total
         if not source.measured:

@@ -226,32 +226,40 @@ def test_ordered_blocks_check_order_as_ordered_does(times, cuts, sort):
 
 @settings(max_examples=300)
 @given(
-    times=st.lists(st.integers(0, 12), max_size=60).map(sorted),
+    times=st.lists(st.integers(-12, 12), max_size=60).map(sorted),
     cuts=st.lists(st.integers(1, 59), max_size=6),
     size=st.sampled_from([1, 2, 3, 5, 8]),
     per_instant=st.booleans(),
+    slide=st.sampled_from([None, 1, 2, 3, 5]),
 )
-def test_block_batches_are_the_batches_of_the_edges(times, cuts, size, per_instant):
+def test_block_batches_are_the_batches_of_the_edges(times, cuts, size, per_instant, slide):
     edges, blocks = _blocks_of(times, cuts)
     before = evaluation.BATCH_EDGES
     evaluation.BATCH_EDGES = size  # (small batches: every cut rule comes into play)
     try:
-        got = list(block_batches([b.edges for b in blocks], per_instant))
-        want = list(_reference_batches(edges, per_instant, size))
+        got = list(block_batches([b.edges for b in blocks], per_instant, slide))
+        want = list(_reference_batches(edges, per_instant, size, slide))
     finally:
         evaluation.BATCH_EDGES = before
     assert got == want
 
 
-def _reference_batches(edges: list, per_instant: bool, size: int):
+def _reference_batches(edges: list, per_instant: bool, size: int, slide: int | None = None):
     """The batching rule an edge at a time: a cut before an edge whose time differs from the
-    batch's last one (per instant, or once the batch holds `size` edges), or at `2 * size`."""
+    batch's last one (per instant, once the batch holds `size` edges, or in another slide
+    `⌊t/slide⌋` than the batch's), or at `2 * size`."""
     batch: list = []
     current = None
     for edge in edges:
         t = edge[3]
         if batch and (
-            (t != current and (per_instant or len(batch) >= size)) or len(batch) >= 2 * size
+            (
+                t != current
+                and (
+                    per_instant or len(batch) >= size or (slide and t // slide != current // slide)
+                )
+            )
+            or len(batch) >= 2 * size
         ):
             yield batch
             batch = []
@@ -259,6 +267,12 @@ def _reference_batches(edges: list, per_instant: bool, size: int):
         batch.append(edge)
     if batch:
         yield batch
+
+
+def test_a_batch_keeps_to_one_slide():
+    edges = [(f"v{i}", "w", "l", t, "+") for i, t in enumerate([-3, -1, 0, 1, 1, 2, 5])]
+    got = [[e[3] for e in b] for b in block_batches([edges[:3], edges[3:]], False, 2)]
+    assert got == [[-3], [-1], [0, 1, 1], [2], [5]]
 
 
 def test_edges_one_at_a_time_are_batched_as_in_lists():
