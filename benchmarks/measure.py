@@ -56,15 +56,22 @@ def print_partial(result: dict) -> None:
     print(json.dumps(dict(result, partial=True)), flush=True)
 
 
-def _groups(path: str, properties: bool):
-    """(first t, edges) in the groups `sgq run` hands to the engine (several instants each);
-    `properties`: the edges carry their properties."""
+def _groups(path: str, properties: bool, labels, slide: int, left_out: list[int]):
+    """(first t, edges) in the groups `sgq run` hands to the engine: the edges of `labels`
+    only (the program's; the others are counted into `left_out[0]`), several instants each,
+    one slide's at most; `properties`: the edges carry their properties."""
     from sgq.evaluation import block_batches
     from sgq.reorder import ordered_blocks
     from sgq.stream_io import read_blocks
 
-    edge_lists = ordered_blocks(read_blocks(path, properties=properties), path, [0])
-    for batch in block_batches(edge_lists, per_instant=False):
+    def counted(blocks):
+        for block in blocks:
+            if block.kept is not None:
+                left_out[0] += block.left_out
+            yield block
+
+    blocks = counted(read_blocks(path, properties=properties, labels=labels))
+    for batch in block_batches(ordered_blocks(blocks, path, [0]), False, slide):
         yield batch[0][3], batch
 
 
@@ -150,8 +157,14 @@ def run_engine(
     next_partial = start + PARTIAL_EVERY
     # on a shared stream the edges go in as `sgq run` gives them (groups of instants): the
     # figures are then those of the command a user runs; else one batch per instant
-    read = _groups if writer is not None else _batches
-    for t, batch in read(stream, properties is not None):
+    left_out = [0]  # the edges of labels no rule reads, left out of the groups
+    if writer is not None:
+        read = _groups(
+            stream, properties is not None, engine.dataflow.reads, workload.slide, left_out
+        )
+    else:
+        read = _batches(stream, properties is not None)
+    for t, batch in read:
         s = t // workload.slide
         if full_from is None:
             full_from = _full_window_slide(workload, t)
@@ -187,6 +200,7 @@ def run_engine(
                 }
             )
             next_partial = t0 + dt + PARTIAL_EVERY
+    edges += left_out[0]
     engine.close()
     results += _take(engine, view, writer)
     if writer is not None:

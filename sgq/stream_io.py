@@ -841,9 +841,11 @@ def read_blocks(
     on_error: Callable[[StreamError, str], None] | None = None,
     *,
     properties: bool = True,
+    labels=None,
 ) -> Iterator[EdgeBlock]:
     """`read_edges` of a file (not stdin), in blocks of edges (sgq/edge_blocks.py);
-    `properties`: read a CSV/TSV file's property columns (DelimitedParser)."""
+    `properties`: read a CSV/TSV file's property columns (DelimitedParser); `labels`: the
+    labels a program reads, where a block may leave out the edges of others (`parse_blocks`)."""
     cols = parse_columns(columns) if columns is not None else None
     path = os.fspath(path)
     fmt = fmt or guess_format(path)
@@ -856,14 +858,22 @@ def read_blocks(
         with gzip.open(path, "rb") as handle:
             try:
                 yield from parse_blocks(
-                    FileLines(handle, path), fmt, cols, path, on_error, properties=properties
+                    FileLines(handle, path),
+                    fmt,
+                    cols,
+                    path,
+                    on_error,
+                    properties=properties,
+                    labels=labels,
                 )
             except StreamError as exc:
                 raise blamed(path, exc) from None
         return
     with open(path, "rb") as handle:
         lines = FileLines(handle, path)
-        yield from parse_blocks(lines, fmt, cols, path, on_error, properties=properties)
+        yield from parse_blocks(
+            lines, fmt, cols, path, on_error, properties=properties, labels=labels
+        )
 
 
 def _check_file(path: str) -> None:

@@ -267,3 +267,22 @@ def test_repeats_go_round_the_systems_and_a_timed_out_run_is_not_repeated(monkey
     row = result["rows"][0]
     assert row["engine"]["throughput"] == 2.5  # the median of 1, 2, 3, 4
     assert row["reeval"]["throughput"] == 5.5  # of 10 and the timed-out run's 1
+
+
+def test_the_engine_system_groups_edges_as_sgq_run_does(tmp_path):
+    """A shared workload's engine gets what `sgq run` hands over: only the edges of the
+    labels the program reads (the others counted), in groups that keep to one slide."""
+    path = tmp_path / "s.csv"
+    rows = [(f"v{i}", f"v{i + 1}", "a" if i % 3 else "b", 10 * i) for i in range(12)]
+    path.write_text(
+        "src,trg,label,ts\n" + "".join(f"{s},{t},{lab},{ts}\n" for s, t, lab, ts in rows)
+    )
+    left_out = [0]
+    groups = list(measure._groups(str(path), False, {"a"}, 40, left_out))
+    assert [[e[3] for e in batch] for _t, batch in groups] == [
+        [10, 20],
+        [40, 50, 70],
+        [80, 100, 110],
+    ]
+    assert all(t == batch[0][3] for t, batch in groups)
+    assert left_out == [4]
