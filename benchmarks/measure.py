@@ -60,17 +60,15 @@ def _groups(path: str, properties: bool, labels, slide: int, left_out: list[int]
     """(first t, edges) in the groups `sgq run` hands to the engine: the edges of `labels`
     only (the program's; the others are counted into `left_out[0]`), several instants each,
     one slide's at most; `properties`: the edges carry their properties."""
+    from sgq.edge_blocks import counting_left_out
     from sgq.evaluation import block_batches
     from sgq.reorder import ordered_blocks
     from sgq.stream_io import read_blocks
 
-    def counted(blocks):
-        for block in blocks:
-            if block.kept is not None:
-                left_out[0] += block.left_out
-            yield block
+    def count(n: int) -> None:
+        left_out[0] += n
 
-    blocks = counted(read_blocks(path, properties=properties, labels=labels))
+    blocks = counting_left_out(read_blocks(path, properties=properties, labels=labels), count)
     for batch in block_batches(ordered_blocks(blocks, path, [0]), False, slide):
         yield batch[0][3], batch
 

@@ -66,6 +66,17 @@ class EdgeBlock:
         return self.edges[: i if self.kept is None else sum(self.kept[:i])]
 
 
+def counting_left_out(
+    blocks: Iterable[EdgeBlock], count: Callable[[int], None]
+) -> Iterator[EdgeBlock]:
+    """`blocks` as they come, `count` told how many edges each one left out (labels no rule
+    reads): such edges are read and ignored, and the engine would only have counted them."""
+    for block in blocks:
+        if block.kept is not None:
+            count(block.left_out)
+        yield block
+
+
 def edge_blocks(
     chunks: Iterable[str | list],
     read_lines: Callable[..., Iterator],

@@ -26,6 +26,7 @@ from ..api import Query
 from ..base.durable import text_digest
 from ..base.errors import UserError
 from ..checkpoint import DEFAULT_EVERY, Checkpoints, edge_digest
+from ..edge_blocks import counting_left_out
 from ..evaluation import batches, block_batches, properties_kept
 from ..live import check_arguments as check_follow_arguments
 from ..live import follow_input, follow_properties
@@ -405,7 +406,7 @@ def _read_finished_input(
     try:
         per_instant = job.ckpt is not None  # a checkpoint's rows are those of whole instants
         if source.blocks is not None and args.max_lateness is None and job.resume is None:
-            blocks = _counting_left_out(source.blocks, job)
+            blocks = counting_left_out(source.blocks, job.left_out)
             groups = block_batches(
                 ordered_blocks(blocks, source.name, position, limit),
                 per_instant,
@@ -435,15 +436,6 @@ def _read_finished_input(
         raise blamed(args.input, exc) from None
     finally:
         source.close()
-
-
-def _counting_left_out(blocks: Iterator, job: RunJob) -> Iterator:
-    """`blocks`, each one's edges left out (labels no rule reads) counted as read and
-    ignored, as the engine counts the edges of such labels it is given."""
-    for block in blocks:
-        if block.kept is not None:
-            job.left_out(block.left_out)
-        yield block
 
 
 def _push_all(job: RunJob, groups: Iterator[list], source: _Source) -> None:
