@@ -18,6 +18,7 @@ O(edges) bitset operations; O(1) per delta. The why: docs/design/path-closure.md
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from ..state.closure_mode import ClosureMode
@@ -67,11 +68,9 @@ class ClosureDeltas(ClosureMode):
         the bitset words the closure spent (`take_work`)."""
         entering: list = []
         self.closure.insert(edges, entering)
-        if entering and self.mask is not None and self.mask.on:
-            entering = self._wanted(entering)
-        if entering:
-            # (x, x) is an ε-pair's, or none (a simple PATH), never the closure's
-            fans = self._fans(entering, self.own_vertex)
+        # (x, x) is an ε-pair's, or none (a simple PATH), never the closure's
+        fans = self._fans(entering, self.own_vertex) if entering else None
+        if fans:
             if self.reverse:
                 self.sink.enter(now, self._reversed_keys(fans))
             else:
@@ -87,13 +86,11 @@ class ClosureDeltas(ClosureMode):
     def drop(self, upto, strict: bool) -> None:
         """Drop the levels `<= upto` (`< upto` when `strict`): what leaves with each level L
         leaves the output at L."""
-        masked = self.mask is not None and self.mask.on
-        for level, rows in self.closure.drop_reporting(upto, strict, self.own_vertex):
-            if rows and masked:
-                rows = self._wanted(rows)
-            if not rows:
+        # (x's own vertex left out by name: `_fans` names the masks the closure reports, kept)
+        for level, rows in self.closure.drop_reporting(upto, strict, False):
+            fans = self._fans(rows, self.own_vertex) if rows else None
+            if not fans:
                 continue
-            fans = self._fans(rows)
             if self.reverse:
                 self.sink.leave(level, self._reversed_keys(fans))
             else:
@@ -156,34 +153,6 @@ class ClosureDeltas(ClosureMode):
             self.sink.leave(now, sorted(keys))
 
     # ---- sideways (operators/sideways.py)
-    def _wanted(self, rows: list) -> list:
-        """`(start node, vertices)` rows cut to the wanted pairs: a source none of whose
-        pairs is wanted is left out at one lookup; otherwise each wanted target is tested
-        against the row's vertices (a set of each list, once: rows share lists), or each
-        vertex against the wanted, whichever are fewer."""
-        names, vid, ns = self.closure.names, self.closure.vid, self.closure.nstates
-        wanted = self.mask.wanted
-        among: dict = {}  # id(vertices) -> the set of them
-        out = []
-        for x, vertices in rows:
-            want = wanted.get(names[x // ns])
-            if not want:
-                continue
-            if len(want) < len(vertices):
-                got = among.get(id(vertices))
-                if got is None:
-                    got = among[id(vertices)] = set(vertices)
-                kept = []
-                for y in want:
-                    v = vid.get(y)
-                    if v is not None and v * ns in got:
-                        kept.append(v * ns)
-            else:
-                kept = [v for v in vertices if names[v // ns] in want]
-            if kept:
-                out.append((x, kept))
-        return out
-
     def name_pairs(self, now: int, pairs: dict, sign: str, held: bool = False) -> None:
         """Pairs `{x: [y, ...]}` (vertex names) that become wanted (`sign` '+') or stop being
         wanted ('-') at `now`: those the closure holds enter or leave the sink at `now`
@@ -213,40 +182,45 @@ class ClosureDeltas(ClosureMode):
         label = self.label
         return [(t, s, label) for s, trgs in fans.items() for t in trgs]
 
-    def _fans(self, rows, own: bool = False) -> dict:
-        """`{src: [trg, ...]}` of `(start node, vertices)` rows (a source in several rows
+    def _fans(self, rows, own: bool) -> dict:
+        """`{src: [trg, ...]}` of `(start node, vertex mask)` rows (a source in several rows
         gets their lists joined; sources may share a target list: the view copies before it
-        extends one). `own`: x's own vertex is left out."""
-        names, ns = self.closure.names, self.closure.nstates
+        extends one). Each mask is named by the closure's kept sorted lists
+        (`sorted_vertex_names`); rows sharing a mask object name it once. `own`: x's own
+        vertex is left out. While the sideways mask is on, only the pairs it wants are named
+        (operators/sideways.py): a source none of whose pairs is wanted is left out at one
+        lookup; otherwise each wanted target is tested against the row's names (a set of them,
+        once per list), or each name against the wanted, whichever are fewer."""
+        closure = self.closure
+        names, ns, named = closure.names, closure.nstates, closure.sorted_vertex_names
+        wanted = self.mask.wanted if self.mask is not None and self.mask.on else None
         fans: dict = {}
         first = fans.setdefault
-        per_list: dict = {}  # rows share vertex lists (state/window_closure.py): names once
-        if not own:
-            for x, vertices in rows:
-                trgs = per_list.get(id(vertices))
-                if trgs is None:
-                    trgs = per_list[id(vertices)] = [names[y // ns] for y in vertices]
-                src = names[x // ns]
-                got = first(src, trgs)
-                if got is not trgs:
-                    fans[src] = got + trgs
-            return fans
-        for x, vertices in rows:
-            got = per_list.get(id(vertices))
-            if got is None:
-                trgs = [names[y // ns] for y in vertices]
-                # (a short list is searched as it is: no set to build)
-                got = per_list[id(vertices)] = (
-                    trgs,
-                    set(vertices) if len(vertices) > 8 else vertices,
-                )
-            trgs, among = got
-            if x - x % ns in among:
-                xv = names[x // ns]
-                trgs = [t for t in trgs if t != xv]
-                if not trgs:
-                    continue
+        per_mask: dict = {}  # id(mask) -> its names (rows share masks: state/window_closure.py)
+        among: dict = {}  # id(a mask's names) -> the set of them (tested for wanted targets)
+        for x, vm in rows:
             src = names[x // ns]
+            if wanted is not None:
+                want = wanted.get(src)
+                if not want:
+                    continue
+            full = per_mask.get(id(vm))
+            if full is None:
+                full = per_mask[id(vm)] = named(vm)
+            if wanted is None:
+                trgs = _without(full, src) if own else full
+            else:
+                if len(want) < len(full):
+                    got = among.get(id(full))
+                    if got is None:
+                        got = among[id(full)] = set(full)
+                    trgs = [y for y in want if y in got]
+                else:
+                    trgs = [y for y in full if y in want]
+                if own and src in want:
+                    trgs = [y for y in trgs if y != src]
+            if not trgs:
+                continue
             got = first(src, trgs)
             if got is not trgs:
                 fans[src] = got + trgs
@@ -265,3 +239,11 @@ class ClosureDeltas(ClosureMode):
         closure = self.closure
         closure._check(closure.graph_of(inputs, self.moves))
         self.out._check()
+
+
+def _without(names: list, name) -> list:
+    """A sorted list of names without `name` (the list itself when it lacks it: O(log n))."""
+    i = bisect_left(names, name)
+    if i < len(names) and names[i] == name:
+        return names[:i] + names[i + 1 :]
+    return names

@@ -114,6 +114,7 @@ class ProductNodes:
         "cold_exp",
         "next_cold",
         "named",
+        "vertex_lists",
         "several",
     )
 
@@ -137,6 +138,7 @@ class ProductNodes:
         self.cold_exp: dict[int, int] = {}  # cold index -> largest exp of a tuple at it
         self.next_cold = COLD
         self.named: dict[int, list] = {}  # mask -> `final_names`, until an index is freed
+        self.vertex_lists: dict[int, list] = {}  # vertex mask -> `sorted_vertex_names`, as `named`
 
     STATE_VERSION = 1
 
@@ -156,6 +158,7 @@ class ProductNodes:
 
     def restore(self, state: dict) -> None:
         self.named = {}
+        self.vertex_lists = {}
         self.names = list(state["vertices"])
         self.vid = {v: i for i, v in enumerate(self.names) if v is not None}
         cold = state["cold_vertices"]
@@ -289,6 +292,7 @@ class ProductNodes:
             self.free.clear()
         if freed:  # (an index may now name another vertex: the kept names go)
             self.named.clear()
+            self.vertex_lists.clear()
 
     def fold(self, m: int) -> int:
         """The vertices with a final-state node in `m`, each as its first final state's node
@@ -332,6 +336,39 @@ class ProductNodes:
             got = named[m] = self.final_names(m)
         return got
 
+    def sorted_vertex_names(self, v: int) -> list:
+        """The names of the vertices of a vertex mask `v` (`vertices_of`'s: bit `i * nstates`
+        for vertex index i), sorted, kept by v's value until an index is freed or
+        `NAMED_KEPT` masks are kept (then it starts afresh). A closure reports the same
+        vertex sets again and again (what a start node gains is what its successor gained;
+        what a level takes away, it takes from many start nodes): each is named and sorted
+        once while it is kept. The lists are shared: read, never changed. Cost: a hash of v
+        when kept; else `_names_at`, and a sort."""
+        lists = self.vertex_lists
+        got = lists.get(v)
+        if got is None:
+            if len(lists) >= self.NAMED_KEPT:
+                lists.clear()
+            got = lists[v] = sorted(self._names_at(v, self.nstates))
+        return got
+
+    def _names_at(self, m: int, step: int) -> list:
+        """The names of the vertex indexes i whose bit `i * step` is set in `m` (no other bits
+        set): a dense enough mask (a bit in 32 of its `step`-th positions or more) by
+        `_names_read`, a sparser one bit by bit, a name lookup per bit."""
+        if m.bit_count() * step << 5 >= m.bit_length():
+            return self._names_read(m, step)
+        names = self.names
+        return [names[y // step] for y in bits(m)]
+
+    def _names_read(self, m: int, step: int) -> list:
+        """`_names_at` in C, O(width): the binary text of m, every `step`-th digit, picks the
+        names by `compress`."""
+        text = bin(m)[:1:-1]
+        if step > 1:
+            text = text[::step]
+        return list(compress(self.names, text.encode().translate(_DIGITS)))
+
     def final_names(self, m: int) -> list:
         """The names of the vertices with a final-state node in `m` (final-state nodes only),
         in no promised order; a vertex with two final nodes in m may be named twice. A dense
@@ -349,12 +386,9 @@ class ProductNodes:
         if m.bit_count() << 5 >= m.bit_length():
             if not self.several:
                 q = self.finals[0]
-                text = bin(m >> q if q else m)[:1:-1]
-            else:  # (a vertex once, however many of its final nodes m holds)
-                text = bin(self.vertices_of(m))[:1:-1]
-            if ns > 1:
-                text = text[::ns]
-            return list(compress(names, text.encode().translate(_DIGITS)))
+                return self._names_read(m >> q if q else m, ns)
+            # (a vertex once, however many of its final nodes m holds)
+            return self._names_read(self.vertices_of(m), ns)
         return [names[y // ns] for y in bits(m)]
 
     def vertices_of(self, m: int) -> int:

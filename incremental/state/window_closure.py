@@ -153,8 +153,8 @@ class WindowClosure(ProductNodes):
     def insert(self, edges: list, entering: list) -> None:
         """Add product edges `(a, b, exp)` (exp above every dropped level); `entering` gets
         `(x, vertices)`: the vertices start node x reaches now and did not before (the results
-        that enter; the vertices as bit positions `v * nstates`, a list that rows may share:
-        read, do not change it)."""
+        that enter), as a vertex mask (`vertices_of`'s: bit `v * nstates` of vertex index v;
+        rows may share one)."""
         by_exp = self.by_exp
         R, A = self.reach, self.anc
         ns, start, fmask = self.nstates, self.start, self.fmask
@@ -206,28 +206,26 @@ class WindowClosure(ProductNodes):
                 first[x] = before
             if x % ns != start:
                 continue
-            got = per_set.get(id(added))
-            if got is None:
-                fv = vertices_of(added)
-                got = per_set[id(added)] = (fv, bits(fv))
-            fv, vs = got
+            fv = per_set.get(id(added))
+            if fv is None:
+                fv = per_set[id(added)] = vertices_of(added)
             if vreach is None:  # one final state: the final nodes gained are new vertices
-                if vs:
-                    entering.append((x, vs))
+                if fv:
+                    entering.append((x, fv))
                 continue
             vr = vreach.get(x, 0)
             common = vr & fv
             if common == fv:
                 continue
             vreach[x] = vr | fv
-            entering.append((x, bits(fv ^ common) if common else vs))
-        # the sole-edge sources: what their successor gained, one list per successor
+            entering.append((x, fv ^ common if common else fv))
+        # the sole-edge sources: what their successor gained, one mask per successor
         for b, before in first.items():
             bb = 1 << b
             old, new = vertices_of(bb | before), vertices_of(bb | R.get(b, 0))
             if old == new:
                 continue
-            vs = bits(new ^ old)  # old is within new
+            vs = new ^ old  # old is within new
             for x in followers[b]:
                 if x not in fresh:
                     entering.append((x, vs))
@@ -238,7 +236,7 @@ class WindowClosure(ProductNodes):
                 continue  # a row again within the batch (`_unalias` reported it)
             vs = whole.get(b)
             if vs is None:
-                vs = whole[b] = bits(vertices_of((1 << b) | R.get(b, 0)))
+                vs = whole[b] = vertices_of((1 << b) | R.get(b, 0))
             if vs:
                 entering.append((x, vs))
 
@@ -269,9 +267,9 @@ class WindowClosure(ProductNodes):
 
     def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
         """Drop the levels `<= upto` (`< upto` when `strict`), reporting what leaves with each:
-        `[(L, [(x, vertices)])]`, per start node x the vertices (bit positions) it reaches
-        with L's edges and not without them (bottleneck exactly L). `own_vertex`: x's own vertex is never
-        reported (its pair is an ε-pair of a nullable regex)."""
+        `[(L, [(x, vertices)])]`, per start node x the vertices (a vertex mask, as `insert`'s)
+        it reaches with L's edges and not without them (bottleneck exactly L). `own_vertex`:
+        x's own vertex is never reported (its pair is an ε-pair of a nullable regex)."""
         levels = self.levels
         k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
         if not k:
@@ -290,7 +288,7 @@ class WindowClosure(ProductNodes):
                 if vreach is None:  # one final state: a final node lost is a vertex lost
                     if up == m:
                         continue
-                    gone = bits(vertices_of(m ^ up))  # the graph shrank: up is within m
+                    gone = vertices_of(m ^ up)  # the graph shrank: up is within m
                 else:
                     held = vreach.get(x, 0)
                     if up == m:
@@ -302,9 +300,9 @@ class WindowClosure(ProductNodes):
                         kept[x] = now
                     if now == held:
                         continue
-                    gone = bits(held ^ now)  # now is within held
-                if own_vertex and x - start in gone:
-                    gone.remove(x - start)
+                    gone = held ^ now  # now is within held
+                if own_vertex:
+                    gone = _without(gone, x - start)
                 if gone:
                     rows.append((x, gone))
             self._followers_lost(level, reach, own_vertex, rows)
@@ -326,19 +324,17 @@ class WindowClosure(ProductNodes):
             bb = 1 << b
             old_m, new_m = bb | self.reach.get(b, 0), bb | reach.get(b, 0)
             held = vertices_of(old_m)
-            lost = whole = None
+            lost = None
             for x in list(xs):
                 if sole_exp[x] <= level:
-                    if whole is None:  # one list for all of b's followers
-                        whole = bits(held)
-                    gone = whole
+                    gone = held  # one mask for all of b's followers
                     sources.forget(x)  # (and b's followers entry after its last)
                 else:
                     if lost is None:
-                        lost = bits(held ^ vertices_of(new_m)) if new_m != old_m else []
+                        lost = held ^ vertices_of(new_m) if new_m != old_m else 0
                     gone = lost
-                if own_vertex and x - start in gone:
-                    gone = [v for v in gone if v != x - start]
+                if own_vertex:
+                    gone = _without(gone, x - start)
                 if gone:
                     rows.append((x, gone))
 
@@ -408,3 +404,8 @@ class WindowClosure(ProductNodes):
         if graph_of_level is not None and self.levels:
             want, _ = closure(graph_of_level(self.levels[0]))
             assert want == reach, "closure differs from the window graph"
+
+
+def _without(m: int, bit: int) -> int:
+    """Mask `m` without `bit`."""
+    return m & ~(1 << bit) if m >> bit & 1 else m

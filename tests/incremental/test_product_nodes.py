@@ -101,3 +101,29 @@ def test_cold_vertices_are_kept_aside_promoted_recycled_and_saved():
     nodes.recycle(25)  # b and c expired; a (until 30) stays, cold
     assert nodes.vid == {"a": COLD}
     nodes._check_vertices()
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 3), st.sets(st.integers(0, 80), max_size=80))
+def test_sorted_vertex_names_name_a_vertex_mask(nstates, indexes):
+    """The names of a vertex mask (bit `i * nstates` per vertex index i), sparse or dense
+    enough to be read by its text, sorted."""
+    nodes = LevelClosure(nstates, 0, [nstates - 1])
+    names = [f"v{i:03}" for i in range(81)]
+    for v in names:
+        nodes.intern(v, 10)
+    mask = sum(1 << (i * nstates) for i in indexes)
+    assert nodes.sorted_vertex_names(mask) == sorted(names[i] for i in indexes)
+
+
+def test_kept_vertex_names_go_when_an_index_is_freed():
+    """A vertex mask's names are kept, until an index is freed: it may then name another
+    vertex, and the mask is named again."""
+    nodes = LevelClosure(2, 0, [1])
+    a, b = nodes.intern("a", 10), nodes.intern("b", 20)
+    mask = 1 << (a * 2) | 1 << (b * 2)
+    first = nodes.sorted_vertex_names(mask)
+    assert first == ["a", "b"] and nodes.sorted_vertex_names(mask) is first  # kept
+    nodes.recycle(15)  # a's tuples expired: its index is free
+    assert nodes.intern("c", 30) == a  # the freed index names c now
+    assert nodes.sorted_vertex_names(mask) == ["b", "c"]

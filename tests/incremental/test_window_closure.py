@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sgq.base.components import strongly_connected as components
 from sgq.incremental.state.graph_closure import closure
 from sgq.incremental.state.level_closure import LevelClosure
+from sgq.incremental.state.product_nodes import bits
 from sgq.incremental.state.window_closure import WindowClosure
 
 _graphs = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=30)
@@ -61,7 +62,13 @@ def test_components_come_sinks_first(edges):
 
 
 def _sorted(report):
-    return [(level, sorted((x, sorted(vs)) for x, vs in rows)) for level, rows in report]
+    """A report's rows sorted, their vertices as sorted bit positions (the window closure
+    gives a vertex mask, the level closures a list)."""
+    return [(level, sorted((x, _positions(vs)) for x, vs in rows)) for level, rows in report]
+
+
+def _positions(vertices) -> list:
+    return sorted(bits(vertices) if isinstance(vertices, int) else vertices)
 
 
 # a batch: (now, [(a, b, exp)]) with exp > now; vertices 0..5, two DFA states
@@ -110,7 +117,7 @@ def test_window_closure_enters_and_leaves_as_the_level_closures_say(batches):
         window.insert(list(edges), entering)
         levels.insert(list(edges))
         after = levels.live_pairs(False)
-        got = {(x, y) for x, vertices in entering for y in vertices}
+        got = {(x, y) for x, vertices in entering for y in bits(vertices)}
         assert got == set(after) - set(before), step  # the pairs that enter
         window._check()
         levels._check()
