@@ -320,7 +320,8 @@ class ProductNodes:
             out |= at << q if q else at
         return out
 
-    #: the masks `kept_names` keeps named at most (then it starts afresh)
+    #: the masks `kept_names` and `sorted_vertex_names` each keep named at most (then they
+    #: start afresh)
     NAMED_KEPT = 4096
 
     def kept_names(self, m: int) -> list:
@@ -328,13 +329,8 @@ class ProductNodes:
         bit name another vertex): a held node's ends by level are read again for every
         follower it gets (snb `[hasCreator*/knows*]`: a person's for each new post), most
         often from masks that did not change. The lists are shared: read, never changed."""
-        named = self.named
-        got = named.get(m)
-        if got is None:
-            if len(named) >= self.NAMED_KEPT:
-                named.clear()
-            got = named[m] = self.final_names(m)
-        return got
+        got = self.named.get(m)
+        return got if got is not None else self._keep(self.named, m, self.final_names(m))
 
     def sorted_vertex_names(self, v: int) -> list:
         """The names of the vertices of a vertex mask `v` (`vertices_of`'s: bit `i * nstates`
@@ -344,13 +340,18 @@ class ProductNodes:
         what a level takes away, it takes from many start nodes): each is named and sorted
         once while it is kept. The lists are shared: read, never changed. Cost: a hash of v
         when kept; else `_names_at`, and a sort."""
-        lists = self.vertex_lists
-        got = lists.get(v)
-        if got is None:
-            if len(lists) >= self.NAMED_KEPT:
-                lists.clear()
-            got = lists[v] = sorted(self._names_at(v, self.nstates))
-        return got
+        got = self.vertex_lists.get(v)
+        if got is not None:
+            return got
+        return self._keep(self.vertex_lists, v, sorted(self._names_at(v, self.nstates)))
+
+    def _keep(self, kept: dict, m: int, names: list) -> list:
+        """Keep `names` for mask m in `kept` (`named`, `vertex_lists`), which starts afresh
+        once it holds `NAMED_KEPT` masks; returns `names`."""
+        if len(kept) >= self.NAMED_KEPT:
+            kept.clear()
+        kept[m] = names
+        return names
 
     def _names_at(self, m: int, step: int) -> list:
         """The names of the vertex indexes i whose bit `i * step` is set in `m` (no other bits
