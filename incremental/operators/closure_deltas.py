@@ -86,8 +86,7 @@ class ClosureDeltas(ClosureMode):
     def drop(self, upto, strict: bool) -> None:
         """Drop the levels `<= upto` (`< upto` when `strict`): what leaves with each level L
         leaves the output at L."""
-        # (x's own vertex left out by name: `_fans` names the masks the closure reports, kept)
-        for level, rows in self.closure.drop_reporting(upto, strict, False):
+        for level, rows in self.closure.drop_reporting(upto, strict):
             fans = self._fans(rows, self.own_vertex) if rows else None
             if not fans:
                 continue

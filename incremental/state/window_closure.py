@@ -265,11 +265,11 @@ class WindowClosure(ProductNodes):
         else:
             gained.append((x, 0, m ^ told))  # told is within m
 
-    def drop_reporting(self, upto: int, strict: bool, own_vertex: bool) -> list:
+    def drop_reporting(self, upto: int, strict: bool) -> list:
         """Drop the levels `<= upto` (`< upto` when `strict`), reporting what leaves with each:
         `[(L, [(x, vertices)])]`, per start node x the vertices (a vertex mask, as `insert`'s)
-        it reaches with L's edges and not without them (bottleneck exactly L). `own_vertex`:
-        x's own vertex is never reported (its pair is an ε-pair of a nullable regex)."""
+        it reaches with L's edges and not without them (bottleneck exactly L), x's own vertex
+        among them (whether its pair is a result is the caller's: an ε-pair's, or none)."""
         levels = self.levels
         k = bisect_left(levels, upto) if strict else bisect_right(levels, upto)
         if not k:
@@ -301,11 +301,9 @@ class WindowClosure(ProductNodes):
                     if now == held:
                         continue
                     gone = held ^ now  # now is within held
-                if own_vertex:
-                    gone = _without(gone, x - start)
                 if gone:
                     rows.append((x, gone))
-            self._followers_lost(level, reach, own_vertex, rows)
+            self._followers_lost(level, reach, rows)
             report.append((level, rows))
             self.reach, self.anc = reach, anc
             if vreach is not None:
@@ -313,11 +311,11 @@ class WindowClosure(ProductNodes):
         del levels[:k]
         return report
 
-    def _followers_lost(self, level: int, reach: dict, own_vertex: bool, rows: list) -> None:
+    def _followers_lost(self, level: int, reach: dict, rows: list) -> None:
         """`drop_reporting`'s rows of the sole-edge sources at `level`: all of their
         successor's vertices when their edge goes (forgotten then), else what their
         successor lost (`reach`: the closure without the level's edges)."""
-        start, vertices_of = self.start, self.vertices_of
+        vertices_of = self.vertices_of
         sources = self.sole
         sole_exp, followers = sources.exp, sources.followers
         for b, xs in list(followers.items()):
@@ -333,8 +331,6 @@ class WindowClosure(ProductNodes):
                     if lost is None:
                         lost = held ^ vertices_of(new_m) if new_m != old_m else 0
                     gone = lost
-                if own_vertex:
-                    gone = _without(gone, x - start)
                 if gone:
                     rows.append((x, gone))
 
@@ -404,8 +400,3 @@ class WindowClosure(ProductNodes):
         if graph_of_level is not None and self.levels:
             want, _ = closure(graph_of_level(self.levels[0]))
             assert want == reach, "closure differs from the window graph"
-
-
-def _without(m: int, bit: int) -> int:
-    """Mask `m` without `bit`."""
-    return m & ~(1 << bit) if m >> bit & 1 else m
