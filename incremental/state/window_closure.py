@@ -12,12 +12,14 @@ when the level is dropped: so this keeps the closure of one graph only,
 maintained per edge as the lowest level of a LevelClosure is (an implied edge costs one bit
 test; otherwise the ancestors of `a` gain `{b} ∪ reach(b)`), which gives the instant a pair
 enters. The edges are kept by exp; when level L is dropped (it expired), the closure of the
-edges with exp > L is computed from scratch (state/graph_closure.py: O(edges) bitset
-operations, the components condensed), and the start rows' final vertices that it lacks are
-exactly the pairs whose bottleneck is L: those leave at L.
+edges with exp > L is computed again for the nodes that reach one of L's edges, and the
+ancestors for those one reaches (state/graph_closure.py `reclose`: the components of those
+nodes condensed, every other node's set read as it is), and the start rows' final vertices
+that it lacks are exactly the pairs whose bottleneck is L: those leave at L.
 
-Cost: a tuple costs one closure update, plus one rebuild per level of its life, instead of
-one update per level; the memory is one level's bitsets instead of all of them. Interval rows,
+Cost: a tuple costs one closure update, plus one pass and one partial rebuild per level of its
+life, instead of one update per level; the memory is one level's bitsets instead of all of
+them. Interval rows,
 which carry a pair's exp when it enters, stay with state/level_closure.py.
 
 A result is a pair of vertices, whichever final state reaches it. With several final states
@@ -38,7 +40,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Iterator
 
-from .graph_closure import closure, extend
+from .graph_closure import closure, extend, reclose
 from .product_nodes import ProductNodes, bits
 from .sole_sources import SoleSources
 
@@ -275,29 +277,30 @@ class WindowClosure(ProductNodes):
         if not k:
             return []
         ns, start, vertices_of = self.nstates, self.start, self.vertices_of
+        R, A, sole, vreach = self.reach, self.anc, self.sole.succ, self.vreach
         report = []
         for level in levels[:k]:
-            del self.by_exp[level]
-            reach, anc = closure(self._edges())
-            vreach, kept = self.vreach, {}
+            dropped = self.by_exp.pop(level)
+            if sole:
+                dropped = [e for e in dropped if e[0] not in sole]
+            # the rows that may shrink, and the ancestor sets that may (state/graph_closure.py)
+            reach, anc = reclose(R, A, self._edges(), dropped)
             rows = []
-            for x, m in self.reach.items():
+            for x, up in reach.items():
                 if x % ns != start:
                     continue
-                up = reach.get(x, 0)
+                m = R.get(x, 0)
+                if up == m:
+                    continue
                 if vreach is None:  # one final state: a final node lost is a vertex lost
-                    if up == m:
-                        continue
                     gone = vertices_of(m ^ up)  # the graph shrank: up is within m
                 else:
                     held = vreach.get(x, 0)
-                    if up == m:
-                        if held:
-                            kept[x] = held
-                        continue
                     now = vertices_of(up)
                     if now:
-                        kept[x] = now
+                        vreach[x] = now
+                    elif held:
+                        del vreach[x]
                     if now == held:
                         continue
                     gone = held ^ now  # now is within held
@@ -305,22 +308,22 @@ class WindowClosure(ProductNodes):
                     rows.append((x, gone))
             self._followers_lost(level, reach, rows)
             report.append((level, rows))
-            self.reach, self.anc = reach, anc
-            if vreach is not None:
-                self.vreach = kept
+            _update(R, reach)
+            _update(A, anc)
         del levels[:k]
         return report
 
     def _followers_lost(self, level: int, reach: dict, rows: list) -> None:
         """`drop_reporting`'s rows of the sole-edge sources at `level`: all of their
         successor's vertices when their edge goes (forgotten then), else what their
-        successor lost (`reach`: the closure without the level's edges)."""
+        successor lost (`reach`: the rows that changed without the level's edges)."""
         vertices_of = self.vertices_of
         sources = self.sole
         sole_exp, followers = sources.exp, sources.followers
         for b, xs in list(followers.items()):
             bb = 1 << b
-            old_m, new_m = bb | self.reach.get(b, 0), bb | reach.get(b, 0)
+            old_m = bb | self.reach.get(b, 0)
+            new_m = bb | reach[b] if b in reach else old_m
             held = vertices_of(old_m)
             lost = None
             for x in list(xs):
@@ -400,3 +403,12 @@ class WindowClosure(ProductNodes):
         if graph_of_level is not None and self.levels:
             want, _ = closure(graph_of_level(self.levels[0]))
             assert want == reach, "closure differs from the window graph"
+
+
+def _update(sets: dict, changed: dict) -> None:
+    """Write the changed sets `{node: bitset}` into `sets`, an empty one as no entry."""
+    for n, m in changed.items():
+        if m:
+            sets[n] = m
+        else:
+            sets.pop(n, None)

@@ -79,3 +79,30 @@ def test_a_key_widened_past_a_purge_where_every_end_is_due_goes_on():
     want = [(0, "+", "1", "3", "Answer"), (22, "-", "1", "3", "Answer")]
     assert _events(text, chunks, deltas=True) == want
     assert _events(text, chunks, deltas=False) == want
+
+
+def test_a_due_key_is_rederived_once_to_its_longest_derivation():
+    """(1, 3) enters at 0 through six z's (neither atom functional: no functional join); the
+    tuples through each z are renewed at 1, ..., 6, which widens no key (a renewal joins
+    nothing), so its recorded end stays 10. When that comes up, its re-derivation
+    (`PatternOp._longest`) gives the longest derivation, 16: one re-derivation, not one per
+    renewal it goes through (a derivation that ended earlier, found first, would be)."""
+    from sgq.incremental.operators.pattern import PatternOp
+
+    text = ".window 10\nAnswer(x, y) :- a(x, z), b(z, y)."
+    zs = ["2", "4", "5", "6", "11", "12"]
+    chunks = [[edge for z in zs for edge in (("1", z, "a", 0), (z, "3", "b", 0))]]
+    chunks += [[("1", z, "a", t), (z, "3", "b", t)] for t, z in enumerate(zs, 1)]
+    chunks += [[("7", "8", "a", t)] for t in (11, 17, 18)]
+    ends: list = []
+    longest = PatternOp._longest
+
+    def spy(self, keys, cutoff):
+        got = longest(self, keys, cutoff)
+        ends.extend(got[key][1] for key in keys if key == ("1", "3") and key in got)
+        return got
+
+    with patch.object(PatternOp, "_longest", spy):
+        events = _events(text, chunks, deltas=True)
+    assert ends == [16]
+    assert events == [(0, "+", "1", "3", "Answer"), (16, "-", "1", "3", "Answer")]
