@@ -19,8 +19,8 @@ that it lacks are exactly the pairs whose bottleneck is L: those leave at L.
 
 Cost: a tuple costs one closure update, plus one pass and one partial rebuild per level of its
 life, instead of one update per level; the memory is one level's bitsets instead of all of
-them. Interval rows,
-which carry a pair's exp when it enters, stay with state/level_closure.py.
+them. Interval rows, which carry a pair's exp when it enters, stay with
+state/level_closure.py.
 
 A result is a pair of vertices, whichever final state reaches it. With several final states
 per vertex, each start row also keeps its vertices folded (`vreach`, `vertices_of` of its
