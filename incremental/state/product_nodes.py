@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from itertools import compress
+from operator import itemgetter
 
 from ..deltas import csv_plain
 from ..stateful import restore_into, state_of
@@ -90,6 +91,13 @@ def _bits_dense(m: int) -> list[int]:
     nonzero = raw.nonzero()[0]  # (the methods: numpy's functions wrap them in Python calls)
     byte, bit = np.unpackbits(raw[nonzero], bitorder="little").reshape(-1, 8).nonzero()
     return (nonzero[byte] * 8 + bit).tolist()
+
+
+def _picked(names: list, at: list) -> list:
+    """`[names[i] for i in at]`, in C (one `itemgetter`)."""
+    if len(at) > 1:
+        return list(itemgetter(*at)(names))
+    return [names[i] for i in at]
 
 
 class ProductNodes:
@@ -363,8 +371,17 @@ class ProductNodes:
         return [names[y // step] for y in bits(m)]
 
     def _names_read(self, m: int, step: int) -> list:
-        """`_names_at` in C, O(width): the binary text of m, every `step`-th digit, picks the
-        names by `compress`."""
+        """`_names_at` in C. Wider than `_NARROW` and with fewer than one of 4 names set, the
+        positions of its 1 bits (`_bits_dense`, numpy once a run has enough wide masks) pick
+        the names by one `itemgetter`: O(names). Else, O(width): the binary text of m,
+        every `step`-th digit, picks them by `compress`, which walks every name of the
+        width (cheaper per name, so the denser a mask the better)."""
+        width = m.bit_length()
+        if width > _NARROW and m.bit_count() * step << 2 < width:
+            at = _bits_dense(m)
+            if step > 1:
+                at = [p // step for p in at]
+            return _picked(self.names, at)
         text = bin(m)[:1:-1]
         if step > 1:
             text = text[::step]

@@ -7,6 +7,7 @@ vertices (interned aside, promoted, recycled, saved)."""
 from __future__ import annotations
 
 import json
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -103,17 +104,26 @@ def test_cold_vertices_are_kept_aside_promoted_recycled_and_saved():
     nodes._check_vertices()
 
 
-@settings(max_examples=100)
-@given(st.integers(1, 3), st.sets(st.integers(0, 80), max_size=80))
-def test_sorted_vertex_names_name_a_vertex_mask(nstates, indexes):
+@settings(max_examples=150)
+@given(
+    st.integers(1, 3),
+    st.sets(st.integers(0, 80), max_size=80)
+    | st.builds(lambda k, r: set(r.sample(range(1501), k)), st.integers(0, 600), st.randoms()),
+    st.booleans(),
+)
+def test_sorted_vertex_names_name_a_vertex_mask(nstates, indexes, numpy_now):
     """The names of a vertex mask (bit `i * nstates` per vertex index i), sparse or dense
-    enough to be read by its text, sorted."""
+    enough to be read in C, narrow or wide (positions picked, by text or numpy, or every
+    name walked), sorted."""
+    from sgq.incremental.state import product_nodes
+
     nodes = LevelClosure(nstates, 0, [nstates - 1])
-    names = [f"v{i:03}" for i in range(81)]
+    names = [f"v{i:04}" for i in range(1501)]
     for v in names:
         nodes.intern(v, 10)
     mask = sum(1 << (i * nstates) for i in indexes)
-    assert nodes.sorted_vertex_names(mask) == sorted(names[i] for i in indexes)
+    with patch.object(product_nodes, "_wide_before_numpy", 0 if numpy_now else 10**6):
+        assert nodes.sorted_vertex_names(mask) == sorted(names[i] for i in indexes)
 
 
 def test_kept_vertex_names_go_when_an_index_is_freed():
