@@ -464,9 +464,8 @@ class PatternOp(ProbingJoin):
     def _meet(self, step, frontier: dict, now) -> dict:
         """A meet step (incremental/operators/join_plan.py): the new variable ranges over the
         intersection, taken in C, of the probed input's adjacency with the folded inputs'.
-        Where the projection drops that variable (the last step of a head-bound derivation),
-        each row gives one key: its combinations' earliest start and latest end are folded
-        over the intersection, which is left once both reach the row's own bounds."""
+        Where the projection drops that variable and one other input is met (the last step
+        of a head-bound derivation), each row gives one key: `_meet_one_key`."""
         j, mode, pa, pb, sconds, project, meets, drops_new = step
         index = self.indexes[j]
         adjacency = index.by_src.get if mode == _SRC else index.by_targets().get
@@ -475,7 +474,9 @@ class PatternOp(ProbingJoin):
             (self.indexes[j2].by_targets().get if v_is_src else self.indexes[j2].by_src.get, at)
             for j2, v_is_src, at in meets
         ]
-        one_key = drops_new and not sconds
+        if drops_new and not sconds and len(sides) == 1:
+            ((side, at),) = sides
+            return _meet_one_key(frontier, adjacency, fixed_at, side, at, project, now)
         nxt: dict = {}
         get = nxt.get
         for row, (ts, exp) in frontier.items():
@@ -489,7 +490,6 @@ class PatternOp(ProbingJoin):
             common = got.keys()
             for more in others:
                 common &= more.keys()
-            best_ts, best_exp = FOREVER, now  # (`one_key`: the row's key so far)
             for v in common:
                 e = got[v]
                 c_exp = exp if exp < e.exp else e.exp
@@ -502,14 +502,6 @@ class PatternOp(ProbingJoin):
                         c_ts = e.ts
                 if c_exp <= now:
                     continue
-                if one_key:
-                    if c_exp > best_exp:
-                        best_exp = c_exp
-                    if c_ts < best_ts:
-                        best_ts = c_ts
-                    if best_exp == exp and best_ts == ts:
-                        break  # no combination can do better
-                    continue
                 ext = row + (fixed, v) if mode == _SRC else row + (v, fixed)
                 if sconds and not conditions_hold(sconds, ext):
                     continue
@@ -521,9 +513,6 @@ class PatternOp(ProbingJoin):
                     cur_ts, cur_exp = cur
                     if c_exp > cur_exp or c_ts < cur_ts:
                         nxt[key] = (min(c_ts, cur_ts), max(c_exp, cur_exp))
-            if best_exp > now:
-                # (the dropped variable's slot is not read)
-                _widest(nxt, project(row + (fixed, fixed)), best_ts, best_exp)
         return nxt
 
     def _scan(self, step, frontier: dict, now) -> dict:
@@ -856,6 +845,43 @@ def _reordered(frontier: dict, pick) -> dict:
     for key, (ts, exp) in frontier.items():
         _widest(out, pick(key), ts, exp)
     return out
+
+
+def _meet_one_key(frontier: dict, adjacency, fixed_at: int, side, at: int, project, now) -> dict:
+    """`PatternOp._meet` where the step drops the variable it binds and meets one other input
+    (a head-bound derivation's last step, e.g. `m` of `b(x, m), c(m, y)`): per row, the
+    earliest start and latest end over `adjacency(row[fixed_at])` met with `side(row[at])`,
+    merged into the row's key, the intersection left once both reach the row's own bounds.
+    (With more inputs met, `_meet` makes each combination's key, as for any meet.)"""
+    nxt: dict = {}
+    for row, (ts, exp) in frontier.items():
+        fixed = row[fixed_at]
+        got = adjacency(fixed)
+        if not got:
+            continue
+        more = side(row[at])
+        if not more:
+            continue
+        best_ts, best_exp = FOREVER, now
+        for v in got.keys() & more.keys():
+            e, f = got[v], more[v]
+            c_exp = e.exp if e.exp < exp else exp
+            if f.exp < c_exp:
+                c_exp = f.exp
+            if c_exp <= now:
+                continue
+            c_ts = e.ts if e.ts > ts else ts
+            if f.ts > c_ts:
+                c_ts = f.ts
+            if c_exp > best_exp:
+                best_exp = c_exp
+            if c_ts < best_ts:
+                best_ts = c_ts
+            if best_exp == exp and best_ts == ts:
+                break  # no combination can do better
+        if best_exp > now:  # (the dropped variable's slot is not read)
+            _widest(nxt, project(row + (fixed, fixed)), best_ts, best_exp)
+    return nxt
 
 
 def _widest(frontier: dict, key, ts, exp) -> None:

@@ -21,6 +21,9 @@ PROGRAMS = [
     "Answer(x, y) :- a+(x, y), b(x, m), a(m, y).",
     "Answer(x, m) :- a+(x, y), b(m, y).",
     "Answer(x, y) :- a(x, z), b(z, w), a(w, y), x != y.",
+    # cyclic (so Q5's shape), a guard on both head variables: a span's entering keys may be
+    # derived from it, each with both head variables bound
+    "Answer(m1, m2) :- a(x, y), b(m1, x), b(m2, y), a(m2, m1).",
     # an output RENAME swapping src and trg: the PATTERN's keys go out reversed
     "R(x, y) :- a(x, z), b(z, y).\nAnswer(y, x) :- R(x, y).",
 ]
