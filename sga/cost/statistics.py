@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import compress, repeat
+from operator import eq
 
 import attrs
 
@@ -162,25 +164,27 @@ def loads(text: str, source: str = "statistics") -> StreamStatistics:
 
 
 def collect(edges: Iterable[tuple], limit: int | None = None) -> StreamStatistics:
-    """The statistics of the first `limit` edges (all when None); `-` edges are skipped."""
+    """The statistics of the first `limit` edges (all when None); `-` edges are skipped.
+    One step per edge to take it; the figures are then taken a column at a time."""
     rows = []
     values: dict[str, dict[str, list]] = {}  # label -> property -> its values
     for edge in edges:
         if limit is not None and len(rows) >= limit:
             break
-        src, trg, label, ts, *rest = edge
-        if rest and rest[0] == "-":
-            continue
-        rows.append((src, trg, label, int(ts)))
-        if len(rest) > 1 and rest[1]:
-            keys = values.setdefault(label, {})
-            for key, value in rest[1].items():
-                keys.setdefault(key, []).append(value)
-    times = [row[3] for row in rows]
+        if len(edge) > 4:
+            if edge[4] == "-":
+                continue
+            if len(edge) > 5 and edge[5]:
+                keys = values.setdefault(edge[2], {})
+                for key, value in edge[5].items():
+                    keys.setdefault(key, []).append(value)
+        rows.append(edge)
+    src, trg, label, ts = list(zip(*rows))[:4] if rows else ((), (), (), ())
+    times = list(map(int, ts))
     return StreamStatistics(
         len(rows),
         max(times) - min(times) + 1 if rows else 1,  # a file may hold edges a little late
-        _label_statistics(rows, len(rows) // 2),
+        _label_statistics(src, trg, label, len(rows) // 2),
         {
             label: {key: _property_statistics(vs) for key, vs in keys.items()}
             for label, keys in values.items()
@@ -201,18 +205,21 @@ def _property_statistics(values: list) -> PropertyStatistics:
     )
 
 
-def _label_statistics(rows: list[tuple], half: int) -> dict[str, LabelStatistics]:
-    """Per label: count and distinct src/trg over `rows` and over `rows[:half]`."""
-    seen: dict[str, tuple[list[int], set, set]] = {}
-    at_half: dict[str, tuple[int, int, int]] = {}
-    for k, (src, trg, label, _) in enumerate(rows):
-        if k == half:
-            at_half = {name: (c[0], len(s), len(t)) for name, (c, s, t) in seen.items()}
-        count, srcs, trgs = seen.setdefault(label, ([0], set(), set()))
-        count[0] += 1
-        srcs.add(src)
-        trgs.add(trg)
-    return {
-        name: LabelStatistics(count[0], len(srcs), len(trgs), *at_half.get(name, (0, 0, 0)))
-        for name, (count, srcs, trgs) in seen.items()
-    }
+def _label_statistics(
+    src: Sequence, trg: Sequence, label: Sequence, half: int
+) -> dict[str, LabelStatistics]:
+    """Per label (in order of first appearance): count and distinct src/trg over the sample's
+    columns and over their first `half` rows. A pass in C per label and column (a sample
+    has few labels)."""
+    out = {}
+    for name in dict.fromkeys(label):
+        mine = list(map(eq, label, repeat(name)))
+        out[name] = LabelStatistics(
+            mine.count(True),
+            len(set(compress(src, mine))),
+            len(set(compress(trg, mine))),
+            mine[:half].count(True),
+            len(set(compress(src[:half], mine))),
+            len(set(compress(trg[:half], mine))),
+        )
+    return out

@@ -8,6 +8,8 @@ shape `sgq stats` measures them on the two prefixes (`sgq gen snb --edges 20000 
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sgq.datalog.check import check_text
 from sgq.sga.algebra import Path, Pattern
 from sgq.sga.cost.statistics import LabelStatistics, StreamStatistics, collect, loads
@@ -66,3 +68,43 @@ def test_statistics_round_trip_and_heaps_law():
     assert likes.distinct("src", 1000) == 7  # saturated: no growth from half to full
     assert likes.distinct("trg", 1000) == 1000  # linear growth
     assert stats.rate("likes") == 100 / 100
+
+
+_edges = st.lists(
+    st.tuples(
+        st.sampled_from("pqrs"),
+        st.sampled_from("pqrs"),
+        st.sampled_from("abc"),
+        st.integers(0, 50),
+        st.sampled_from("++-"),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=200)
+@given(_edges, st.none() | st.integers(1, 30))
+def test_statistics_count_each_label_over_the_sample_and_its_first_half(edges, limit):
+    """`collect` against its definition: the first `limit` `+` edges; per label (in order
+    of first appearance) the count and distinct sources and targets, over them all and
+    over their first half; the span from the first time to the last."""
+    plus = [e for e in edges if e[4] == "+"]
+    if limit is not None:  # (the `-` edges before the limit'th `+` are read, not counted)
+        plus = plus[:limit]
+    half = plus[: len(plus) // 2]
+    stats = collect(edges, limit)
+    assert stats.edges == len(plus)
+    assert stats.span == (max(e[3] for e in plus) - min(e[3] for e in plus) + 1 if plus else 1)
+    assert list(stats.labels) == list(dict.fromkeys(e[2] for e in plus))
+    for name, got in stats.labels.items():
+        mine, first = [e for e in plus if e[2] == name], [e for e in half if e[2] == name]
+        assert (got.count, got.distinct_src, got.distinct_trg) == (
+            len(mine),
+            len({e[0] for e in mine}),
+            len({e[1] for e in mine}),
+        )
+        assert (got.half_count, got.half_distinct_src, got.half_distinct_trg) == (
+            len(first),
+            len({e[0] for e in first}),
+            len({e[1] for e in first}),
+        )
