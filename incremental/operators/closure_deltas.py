@@ -207,7 +207,11 @@ class ClosureDeltas(ClosureMode):
             if full is None:
                 full = per_mask[id(vm)] = named(vm)
             if wanted is None:
-                trgs = _without(full, src) if own else full
+                trgs = full
+                if own:  # (its own vertex found by bisection in the sorted names)
+                    i = bisect_left(full, src)
+                    if i < len(full) and full[i] == src:
+                        trgs = full[:i] + full[i + 1 :]
             else:
                 if len(want) < len(full):
                     got = among.get(id(full))
@@ -238,11 +242,3 @@ class ClosureDeltas(ClosureMode):
         closure = self.closure
         closure._check(closure.graph_of(inputs, self.moves))
         self.out._check()
-
-
-def _without(names: list, name) -> list:
-    """A sorted list of names without `name` (the list itself when it lacks it: O(log n))."""
-    i = bisect_left(names, name)
-    if i < len(names) and names[i] == name:
-        return names[:i] + names[i + 1 :]
-    return names
