@@ -145,8 +145,6 @@ def _plain(text: str, parser, first: int, labels=None) -> EdgeBlock | None:
     when it is not plain (see the module docstring): then the line reader reads it. With
     `labels`, only the edges of those labels are made (`EdgeBlock.kept`)."""
     d = parser.delimiter
-    if text[0] == "\n" or "\n\n" in text:  # a blank line
-        return None
     ascii = text.isascii()
     if ascii:
         for c in _ASCII_NOT_PLAIN:
@@ -155,13 +153,13 @@ def _plain(text: str, parser, first: int, labels=None) -> EdgeBlock | None:
     elif _NOT_PLAIN[d].search(text):
         return None
     width = len(parser.order)
-    n = text.count("\n")
-    if text.count(d) != (width - 1) * n:
-        return None
     lines = text.split("\n")
-    lines.pop()
-    if len(set(map(str.count, lines, repeat(d)))) != 1:
-        return None  # (as many delimiters in all as the lines need, but not on each line)
+    lines.pop()  # the empty text after the last newline
+    if "" in lines:  # a blank line
+        return None
+    if set(map(str.count, lines, repeat(d))) != {width - 1}:
+        return None  # a line with more or fewer fields than the columns
+    n = len(lines)
     fields = text.replace("\n", d).split(d)
     fields.pop()  # the empty text after the last newline
     i_src, i_trg, i_label, i_ts, i_op = parser.at
