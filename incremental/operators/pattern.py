@@ -852,6 +852,7 @@ def _meet_one_key(frontier: dict, adjacency, fixed_at: int, side, at: int, proje
     (a head-bound derivation's last step, e.g. `m` of `b(x, m), c(m, y)`): per row, the
     earliest start and latest end over `adjacency(row[fixed_at])` met with `side(row[at])`,
     merged into the row's key, the intersection left once both reach the row's own bounds.
+    The smaller adjacency is read and the other probed: O(min side) per row, no set built.
     (With more inputs met, `_meet` makes each combination's key, as for any meet.)"""
     nxt: dict = {}
     for row, (ts, exp) in frontier.items():
@@ -862,9 +863,13 @@ def _meet_one_key(frontier: dict, adjacency, fixed_at: int, side, at: int, proje
         more = side(row[at])
         if not more:
             continue
+        if len(more) < len(got):
+            got, more = more, got  # (the smaller side read, the other probed)
         best_ts, best_exp = FOREVER, now
-        for v in got.keys() & more.keys():
-            e, f = got[v], more[v]
+        probe = more.get
+        for v, e in got.items():
+            if (f := probe(v)) is None:
+                continue
             c_exp = e.exp if e.exp < exp else exp
             if f.exp < c_exp:
                 c_exp = f.exp
