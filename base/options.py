@@ -113,6 +113,11 @@ class Tuning:
     - `deferred_widenings`: a keyed PATTERN whose rows only the engine's output reads joins
       new tuples only, not renewed ones, and widens each key when its emitted end comes up
       (False: every renewal re-joins and widens at once; the coverage is the same);
+    - `renewed_share`, `renewals_seen`: a keyed PATTERN giving native deltas joins renewed
+      input tuples too, its keys' ends exact, until, past its first `renewals_seen` tuples,
+      more than `renewed_share` of the tuples it has taken renew one valid before; from then
+      on it joins new tuples only and re-derives each key's end when it comes up (share 0:
+      from the start; infinite: never; the deltas are the same);
     - `intersections`: an output PATTERN joining two inputs on both of its variables runs on
       its inputs' delta streams (operators/intersect.py; False: the hash join);
     - `sideways`: where one input of such an intersection is a closure PATH and the other a
@@ -132,6 +137,8 @@ class Tuning:
     batched_joins: bool = True
     functional_joins: bool = True
     deferred_widenings: bool = True
+    renewed_share: float = 0.1
+    renewals_seen: int = 1000
     intersections: bool = True
     sideways: bool = True
 

@@ -213,6 +213,24 @@ def functional_joins(plan: Plan, options: PlanOptions) -> list[str]:
     )
 
 
+def exact_end_joins(plan: Plan, options: PlanOptions) -> list[str]:
+    """The output labels of the keyed PATTERNs with native keys that join renewed tuples too,
+    their ends exact, until renewals pass `Tuning.renewed_share` (operators/pattern.py
+    `_watch_renewals`; after a functional join, once it ends), in an engine in delta mode
+    under `options` (`sgq explain` names them). Builds that engine's operators (no input)."""
+    if not options.tuning.renewed_share:
+        return []
+    flow = _delta_dataflow(plan, options)
+    return sorted(
+        {
+            op.node.label
+            for op in flow.ops
+            if type(op) is PatternOp
+            and (op.watching or op.functional is not None and op.native is not None)
+        }
+    )
+
+
 def delta_intersections(plan: Plan) -> list[str]:
     """The output labels of the PATTERNs an engine in delta mode runs as intersections of
     their inputs' delta streams (`intersections`; `sgq explain` names them)."""
@@ -408,11 +426,14 @@ class Dataflow:
         # outputs whose rows carry ends that are lower bounds, widened when they come up
         self.deferring = [i for i, op in enumerate(self.ops) if op.defers_rows()]
         # what changes how it keeps its output before the first round with deletions (its
-        # `exact_ends`): native producers that do not admit widenings, functional joins
+        # `exact_ends`): native producers that do not admit widenings, or may stop admitting
+        # them (a PATTERN watching its renewals), functional joins
         self._rederiving = [
             op
             for op in self.ops
-            if getattr(op, "native", None) and op.native.rederive or getattr(op, "functional", None)
+            if getattr(op, "native", None)
+            and (op.native.rederive or getattr(op, "watching", False))
+            or getattr(op, "functional", None)
         ]
         self._wire(nodes, ids)
         self._find_outputs(plan, ids)

@@ -12,11 +12,12 @@ turns the live keys into ordinary output keys (`stop`, as the PATH operators do)
 over: an end record needs the segments the view then holds.
 
 A producer may go further and admit only the keys that may enter, not widenings of live ones
-(`rederive`: PATTERN, whose widened inputs would otherwise re-join every combination they are
-in, each only to move an end). Its recorded ends are then lower bounds, and a key whose
-recorded end comes up is re-derived from the inputs' indexes: it leaves only if no derivation
-outlives that end (Coalescer.leaving_rederived). Before a round with deletions the ends are made
-exact again and the producer admits widenings as before (`exact_ends`).
+(`rederive`: PATTERN once its renewals are many, whose widened inputs would otherwise re-join
+every combination they are in, each only to move an end). Its recorded ends are then lower
+bounds, and a key whose recorded end comes up is re-derived from the inputs' indexes: it
+leaves only if no derivation outlives that end (Coalescer.leaving_rederived). Before a round
+with deletions the ends are made exact again and the producer admits widenings as before
+(`exact_ends`).
 
 Cost: O(1) per key admitted, O(keys leaving) per settle, plus the keys' entries and exits in
 the view (no segment, no expiry entry there).

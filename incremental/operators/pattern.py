@@ -73,6 +73,11 @@ class PatternOp(ProbingJoin):
         "deferred",
         "guard",
         "guard_scan",
+        "renewed_share",
+        "renewals_seen",
+        "watching",
+        "taken",
+        "renewed",
     )
 
     def __init__(self, node: Op, ctx: BuildContext) -> None:
@@ -82,6 +87,12 @@ class PatternOp(ProbingJoin):
         self._plan(None)
         self.guard = guard_of(self.bindings, self.head)
         self.guard_scan = tuning.guard_scan  # guard entries a span may scan per new tuple
+        self.renewed_share = tuning.renewed_share  # (`_watch_renewals`)
+        self.renewals_seen = tuning.renewals_seen
+        #: native keys' ends are exact and may turn re-derived (`_watch_renewals`), which
+        #: counts the tuples taken and the renewals among them
+        self.watching = False
+        self.taken = self.renewed = 0
         # keys with one derivation each: their coverage read off the inputs' entries (native
         # keys then get exact ends: nothing to re-derive)
         self.functional = (
@@ -100,7 +111,7 @@ class PatternOp(ProbingJoin):
             else None
         )
         if self.functional is None:
-            self._rederive_native_ends()
+            self._exact_native_ends()
         # rows read by the engine's output alone: a renewed input tuple re-joins nothing, the
         # keys' ends are re-derived when they come up (`overdue`)
         self.deferred = (
@@ -197,6 +208,8 @@ class PatternOp(ProbingJoin):
                 self.native.admit((((s, t), ts, exp) for s, t, ts, exp, _w in rows), now)
                 return []
             self._stop_functional(now, batches)  # no side functional any more
+        if self.watching and self.native is not None:
+            self._watch_renewals(batches, now, False)
         result: list = []
         ports = 0
         for i, batch in enumerate(batches):
@@ -229,8 +242,36 @@ class PatternOp(ProbingJoin):
     def _rederive_native_ends(self) -> None:
         """Where the keyed batch join gives native deltas, their ends are re-derived when
         they come up: a renewed input tuple joins nothing (operators/native_keys.py)."""
+        self.watching = False
         if self._keyed_batches():
             self.native.rederive_ends(self._longest)
+
+    def _exact_native_ends(self) -> None:
+        """Where the keyed batch join gives native deltas, it joins renewed input tuples too
+        (exact ends, nothing to re-derive) until renewals are `renewed_share` of the tuples
+        it takes (`_watch_renewals`); with no share, it re-derives from the start."""
+        if not self.renewed_share:
+            self._rederive_native_ends()
+        else:
+            self.watching = self._keyed_batches()
+
+    def _watch_renewals(self, batches: list, first: int, span: bool) -> None:
+        """Count the tuples of a round (`span`: of a span starting at `first`) and those that
+        renew a tuple valid before it. Once more than `renewed_share` of the tuples taken
+        (past the first `renewals_seen`) renew one, ends are re-derived from this round on:
+        each renewal would re-join every combination its tuple is in, only to move ends,
+        where re-deriving costs one head-bound join per key whose end comes up. Exact ends
+        are lower bounds, so the switch holds at any round. O(1) per tuple."""
+        for i, batch in enumerate(batches):
+            if batch:
+                self.taken += len(batch)
+                if span:
+                    by_src = self.indexes[i].by_src
+                    self.renewed += sum(by_src[s][t].ts < first for s, t, _ts, _e, _w in batch)
+                else:
+                    self.renewed += sum(ts < first for _s, _t, ts, _e, _w in batch)
+        if self.taken >= self.renewals_seen and self.renewed > self.renewed_share * self.taken:
+            self._rederive_native_ends()
 
     def _row_batches(self) -> bool:
         """Whether rows come from the keyed batch join and widen at once (not deferred)."""
@@ -259,6 +300,8 @@ class PatternOp(ProbingJoin):
         keys = None
         if self.native is None:
             return self._span_rows(self._span_keys(batches, first), first)
+        if self.watching:
+            self._watch_renewals(batches, first, True)
         if self.native.rederive is not None:
             batches = [
                 _started_since(batch, self.indexes[i].by_src, first) if batch else batch
@@ -590,12 +633,13 @@ class PatternOp(ProbingJoin):
             self.out = functional.coverage(now, batches)
         functional.untrack()
         self.functional = None
-        self._rederive_native_ends()  # (as if no functional join had been tried)
+        self._exact_native_ends()  # (as if no functional join had been tried)
 
     def exact_ends(self, now: int) -> None:
         """Before a round with deletions: the keyed join takes over (an end record cuts the
-        coverage it holds)."""
+        coverage it holds), its ends exact from now on."""
         self._stop_functional(now)
+        self.watching = False
         super().exact_ends(now)
 
     def defers_rows(self) -> bool:
@@ -636,7 +680,8 @@ class PatternOp(ProbingJoin):
         if self.functional is not None:
             self.functional.untrack()
             self.functional = None
-            self._rederive_native_ends()
+        # (the saved ends may be re-derived ones, lower bounds: they stay so)
+        self._rederive_native_ends()
 
     def retract(self, batches: list, now: int) -> list:
         self._stop_functional(now)

@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"rewrites: {', '.join(passes)}\npath operator: {options.path_operator}\n")
         from ..incremental.runtime import (
             delta_intersections,
+            exact_end_joins,
             functional_joins,
             pattern_guards,
             sideways_intersections,
@@ -129,6 +130,13 @@ def run(args: argparse.Namespace) -> int:
                 f"functional join: {label} (its keys read off its two inputs' entries while "
                 "one has one join vertex per vertex; the keyed join from the first round "
                 "neither has)\n"
+            )
+        share = options.tuning.renewed_share
+        for label in exact_end_joins(plan, options):
+            sys.stdout.write(
+                f"exact ends: {label} (with --emit deltas, renewed input tuples joined too "
+                f"while they are at most {share:.0%} of the tuples taken; past that, its keys' "
+                "ends re-derived when they come up)\n"
             )
         for label, atom in pattern_guards(plan, options.tuning.intersections):
             sys.stdout.write(

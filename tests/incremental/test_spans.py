@@ -451,9 +451,10 @@ GUARDED = [
     "Answer(x, y) :- a(x, y), b(y, x).",
     "Answer(y, x) :- a(x, y), x != y.",  # one atom, its own guard
 ]
-# a span's keys from the guard atom always, or from the new tuples always
-FROM_GUARD = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=float("inf")))
-FROM_NEW_TUPLES = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=0))
+# a span's keys from the guard atom always, or from the new tuples always (with the ends
+# re-derived from the start: the guard serves only then)
+FROM_GUARD = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=float("inf"), renewed_share=0))
+FROM_NEW_TUPLES = sgq.PlanOptions(tuning=sgq.Tuning(guard_scan=0, renewed_share=0))
 
 
 @pytest.mark.parametrize("text", GUARDED)
@@ -483,8 +484,9 @@ def test_keys_found_from_the_guard_are_those_of_one_round_per_instant(
 
 
 def test_a_span_whose_pairs_recur_finds_its_keys_from_the_guard(monkeypatch):
-    """Pairs that recur slide after slide renew live keys: the span scans the guard for
-    the few keys that may enter instead of joining every new tuple."""
+    """Pairs that recur slide after slide renew live keys: once they are most of the tuples
+    taken, the ends are re-derived (`Tuning.renewed_share`), and the span scans the guard
+    for the few keys that may enter instead of joining every new tuple."""
     from sgq.incremental.operators.pattern import PatternOp
 
     taken = []
@@ -502,7 +504,8 @@ def test_a_span_whose_pairs_recur_finds_its_keys_from_the_guard(monkeypatch):
         edges += [("x", "y", "a", t), ("1", "x", "b", t), ("2", "y", "b", t), ("2", "1", "c", t)]
         if t == 20:
             edges += [("3", "x", "b", t + 1), ("2", "3", "c", t + 1)]
-    query = compile_text(".window 1\n" + text, window=10, slide=5)
+    soon = sgq.PlanOptions(tuning=sgq.Tuning(renewals_seen=8))
+    query = compile_text(".window 1\n" + text, window=10, slide=5, options=soon)
     events = _events(query, edges, spans=True)
     assert events == _events(query, edges, spans=False)
     assert any(taken)
