@@ -64,9 +64,9 @@ class NativeKeys:
         self.tap: SidewaysMask | None = None
 
     def admit(self, rows: Iterable[tuple], now: int) -> None:
-        """Take `(key, ts, exp)` results of the round at `now`; the keys that enter go to the
-        sink at their start, as fans (one target list per source: no event tuple per key, and
-        the view sorts and writes them per source)."""
+        """Take `(key, (ts, exp))` results of the round at `now` (a PATTERN's keys: its dict's
+        items); the keys that enter go to the sink at their start, as fans (one target list
+        per source: no event tuple per key, and the view sorts and writes them per source)."""
         entering = self.out.entering(rows, now, self.reverse)
         if self.tap is not None:
             self.tap.want(entering, now)

@@ -484,7 +484,7 @@ def enter_epsilon(epsilon: NativeKeys, batch, now) -> None:
     (one call per instant, no settle between them) a key ending at the span's first instant
     and not continued there must leave before a later instant of the span enters it again."""
     epsilon.settle(now)
-    epsilon.admit((((v, v), ts, exp) for v, _v, ts, exp, _wit in batch), now)
+    epsilon.admit((((v, v), (ts, exp)) for v, _v, ts, exp, _wit in batch), now)
 
 
 def epsilon_pairs(out, batch, now, result, wit) -> None:

@@ -205,7 +205,7 @@ class PatternOp(ProbingJoin):
             if rows is not None:
                 if self.native is None:
                     return rows
-                self.native.admit((((s, t), ts, exp) for s, t, ts, exp, _w in rows), now)
+                self.native.admit((((s, t), (ts, exp)) for s, t, ts, exp, _w in rows), now)
                 return []
             self._stop_functional(now, batches)  # no side functional any more
         if self.watching and self.native is not None:
@@ -311,15 +311,19 @@ class PatternOp(ProbingJoin):
         if keys is None:
             keys = self._span_keys(batches, first)
         if keys:
-            self.native.admit(((key, ts, exp) for key, (ts, exp) in keys.items()), first)
+            self.native.admit(keys.items(), first)
         return []
 
     def _span_keys(self, batches: list, first: int) -> dict:
-        """The keys `{(src, trg): (ts, exp)}` the batches of a span derive, merged."""
+        """The keys `{(src, trg): (ts, exp)}` the batches of a span derive, merged (the
+        smaller batches' keys into the largest's)."""
         keys: dict = {}
         for i, batch in enumerate(batches):
             if batch:
-                for key, (ts, exp) in self._batch_keys(i, batch, first).items():
+                got = self._batch_keys(i, batch, first)
+                if len(got) > len(keys):
+                    keys, got = got, keys
+                for key, (ts, exp) in got.items():
                     _widest(keys, key, ts, exp)
         return keys
 
@@ -409,7 +413,7 @@ class PatternOp(ProbingJoin):
             return
         native = self.native
         if native is not None:
-            native.admit(((key, ts, exp) for key, (ts, exp) in frontier.items()), now)
+            native.admit(frontier.items(), now)
             return
         admit = self.out.admit
         for key, (ts, exp) in frontier.items():

@@ -104,7 +104,7 @@ class ProbingJoin(CoalescedOperator):
             self.probe(src, trg, exp, wits)
             return
         if self.native is not None:
-            self.native.admit((((src, trg), ts, exp),), now)
+            self.native.admit((((src, trg), (ts, exp)),), now)
             return
         got = self.out.admit((src, trg), ts, exp, now)
         if got is not None:

@@ -28,7 +28,7 @@ class UnionOp(IndexedInputsOperator):
 
     def process(self, batches: list, now: int) -> list:
         if self.native is not None:
-            self.native.admit((((s, t), ts, exp) for s, t, ts, exp, _wit in sgts(batches)), now)
+            self.native.admit((((s, t), (ts, exp)) for s, t, ts, exp, _wit in sgts(batches)), now)
             return []
         admit = self.out.admit
         result = []

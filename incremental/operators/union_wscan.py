@@ -81,7 +81,7 @@ class UnionWScanOp(CoalescedOperator):
     def _emit(self, rows: list, now: int) -> list:
         """The output's share of the labels' new tuples `(s, t, ts, exp, port)`, coalesced."""
         if self.native is not None:
-            self.native.admit((((s, t), ts, exp) for s, t, ts, exp, _ in rows), now)
+            self.native.admit((((s, t), (ts, exp)) for s, t, ts, exp, _ in rows), now)
             return []
         admit, labels, paths = self.out.admit, self.labels, self.paths
         result = []

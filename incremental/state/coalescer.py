@@ -90,7 +90,7 @@ class Coalescer:
 
     def entering(self, rows: Iterable[tuple], now: int, reverse: bool = False) -> dict:
         """`admit` for a native producer, which says only when a key enters and leaves the
-        output (operators/pattern.py): record each `(key, ts, exp)` of `rows` (keys `(src,
+        output (operators/pattern.py): record each `(key, (ts, exp))` of `rows` (keys `(src,
         trg)`) and return those that enter, i.e. had no coverage reaching `now`, by start as
         fans, `{ts: {src: [trg, ...]}}` (`reverse`: `{trg: [src, ...]}`). A coverage ending
         exactly at `now` goes on without a break (the snapshot at `now` still holds the key);
@@ -102,7 +102,7 @@ class Coalescer:
         bucket_exp = bucket = None  # the expiry list of the last key's exp (window ends are
         # slide-aligned: few distinct exps in a round)
         entered = []
-        for key, ts, exp in rows:
+        for key, (ts, exp) in rows:
             if exp <= now:
                 continue
             until = live.get(key)
@@ -194,11 +194,9 @@ class Coalescer:
                     add(end, key)
                     going_on.append(key)
                     continue
+            if forget:
+                del live[key]
             ended.append((key, end))
-        if forget:
-            for key in going_on:
-                del due[key]
-            self._forget(due)
         fans_by_instant(ended, reverse, out)
         return going_on
 

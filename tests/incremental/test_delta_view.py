@@ -139,12 +139,12 @@ def test_native_keys_enter_once_go_on_at_their_end_and_leave_when_settled():
 
     view = DeltaView()
     native = NativeKeys(Coalescer(), view, "Answer", reverse=False)
-    native.admit([(("a", "b"), 0, 5), (("a", "c"), 0, 5)], 0)
-    native.admit([(("a", "b"), 0, 7)], 1)  # a widening
+    native.admit([(("a", "b"), (0, 5)), (("a", "c"), (0, 5))], 0)
+    native.admit([(("a", "b"), (0, 7))], 1)  # a widening
     native.settle(5)  # nothing ends before 5
-    native.admit([(("a", "c"), 3, 9)], 5)  # ends at 5, re-derived at 5: goes on
+    native.admit([(("a", "c"), (3, 9))], 5)  # ends at 5, re-derived at 5: goes on
     native.settle(8)  # (a, b) ended at 7
-    native.admit([(("c", "d"), 8, 12)], 8)
+    native.admit([(("c", "d"), (8, 12))], 8)
     native.stop(9)  # a deletion at 9: (a, c) and (c, d) become ordinary keys
     events = view.feed([("c", "d", "Answer", 8, 9)], 10)  # an end record cuts (c, d) at 9
     events += view.close()
