@@ -732,15 +732,18 @@ class PatternOp(ProbingJoin):
         return result
 
     def _longest(self, keys, cutoff: int) -> dict:
-        """`{key: (ts, exp)}`: the longest derivation of each head key of `keys` that ends after
-        `cutoff`, if any (native keys' ends, operators/native_keys.py); read it by key (it may
-        hold other keys, see `_rederive_batch`)."""
-        return self._rederive_batch(keys, cutoff)
+        """`{key: (ts, exp)}`: the end of the longest derivation of each head key of `keys`
+        that ends after `cutoff`, if any (native keys' ends, operators/native_keys.py, and
+        deferred widenings: their readers take the end only); read it by key (it may hold
+        other keys, see `_rederive_batch`). Seeded with the start FOREVER, every combination
+        starts at FOREVER, so a meet stops at the first one that lasts as long as its row
+        (`_meet_one_key`): the ts given is FOREVER, not a start."""
+        return self._rederive_batch(keys, cutoff, FOREVER)
 
-    def _head_seed(self, keys, cutoff: int) -> dict:
+    def _head_seed(self, keys, cutoff: int, start: int) -> dict:
         """The frontier that re-derives head keys: each one its head conditions allow and whose
         head vertices have an entry ending after `cutoff` in every atom on them (`_head_ends`:
-        a derivation ends when its first entry does), valid for ever. One pass over the keys
+        a derivation ends when its first entry does), valid from `start` for ever. One pass over the keys
         per test, and one over each distinct head vertex's entries (from a row's end, where an
         index kept in exp order holds its longest)."""
         h0, h1 = self.head
@@ -764,14 +767,14 @@ class PatternOp(ProbingJoin):
                 if conditions_hold(conds, vals):
                     allowed.append(key)
             keys = allowed
-        return dict.fromkeys(keys, (NEVER, FOREVER))
+        return dict.fromkeys(keys, (start, FOREVER))
 
-    def _rederive_batch(self, keys, now) -> dict:
+    def _rederive_batch(self, keys, now, start: int = NEVER) -> dict:
         """The best `(ts, exp)` of every head key of `keys` that has a derivation ending after
-        `now`, by a frontier run of the head-bound plan (`_head_seed`), to be read by key.
-        Cost: one head-bound join per key, from its smaller side (`_by_sides`), its meets
-        intersections in C."""
-        seed = self._head_seed(keys, now)
+        `now`, by a frontier run of the head-bound plan (`_head_seed`), to be read by key
+        (`start` FOREVER: the ends only, see `_longest`). Cost: one head-bound join per key,
+        from its smaller side (`_by_sides`), its meets intersections in C."""
+        seed = self._head_seed(keys, now, start)
         if not seed:
             return {}
         return self._by_sides(self.head_sides, self.head_frontier, seed, now)
