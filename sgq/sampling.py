@@ -16,6 +16,7 @@ The optimizer is never an error: without statistics, today's plan runs.
 from __future__ import annotations
 
 import os
+from itertools import chain
 
 import attrs
 
@@ -39,13 +40,14 @@ def _skip_bad_line(error, text) -> None:
     """A malformed line is no statistic; the run itself reports it (`--on-error`)."""
 
 
-def _until_unreadable(edges):
-    """`edges` up to a point where the input cannot be read on (a truncated .gz): the sample
-    is what came before; the run reports the error where it reaches it."""
+def _until_unreadable(items):
+    """`items` (edges or blocks of them) up to a point where the input cannot be read on (a
+    truncated .gz): the sample is what came before; the run reports the error where it
+    reaches it."""
     from .stream_io import StreamError
 
     try:
-        yield from edges
+        yield from items
     except StreamError:
         return
 
@@ -72,7 +74,7 @@ def sample_input(
     """The statistics of the first `sample` edges of the input `source` (an edge file, a
     prepared directory, `-` for stdin, or None for no input), or why there are none."""
     from .parquet_input import is_prepared, read_prepared
-    from .stream_io import read_edges
+    from .stream_io import read_blocks
 
     if sample < 1:
         raise UserError(f"--sample: must be a positive integer, not {sample}")
@@ -85,12 +87,13 @@ def sample_input(
             None, "a followed input is still being written (give --stats FILE to optimize)"
         )
     if is_prepared(source):
-        edges = read_prepared(source)
+        edges = _until_unreadable(read_prepared(source))
     elif os.path.isfile(source):
-        edges = read_edges(source, fmt, columns, on_error=_skip_bad_line)
+        blocks = read_blocks(source, fmt, columns, on_error=_skip_bad_line)
+        edges = chain.from_iterable(block.edges for block in _until_unreadable(blocks))
     else:
         return Sampled(None, f"'{source}' is no edge file to sample")
-    stats = collect(_until_unreadable(edges), sample)
+    stats = collect(edges, sample)
     if stats.edges == 0:
         return Sampled(None, f"the first edges of '{source}' hold no insertion to sample")
     return Sampled(stats, f"statistics of the first {stats.edges:,} edges of '{source}'")
