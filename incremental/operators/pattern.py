@@ -719,7 +719,7 @@ class PatternOp(ProbingJoin):
                 for key, (ts, exp) in touched.items()
                 if (end := until(key)) is None or exp >= end
             }
-        best = self._rederive_batch(touched, now)
+        best = self._longest(touched, now)  # (ends only: a cut reads the end)
         cut = self.out.cut
         result = []
         for key in touched:
@@ -733,8 +733,8 @@ class PatternOp(ProbingJoin):
 
     def _longest(self, keys, cutoff: int) -> dict:
         """`{key: (ts, exp)}`: the end of the longest derivation of each head key of `keys`
-        that ends after `cutoff`, if any (native keys' ends, operators/native_keys.py, and
-        deferred widenings: their readers take the end only); read it by key (it may hold
+        that ends after `cutoff`, if any (native keys' ends, operators/native_keys.py,
+        deferred widenings and a deletion's cuts: their readers take the end only); read it by key (it may hold
         other keys, see `_rederive_batch`). Seeded with the start FOREVER, every combination
         starts at FOREVER, so a meet stops at the first one that lasts as long as its row
         (`_meet_one_key`): the ts given is FOREVER, not a start."""
