@@ -18,13 +18,14 @@ from a guard atom instead (docs/design/pattern-keys.md). Output is coalesced per
 go out as native deltas (operators/native_keys.py). Cost per new tuple: O(number of matching
 combinations).
 
-Deletions (`retract`, operators/probing_join.py): an end record of `(s, t)` on input i is joined like a new tuple, through
-the same hash indexes, but only to collect the head keys built on it (an entry cut in this very
-round is still found: it ends at `now`, so the probe admits entries with `exp >= now`). Each
-such key is then re-derived by probing with both head variables bound (a join plan of its own),
-which yields its longest-lived remaining derivation; when that ends before the emitted coverage,
-the key gets an end record (at `now` if nothing derives it). Cost per end record:
-O(combinations through it + re-derivations of the keys it touched).
+Deletions (`retract`, operators/probing_join.py): an end record of `(s, t)` on input i is
+joined like a new tuple, through the same hash indexes, but only to collect the head keys built
+on it (an entry cut in this very round is still found: it ends at `now`, so the probe admits
+entries with `exp >= now`). Each such key is then re-derived by probing with both head
+variables bound (a join plan of its own), which yields its longest-lived remaining derivation;
+when that ends before the emitted coverage, the key gets an end record (at `now` if nothing
+derives it). Cost per end record: O(combinations through it + re-derivations of the keys it
+touched).
 """
 
 from __future__ import annotations
@@ -278,9 +279,9 @@ class PatternOp(ProbingJoin):
         return self.native is None and self.batched and not self.paths and not self.deferred
 
     def spans(self) -> bool:
-        """Native deltas, or rows (for other operators: runtime `_rows_only_operators_read`), from the
-        keyed batch join: a span's sgts (several instants of one expiry-free stretch, each at
-        its own `ts`) are joined at once (`process_span`)."""
+        """Native deltas, or rows (for other operators: runtime `_rows_only_operators_read`),
+        from the keyed batch join: a span's sgts (several instants of one expiry-free stretch,
+        each at its own `ts`) are joined at once (`process_span`)."""
         return self.functional is None and (self._keyed_batches() or self._row_batches())
 
     def spans_later(self) -> bool:
@@ -473,9 +474,10 @@ class PatternOp(ProbingJoin):
         earliest start and the latest end of its combinations (`_widest`). Merging early is
         exact because every combination of a round holds at its last instant (a round is one
         instant, or a span with no expiry inside): intervals that share a point unite into one,
-        and `[max ts, min exp)` is monotone in each input's bounds. Returns `{(head src, head trg): (ts, exp)}`. Same result as joining tuple by
-        tuple, up to coalescing, with much less work when many combinations share their head
-        key (thesis 5.5.3: batch the work per operator)."""
+        and `[max ts, min exp)` is monotone in each input's bounds. Returns `{(head src, head
+        trg): (ts, exp)}`. Same result as joining tuple by tuple, up to coalescing, with much
+        less work when many combinations share their head key (thesis 5.5.3: batch the work
+        per operator)."""
         for step in fsteps:
             if not frontier:
                 break
@@ -734,18 +736,18 @@ class PatternOp(ProbingJoin):
     def _longest(self, keys, cutoff: int) -> dict:
         """`{key: (ts, exp)}`: the end of the longest derivation of each head key of `keys`
         that ends after `cutoff`, if any (native keys' ends, operators/native_keys.py,
-        deferred widenings and a deletion's cuts: their readers take the end only); read it by key (it may hold
-        other keys, see `_rederive_batch`). Seeded with the start FOREVER, every combination
-        starts at FOREVER, so a meet stops at the first one that lasts as long as its row
-        (`_meet_one_key`): the ts given is FOREVER, not a start."""
+        deferred widenings and a deletion's cuts: their readers take the end only); read it
+        by key (it may hold other keys, see `_rederive_batch`). Seeded with the start
+        FOREVER, every combination starts at FOREVER, so a meet stops at the first one that
+        lasts as long as its row (`_meet_one_key`): the ts given is FOREVER, not a start."""
         return self._rederive_batch(keys, cutoff, FOREVER)
 
     def _head_seed(self, keys, cutoff: int, start: int) -> dict:
         """The frontier that re-derives head keys: each one its head conditions allow and whose
         head vertices have an entry ending after `cutoff` in every atom on them (`_head_ends`:
-        a derivation ends when its first entry does), valid from `start` for ever. One pass over the keys
-        per test, and one over each distinct head vertex's entries (from a row's end, where an
-        index kept in exp order holds its longest)."""
+        a derivation ends when its first entry does), valid from `start` for ever. One pass
+        over the keys per test, and one over each distinct head vertex's entries (from a row's
+        end, where an index kept in exp order holds its longest)."""
         h0, h1 = self.head
         conds, _steps = self.head_plan
         if h0 == h1:
